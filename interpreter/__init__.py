@@ -1,0 +1,14 @@
+"""Rulebook: a declarative rules interpreter for card games.
+
+>>> from interpreter import load_game
+>>> game = load_game("specs/skull_king.yaml")
+>>> state = game.new_state(4, seed=1)
+>>> state.legal_actions(0)[:2]          # doctest: +SKIP
+"""
+from .errors import IllegalAction, RuleError, RulebookError, SpecError
+from .model.state import Action, State
+from .spec.loader import check_spec, load_game
+
+__all__ = ["load_game", "check_spec", "State", "Action", "IllegalAction", "RuleError", "RulebookError",
+           "SpecError"]
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""The engine: compiled step programs, the run loop, decisions."""

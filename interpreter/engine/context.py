@@ -1,0 +1,17 @@
+"""The evaluation context handed to compiled expressions."""
+from __future__ import annotations
+
+
+class Ctx:
+    """What an expression sees: ``state`` (State), ``game`` (Game), ``options`` (dict),
+    ``locals`` (the current frame's step-bound names, a dict) and ``bound``
+    (names bound inside expressions: comprehension, lambda, let, function parameters)."""
+
+    __slots__ = ("state", "game", "options", "locals", "bound")
+
+    def __init__(self, state, locals_=None):
+        self.state = state
+        self.game = state.game
+        self.options = state.game.options
+        self.locals = locals_ if locals_ is not None else {}
+        self.bound = {}

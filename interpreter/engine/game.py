@@ -1,0 +1,66 @@
+"""The compiled Game: immutable, shared by every State of it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import RulebookError
+from ..spec.yamlpos import position_of
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    """A zone's declaration: ``per_player`` (bool), ``visibility`` (public | owner | hidden)."""
+
+    name: str
+    per_player: bool
+    visibility: str
+
+
+class Game:
+    """A spec compiled with a choice of options.
+
+    Attributes: ``name`` (str), ``file`` (spec path), ``options`` (dict name -> value),
+    ``cards`` (list of :class:`~interpreter.model.cards.Card`, index = id),
+    ``card_names`` (set), ``zones`` (dict name -> :class:`ZoneDef`), ``programs``
+    (dict phase name -> instruction list; ``"flow"`` is the entry), ``spec`` (the
+    YAML data as loaded), ``positions`` (path -> source position), ``min_players``/
+    ``max_players``, ``winner_rule`` (``highest``/``lowest``), ``display`` (dict).
+    """
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def position(self, path):
+        """The source position (line, column) of a spec path."""
+        return position_of(self.positions, path)
+
+    def new_state(self, num_players: int, seed: int = 0, player_names=None):
+        """A new State at the first decision of a game for ``num_players`` players.
+
+        ``seed`` (int) fixes every shuffle. Raises :class:`RulebookError` when the player
+        count is outside the spec's range."""
+        from ..model.state import State
+        from .run import start
+        if not isinstance(num_players, int) or not self.min_players <= num_players <= self.max_players:
+            raise RulebookError(f"{self.name} is for {self.min_players} to {self.max_players} players, "
+                                f"not {num_players}")
+        state = State(self, num_players, seed, player_names)
+        zone = self.initial_zone
+        state.zones[zone].extend(range(len(self.cards)))
+        start(state)
+        return state
+
+    def replay(self, num_players: int, seed: int, actions, player_names=None):
+        """Replay ``actions`` (list of ``[seat, text]``, e.g. a State's ``history``) from a new
+        State; returns the final State. Raises IllegalAction if one does not apply."""
+        state = self.new_state(num_players, seed, player_names)
+        for seat, text in actions:
+            state.apply(text, seat)
+        return state
+
+    def card(self, name: str):
+        """The first card called ``name``; raises RulebookError if there is none."""
+        for c in self.cards:
+            if c.name == name:
+                return c
+        raise RulebookError(f"there is no card named {name!r} in {self.name}")

@@ -1,0 +1,446 @@
+"""Step programs: the spec's steps compiled to a flat list of instructions per phase.
+
+The control position of a game is data: a stack of frames ``[phase, pc, locals]``
+in the State, where ``pc`` indexes the phase's instruction list and ``locals``
+holds the names bound by enclosing steps (loop variables, chosen values).
+Each instruction's ``run(state, ctx, frame)`` does its work and sets ``frame[1]``.
+"""
+from __future__ import annotations
+
+from ..errors import RuleError
+from ..model.cards import Card
+
+CHOICES = "$choices"
+
+
+class Instr:
+    """Base instruction. ``path`` is the spec path of the step it comes from;
+    ``step_id`` names that step in the rule-flow graph (for traces)."""
+
+    __slots__ = ("path", "step_id")
+    kind = "instr"
+
+    def run(self, state, ctx, frame):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class ZoneRef:
+    """A zone named in a step: a game zone (``owner`` is None) or a player's zone
+    (``owner`` is a compiled expression giving the seat)."""
+
+    __slots__ = ("name", "owner", "text")
+
+    def __init__(self, name, owner, text):
+        self.name, self.owner, self.text = name, owner, text
+
+    def cards(self, state, ctx) -> list:
+        """The zone's list of card ids (the live list, not a copy)."""
+        zone = state.zones[self.name]
+        if self.owner is None:
+            return zone
+        seat = self.owner(ctx)
+        if type(seat) is not int or not 0 <= seat < state.num_players:
+            raise RuleError(f"{self.text}: {seat!r} is not a player")
+        return zone[seat]
+
+
+class Call(Instr):
+    __slots__ = ("phase",)
+    kind = "phase"
+
+    def __init__(self, phase):
+        self.phase = phase
+
+    def run(self, state, ctx, frame):
+        frame[1] += 1
+        state.stack.append([self.phase, 0, {}])
+
+
+class Jump(Instr):
+    __slots__ = ("target",)
+
+    def __init__(self, target=None):
+        self.target = target
+
+    def run(self, state, ctx, frame):
+        frame[1] = self.target
+
+
+class JumpIfNot(Instr):
+    __slots__ = ("cond", "target")
+    kind = "if"
+
+    def __init__(self, cond, target=None):
+        self.cond, self.target = cond, target
+
+    def run(self, state, ctx, frame):
+        if self.cond(ctx):
+            frame[1] += 1
+        else:
+            frame[1] = self.target
+
+
+class ForInit(Instr):
+    """Evaluates the list to loop over and stores it with a cursor in the frame."""
+    __slots__ = ("key", "items")
+    kind = "for"
+
+    def __init__(self, key, items):
+        self.key, self.items = key, items
+
+    def run(self, state, ctx, frame):
+        items = self.items(ctx)
+        if isinstance(items, int) and not isinstance(items, bool):
+            items = list(range(1, items + 1))  # `repeat: N` counts 1..N
+        elif isinstance(items, dict):
+            items = list(items)
+        elif not isinstance(items, list):
+            raise RuleError(f"cannot loop over {items!r}: expected a list or a number")
+        frame[2][self.key] = [items, 0]
+        frame[1] += 1
+
+
+class ForNext(Instr):
+    __slots__ = ("key", "var", "end")
+
+    def __init__(self, key, var, end=None):
+        self.key, self.var, self.end = key, var, end
+
+    def run(self, state, ctx, frame):
+        loc = frame[2]
+        it = loc[self.key]
+        if it[1] < len(it[0]):
+            if self.var is not None:
+                loc[self.var] = it[0][it[1]]
+            it[1] += 1
+            frame[1] += 1
+        else:
+            del loc[self.key]
+            frame[1] = self.end
+
+
+class WhileCheck(Instr):
+    """``while`` with a bound: counts passes in the frame and stops with an error past ``max``."""
+    __slots__ = ("key", "cond", "max", "end")
+    kind = "while"
+
+    def __init__(self, key, cond, max_, end=None):
+        self.key, self.cond, self.max, self.end = key, cond, max_, end
+
+    def run(self, state, ctx, frame):
+        loc = frame[2]
+        if self.cond(ctx):
+            n = loc.get(self.key, 0) + 1
+            if n > self.max:
+                raise RuleError(f"the while loop ran more than its max of {self.max} times")
+            loc[self.key] = n
+            frame[1] += 1
+        else:
+            loc.pop(self.key, None)
+            frame[1] = self.end
+
+
+class Assign(Instr):
+    """``set`` and ``add``: ``targets`` is a list of ``(kind, name, extra, value_fn)`` with
+    kind ``var`` (game variable), ``local``, ``player`` (extra: seat expression) or
+    ``index`` (extra: container and key expressions, for ``m[key]``)."""
+    __slots__ = ("targets", "add")
+    kind = "set"
+
+    def __init__(self, targets, add=False):
+        self.targets, self.add = targets, add
+
+    def run(self, state, ctx, frame):
+        # Evaluate every value first so that `set: {a: b, b: a}` swaps.
+        values = [(t, t[3](ctx)) for t in self.targets]
+        for (kind, name, extra, _), value in values:
+            if kind == "var":
+                store, key = state.vars, name
+            elif kind == "local":
+                store, key = frame[2], name
+            elif kind == "player":
+                seat = extra(ctx)
+                if type(seat) is not int or not 0 <= seat < state.num_players:
+                    raise RuleError(f"cannot set .{name} of {seat!r}: not a player")
+                store, key = state.pvars[seat], name
+            else:
+                store, key = extra[0](ctx), extra[1](ctx)
+                if type(store) is not dict and type(store) is not list:
+                    raise RuleError(f"cannot set an entry of {store!r}: not a map or list")
+            if self.add:
+                old = store[key] if type(store) is list else store.get(key)
+                value = (old or 0) + value
+            store[key] = value
+        frame[1] += 1
+
+
+class Shuffle(Instr):
+    __slots__ = ("zone",)
+    kind = "shuffle"
+
+    def __init__(self, zone):
+        self.zone = zone
+
+    def run(self, state, ctx, frame):
+        state.shuffle(self.zone.cards(state, ctx))
+        frame[1] += 1
+
+
+class Move(Instr):
+    """Moves cards: ``count`` from the top of ``src``, or the given ``cards`` (from ``src``
+    if given, else from wherever they are). ``at`` is ``top`` or ``bottom`` of ``dst``."""
+    __slots__ = ("src", "dst", "count", "cards", "at")
+    kind = "move"
+
+    def __init__(self, src, dst, count, cards, at):
+        self.src, self.dst, self.count, self.cards, self.at = src, dst, count, cards, at
+
+    def run(self, state, ctx, frame):
+        dst = self.dst.cards(state, ctx)
+        marks = state.marks
+        if self.cards is not None:
+            chosen = self.cards(ctx)
+            if chosen is None:
+                chosen = []
+            elif type(chosen) is Card:
+                chosen = [chosen]
+            ids = []
+            for card in chosen:
+                if type(card) is not Card:
+                    raise RuleError(f"move: {card!r} is not a card")
+                src = self.src.cards(state, ctx) if self.src is not None else state.find_zone(card.id)
+                try:
+                    src.remove(card.id)
+                except ValueError:
+                    raise RuleError(f"move: {card.name} is not in {self.src.text}") from None
+                ids.append(card.id)
+        else:
+            src = self.src.cards(state, ctx)
+            if self.count is None:
+                ids = list(src)
+                src.clear()
+            else:
+                n = self.count(ctx)
+                if type(n) is not int or n < 0:
+                    raise RuleError(f"move: count must be a whole number, not {n!r}")
+                n = min(n, len(src))
+                ids = src[len(src) - n:] if n else []
+                del src[len(src) - n:]
+                ids.reverse()  # taking one at a time from the top reverses their order
+        for i in ids:
+            marks.pop(i, None)
+        if self.at == "bottom":
+            dst[0:0] = ids
+        else:
+            dst.extend(ids)
+        frame[1] += 1
+
+
+class Gather(Instr):
+    """Moves every card of the game to one zone, in card-table order, clearing marks."""
+    __slots__ = ("dst",)
+    kind = "gather"
+
+    def __init__(self, dst):
+        self.dst = dst
+
+    def run(self, state, ctx, frame):
+        for name, zone in state.zones.items():
+            if state.game.zones[name].per_player:
+                for z in zone:
+                    z.clear()
+            else:
+                zone.clear()
+        dst = self.dst.cards(state, ctx)
+        dst.extend(range(len(state.game.cards)))
+        state.marks.clear()
+        frame[1] += 1
+
+
+class Deal(Instr):
+    """Deals ``count`` cards to each player, one at a time clockwise from ``start``."""
+    __slots__ = ("src", "zone", "count", "start", "players")
+    kind = "deal"
+
+    def __init__(self, src, zone, count, start, players):
+        self.src, self.zone, self.count, self.start, self.players = src, zone, count, start, players
+
+    def run(self, state, ctx, frame):
+        src = self.src.cards(state, ctx)
+        hands = state.zones[self.zone]
+        n = self.count(ctx) if self.count is not None else None
+        if self.players is not None:
+            seats = self.players(ctx)
+        else:
+            start = self.start(ctx) if self.start is not None else 0
+            seats = [(start + i) % state.num_players for i in range(state.num_players)]
+        if n is None:  # deal everything evenly; the rest stays in the source
+            n = len(src) // max(1, len(seats))
+        for _ in range(n):
+            for p in seats:
+                if not src:
+                    break
+                cid = src.pop()
+                state.marks.pop(cid, None)
+                hands[p].append(cid)
+        frame[1] += 1
+
+
+class Log(Instr):
+    __slots__ = ("parts", "table")
+    kind = "log"
+
+    def __init__(self, parts, table):
+        self.parts, self.table = parts, table
+
+    def run(self, state, ctx, frame):
+        text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
+        state.emit("log", text=text, table=self.table)
+        frame[1] += 1
+
+
+def _text(ctx, value):
+    if type(value) is Card:
+        return value.name
+    if isinstance(value, list):
+        return ", ".join(_text(ctx, v) for v in value)
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+class End(Instr):
+    __slots__ = ("parts",)
+    kind = "end"
+
+    def __init__(self, parts):
+        self.parts = parts
+
+    def run(self, state, ctx, frame):
+        if self.parts:
+            text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
+            state.emit("log", text=text, table=False)
+        state.stack.clear()
+
+
+class Choose(Instr):
+    """A decision. Sequential (``player``) or simultaneous (``players``): every chooser
+    picks one option without seeing the others'. Options are cards of a zone (``cards``,
+    filtered by ``where``; identical cards give one option; a card with modes gives one
+    option per mode) or values of a list (``options``). ``optional`` adds ``pass``."""
+
+    __slots__ = ("action", "player", "players", "cards", "where", "options", "to", "optional",
+                 "as_name", "by_name", "skip_to", "label")
+    kind = "choose"
+
+    def __init__(self, action, player, players, cards, where, options, to, optional, as_name, by_name):
+        self.action, self.player, self.players = action, player, players
+        self.cards, self.where, self.options = cards, where, options
+        self.to, self.optional, self.as_name, self.by_name = to, optional, as_name, by_name
+        self.skip_to = None
+
+    def run(self, state, ctx, frame):
+        if self.player is not None:
+            seat = self.player(ctx)
+            if type(seat) is not int or not 0 <= seat < state.num_players:
+                raise RuleError(f"choose: {seat!r} is not a player")
+            seats = [seat]
+        else:
+            seats = self.players(ctx)
+            if not seats:
+                frame[1] = self.skip_to
+                return
+        state.pending = {"players": list(seats), "committed": {}, "simultaneous": self.player is None}
+
+    def legal(self, state, ctx, seat) -> list:
+        """The options of ``seat`` as ``(text, value, card_id, mode)`` tuples, in a stable order."""
+        b = ctx.bound
+        b[self.by_name] = seat
+        out = []
+        try:
+            if self.cards is not None:
+                zone = self.cards.cards(state, ctx)
+                cards = state.game.cards
+                seen = set()
+                as_name, where = self.as_name, self.where
+                for cid in sorted(zone):
+                    card = cards[cid]
+                    if card.name in seen:
+                        continue
+                    if where is not None:
+                        b[as_name] = card
+                        if not where(ctx):
+                            continue
+                    seen.add(card.name)
+                    if card.modes:
+                        for mode in card.modes:
+                            out.append((f"{self.action} {card.name} as {mode}", None, cid, mode))
+                    else:
+                        out.append((f"{self.action} {card.name}", None, cid, None))
+            else:
+                values = self.options(ctx)
+                if isinstance(values, dict):
+                    values = list(values)
+                seen = set()
+                for v in values:
+                    if self.where is not None:
+                        b[self.as_name] = v
+                        if not self.where(ctx):
+                            continue
+                    text = f"{self.action} {_value_text(v)}"
+                    if text in seen:
+                        continue
+                    seen.add(text)
+                    out.append((text, v, None, None))
+        finally:
+            b.clear()
+        if self.optional:
+            out.append(("pass", None, None, None))
+        return out
+
+
+def _value_text(v) -> str:
+    if type(v) is Card:
+        return v.name
+    if isinstance(v, (list, tuple)):
+        return " ".join(_value_text(x) for x in v)
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "none"
+    return str(v)
+
+
+class BindChoice(Instr):
+    """Start of a choice's ``then`` loop body: binds the chooser and the chosen value,
+    and plays a chosen card to the ``to`` zone (marking who played it, and its mode)."""
+
+    __slots__ = ("as_name", "by_name", "to", "src")
+
+    def __init__(self, as_name, by_name, to, src=None):
+        self.as_name, self.by_name, self.to, self.src = as_name, by_name, to, src
+
+    def run(self, state, ctx, frame):
+        loc = frame[2]
+        seat, value, cid, mode = loc["$choice"]
+        loc[self.by_name] = seat
+        if cid is not None:
+            card = state.game.cards[cid]
+            loc[self.as_name] = card
+            if self.to is not None:
+                ctx.locals = loc
+                dst = self.to.cards(state, ctx)
+                src = None
+                if self.src is not None:
+                    ctx.bound[self.by_name] = seat
+                    src = self.src.cards(state, ctx)
+                    if cid not in src:
+                        src = None
+                (src if src is not None else state.find_zone(cid)).remove(cid)
+                dst.append(cid)
+                state.marks[cid] = [seat, mode]
+        else:
+            loc[self.as_name] = value
+        frame[1] += 1

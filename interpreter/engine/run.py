@@ -1,0 +1,264 @@
+"""The run loop: advance the control stack until a decision, list and apply actions.
+
+Rule behaviour is the spec's; this module only follows the compiled program
+(see :mod:`interpreter.engine.program`).
+"""
+from __future__ import annotations
+
+from ..errors import IllegalAction, RuleError, RulebookError
+from ..model.cards import Card
+from .context import Ctx
+from .program import CHOICES
+
+MAX_STEPS = 1_000_000  # steps without a decision before the game is declared stuck
+
+_PY_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, RecursionError)
+
+
+def start(state) -> None:
+    """Push the ``flow`` program and run to the first decision."""
+    state.stack = [["flow", 0, {}]]
+    advance(state)
+
+
+def advance(state) -> None:
+    """Run instructions until some player must decide or the game ends.
+
+    Raises :class:`RuleError` naming the spec step when the rules fail (a Python error
+    inside an expression, a decision with no legal option, more than MAX_STEPS steps)."""
+    game = state.game
+    programs = game.programs
+    ctx = Ctx(state)
+    stack = state.stack
+    trace = state.trace
+    steps = 0
+    state._legal_cache = {}
+    while state.pending is None and stack:
+        frame = stack[-1]
+        prog = programs[frame[0]]
+        pc = frame[1]
+        if pc >= len(prog):
+            stack.pop()
+            continue
+        instr = prog[pc]
+        ctx.locals = frame[2]
+        if trace is not None and instr.step_id is not None:
+            trace[instr.step_id] = trace.get(instr.step_id, 0) + 1
+        try:
+            instr.run(state, ctx, frame)
+        except RuleError as exc:
+            raise _located(game, instr, str(exc)) from None
+        except _PY_ERRORS as exc:
+            raise _located(game, instr, f"{type(exc).__name__}: {exc}") from None
+        ctx.bound.clear()
+        steps += 1
+        if steps > MAX_STEPS:
+            raise _located(game, instr, f"no player was asked to decide in {MAX_STEPS} steps: "
+                                        "a loop with no end?")
+    if state.pending is not None:
+        for seat in state.pending["players"]:
+            if not legal_options(state, seat):
+                instr = _pending_instr(state)
+                raise _located(game, instr, f"{state.player_name(seat)} has no legal option "
+                                            f"(add optional: true, or make sure the options cannot be empty)")
+
+
+def _located(game, instr, message):
+    if isinstance(message, str) and message.startswith(game.file):
+        return RuleError(message)
+    pos = game.position(instr.path)
+    return RuleError(f"{game.file}:{pos.line}:{pos.column}: {message}")
+
+
+def _pending_instr(state):
+    frame = state.stack[-1]
+    return state.game.programs[frame[0]][frame[1]]
+
+
+def legal_options(state, seat) -> list:
+    """``[(text, value, card_id, mode), ...]`` for ``seat`` (cached until the State changes)."""
+    pending = state.pending
+    if pending is None or seat not in pending["players"] or str(seat) in pending["committed"]:
+        return []
+    cached = state._legal_cache.get(seat)
+    if cached is not None:
+        return cached
+    instr = _pending_instr(state)
+    frame = state.stack[-1]
+    ctx = Ctx(state, frame[2])
+    try:
+        opts = instr.legal(state, ctx, seat)
+    except RuleError as exc:
+        raise _located(state.game, instr, str(exc)) from None
+    except _PY_ERRORS as exc:
+        raise _located(state.game, instr, f"{type(exc).__name__}: {exc}") from None
+    state._legal_cache[seat] = opts
+    return opts
+
+
+def apply_action(state, action, player=None) -> None:
+    """See :meth:`State.apply`."""
+    from ..model.state import Action
+    if state.is_terminal():
+        raise IllegalAction("the game is over")
+    current = state.current_players()
+    if isinstance(action, Action):
+        if player is not None and player != action.player:
+            raise IllegalAction(f"this action is {state.player_name(action.player)}'s, not "
+                                f"{state.player_name(player)}'s")
+        player, text = action.player, action.text
+    elif isinstance(action, int) and not isinstance(action, bool):
+        if player is None:
+            if len(current) != 1:
+                raise IllegalAction("say which player acts: several players are choosing at once")
+            player = current[0]
+        opts = legal_options(state, player)
+        if not 0 <= action < len(opts):
+            raise IllegalAction(f"action index {action} is out of range 0..{len(opts) - 1}")
+        text = opts[action][0]
+    elif isinstance(action, str):
+        text = " ".join(action.split()).lower()
+        if player is None:
+            if len(current) == 1:
+                player = current[0]
+            else:
+                fits = [p for p in current if any(o[0].lower() == text for o in legal_options(state, p))]
+                if len(fits) != 1:
+                    raise IllegalAction("say which player acts: several players are choosing at once")
+                player = fits[0]
+    else:
+        raise IllegalAction(f"an action is an Action, its text or its index, not {type(action).__name__}")
+    if player not in current:
+        if state.pending and str(player) in state.pending["committed"]:
+            raise IllegalAction(f"{state.player_name(player)} has already chosen")
+        who = ", ".join(state.player_name(p) for p in current)
+        raise IllegalAction(f"it is not {state.player_name(player)}'s turn (waiting for {who})")
+    opts = legal_options(state, player)
+    chosen = None
+    low = text.lower()
+    for opt in opts:
+        if opt[0].lower() == low:
+            chosen = opt
+            break
+    if chosen is None:
+        raise IllegalAction(_why_illegal(state, player, text, opts))
+    pending = state.pending
+    state.history.append([player, chosen[0]])
+    state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"])
+    pending["committed"][str(player)] = [player, _plain(chosen[1]), chosen[2], chosen[3]]
+    state._legal_cache = {}
+    if len(pending["committed"]) < len(pending["players"]):
+        return
+    frame = state.stack[-1]
+    frame[2][CHOICES] = [pending["committed"][str(p)] for p in pending["players"]]
+    frame[1] += 1
+    state.pending = None
+    if pending["simultaneous"]:
+        for p in pending["players"]:
+            state.emit("reveal", player=p, text=next(h[1] for h in reversed(state.history) if h[0] == p))
+    advance(state)
+
+
+def _plain(value):
+    if type(value) is Card:
+        return value
+    return value
+
+
+def _why_illegal(state, player, text, opts) -> str:
+    """A reason a player can act on: what was asked, and what is allowed."""
+    allowed = [o[0] for o in opts]
+    verb = text.split(" ")[0] if text else ""
+    sample = ", ".join(allowed[:12]) + (" ..." if len(allowed) > 12 else "")
+    instr = _pending_instr(state)
+    if instr.cards is not None and verb == instr.action:
+        rest = text[len(verb):].strip()
+        card_name = rest.split(" as ")[0]
+        known = state.game.card_names
+        if card_name not in known:
+            return f"there is no card named {card_name!r} in this game (legal: {sample})"
+        zone_cards = {state.game.cards[i].name for i in instr.cards.cards(state, _ctx_for(state, player, instr))}
+        if card_name not in zone_cards:
+            return f"{state.player_name(player)} has no {card_name} in {instr.cards.text} (legal: {sample})"
+        if " as " in rest:
+            return f"{card_name} cannot be played as {rest.split(' as ', 1)[1]!r} (legal: {sample})"
+        if any(a.startswith(f"{verb} {card_name} as ") for a in allowed):
+            return f"say how {card_name} is played, e.g. {next(a for a in allowed if a.startswith(verb + ' ' + card_name))!r}"
+        return f"{card_name} may not be played now by the rules of this step (legal: {sample})"
+    return f"{text!r} is not a legal action for {state.player_name(player)} now (legal: {sample})"
+
+
+def _ctx_for(state, player, instr):
+    ctx = Ctx(state, state.stack[-1][2])
+    ctx.bound[instr.by_name] = player
+    return ctx
+
+
+def final_scores(state) -> list:
+    game = state.game
+    ctx = Ctx(state)
+    out = []
+    for p in range(state.num_players):
+        ctx.bound["p"] = p
+        try:
+            out.append(game.score_fn(ctx))
+        except _PY_ERRORS as exc:
+            raise RuleError(f"{game.file}: score: {type(exc).__name__}: {exc}") from None
+    return out
+
+
+def observe(state, player: int) -> dict:
+    """See :meth:`State.observation`."""
+    game = state.game
+    zones = {}
+    for name, zdef in game.zones.items():
+        z = state.zones[name]
+        if zdef.per_player:
+            zones[name] = [_show(state, ids, zdef.visibility == "public" or (zdef.visibility == "owner" and seat == player))
+                           for seat, ids in enumerate(z)]
+        else:
+            zones[name] = _show(state, z, zdef.visibility == "public")
+    pending = None
+    if state.pending is not None:
+        pending = {"players": list(state.pending["players"]),
+                   "chosen": sorted(int(p) for p in state.pending["committed"]),
+                   "my_options": [o[0] for o in legal_options(state, player)]}
+    return {
+        "player": player,
+        "phase": [f[0] for f in state.stack],
+        "vars": _plainify(state.vars),
+        "player_vars": [_plainify(pv) for pv in state.pvars],
+        "zones": zones,
+        "pending": pending,
+        "terminal": state.is_terminal(),
+    }
+
+
+def _show(state, ids, visible):
+    if not visible:
+        return {"count": len(ids)}
+    cards = state.game.cards
+    out = []
+    for i in ids:
+        mark = state.marks.get(i)
+        if mark:
+            entry = {"card": cards[i].name, "played_by": mark[0]}
+            if mark[1] is not None:
+                entry["mode"] = mark[1]
+            out.append(entry)
+        else:
+            out.append(cards[i].name)
+    return out
+
+
+def _plainify(v):
+    if type(v) is Card:
+        return v.name
+    if type(v) is dict:
+        return {k: _plainify(x) for k, x in v.items()}
+    if type(v) is list:
+        return [_plainify(x) for x in v]
+    return v
+
+
+__all__ = ["start", "advance", "legal_options", "apply_action", "final_scores", "observe", "RulebookError"]

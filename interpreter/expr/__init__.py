@@ -1,0 +1,1 @@
+"""The expression language: a Lark grammar, a compiler to closures, built-ins."""

@@ -1,0 +1,183 @@
+"""The fixed library of built-in functions of the expression language.
+
+Every built-in takes the evaluation context first (``ctx``), then its
+arguments. Lambda arguments arrive as Python callables of one value.
+Lists are capped at :data:`MAX_ITEMS` items so that evaluation stays bounded.
+"""
+from __future__ import annotations
+
+import itertools
+
+from ..errors import RuleError
+from ..model.cards import Card
+
+MAX_ITEMS = 100_000
+
+
+def _check_size(n: int) -> None:
+    if n > MAX_ITEMS:
+        raise RuleError(f"a list of {n} items is more than the {MAX_ITEMS} an expression may build")
+
+
+def _count(ctx, xs):
+    return len(xs)
+
+
+def _sum(ctx, xs):
+    return sum(xs)
+
+
+def _minmax(pick):
+    def fn(ctx, *args):
+        if len(args) == 1 and isinstance(args[0], (list, tuple)):
+            xs = [x for x in args[0] if x is not None]
+            return pick(xs) if xs else None
+        xs = [x for x in args if x is not None]
+        return pick(xs) if xs else None
+    return fn
+
+
+def _range(ctx, a, b=None):
+    if b is None:
+        a, b = 0, a
+    _check_size(b - a)
+    return list(range(a, b))
+
+
+def _first(ctx, xs, default=None):
+    return xs[0] if xs else default
+
+
+def _last(ctx, xs, default=None):
+    return xs[-1] if xs else default
+
+
+def _any(ctx, xs):
+    return any(xs)
+
+
+def _all(ctx, xs):
+    return all(xs)
+
+
+def _sort_by(ctx, xs, key):
+    return sorted(xs, key=key)
+
+
+def _group_by(ctx, xs, key):
+    groups: dict = {}
+    for x in xs:
+        groups.setdefault(key(x), []).append(x)
+    return groups
+
+
+def _keys(ctx, m):
+    return list(m.keys())
+
+
+def _values(ctx, m):
+    return list(m.values())
+
+
+def _arg_best(better):
+    def fn(ctx, xs, key, ties="first"):
+        if ties not in ("first", "last"):
+            raise RuleError(f"ties must be 'first' or 'last', not {ties!r}")
+        best = None
+        best_key = None
+        for x in xs:
+            k = key(x)
+            if k is None:
+                continue
+            if best is None or better(k, best_key) or (ties == "last" and k == best_key):
+                best, best_key = x, k
+        return best
+    return fn
+
+
+def _next_player(ctx, p, steps=1):
+    return (p + steps) % ctx.state.num_players
+
+
+def _prev_player(ctx, p):
+    return (p - 1) % ctx.state.num_players
+
+
+def _turn_order(ctx, p):
+    n = ctx.state.num_players
+    return [(p + i) % n for i in range(n)]
+
+
+def _index_of(ctx, xs, x):
+    for i, y in enumerate(xs):
+        if y is x or y == x:
+            return i
+    return None
+
+
+def _without(ctx, xs, ys):
+    ids = {id(y) for y in ys}
+    return [x for x in xs if id(x) not in ids]
+
+
+def _product(ctx, *lists):
+    total = 1
+    for xs in lists:
+        total *= len(xs)
+    _check_size(total)
+    return [list(t) for t in itertools.product(*lists)]
+
+
+def _name(ctx, x):
+    if isinstance(x, Card):
+        return x.name
+    if isinstance(x, bool) or x is None:
+        return str(x).lower()
+    if isinstance(x, int):
+        return ctx.state.player_name(x)
+    return str(x)
+
+
+def _if_null(ctx, x, default):
+    return default if x is None else x
+
+
+def _abs(ctx, x):
+    return abs(x)
+
+
+def _top(ctx, xs):
+    return xs[-1] if xs else None
+
+
+BUILTINS = {
+    "count": _count,
+    "len": _count,
+    "sum": _sum,
+    "min": _minmax(min),
+    "max": _minmax(max),
+    "abs": _abs,
+    "range": _range,
+    "first": _first,
+    "last": _last,
+    "top": _top,
+    "any": _any,
+    "all": _all,
+    "sort_by": _sort_by,
+    "group_by": _group_by,
+    "keys": _keys,
+    "values": _values,
+    "argmax": _arg_best(lambda a, b: a > b),
+    "argmin": _arg_best(lambda a, b: a < b),
+    "next_player": _next_player,
+    "prev_player": _prev_player,
+    "turn_order": _turn_order,
+    "index_of": _index_of,
+    "without": _without,
+    "product": _product,
+    "name": _name,
+    "if_null": _if_null,
+}
+
+# Built-ins whose arguments at these positions must be lambdas (x => expr).
+LAMBDA_ARGS = {"sort_by": {1}, "group_by": {1}, "argmax": {1}, "argmin": {1}}

@@ -1,0 +1,484 @@
+"""Parse expressions with the Lark grammar and compile them to Python closures.
+
+``parse(text)`` returns a Lark tree or raises :class:`ExprSyntaxError` with the
+1-based line and column inside the expression text. ``Compiler(names).compile(
+tree, local_names)`` returns a function ``f(ctx) -> value`` built from closures:
+spec text is never handed to ``eval``, and only the attributes the language
+defines are reachable (card attributes, player variables and zones, map keys).
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import RuleError
+from ..model.cards import Card
+from .builtins import BUILTINS, LAMBDA_ARGS
+
+_PARSER = Lark((Path(__file__).parent / "grammar.lark").read_text(), parser="lalr", start="start",
+               propagate_positions=False, cache=False)
+_TREE_CACHE: dict[str, Tree] = {}
+
+# Card attributes that every card has, whatever the spec says.
+CARD_BUILTIN_ATTRS = ("name", "id", "played_by", "mode")
+
+
+class ExprSyntaxError(Exception):
+    """An expression does not parse. ``line``/``column`` are 1-based inside the expression text."""
+
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+class ExprNameError(Exception):
+    """An expression uses a name, attribute or built-in that does not exist; ``hint`` suggests a fix."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+def parse(text: str) -> Tree:
+    """Parse one expression (str) to a Lark tree; raises :class:`ExprSyntaxError`."""
+    if not isinstance(text, str):
+        text = _literal_text(text)
+    tree = _TREE_CACHE.get(text)
+    if tree is not None:
+        return tree
+    try:
+        tree = _PARSER.parse(text)
+    except UnexpectedEOF as exc:
+        lines = text.split("\n")
+        raise ExprSyntaxError(f"the expression ends too soon (expected {_expected(exc)})",
+                              len(lines), len(lines[-1]) + 1) from None
+    except UnexpectedToken as exc:
+        what = "the end" if exc.token.type == "$END" else repr(str(exc.token))
+        raise ExprSyntaxError(f"unexpected {what} (expected {_expected(exc)})", exc.line, exc.column) from None
+    except UnexpectedCharacters as exc:
+        raise ExprSyntaxError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.line, exc.column) from None
+    except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
+        raise ExprSyntaxError(str(exc), getattr(exc, "line", 1), getattr(exc, "column", 1)) from None
+    _TREE_CACHE[text] = tree
+    return tree
+
+
+_TOKEN_WORDS = {"RPAR": "')'", "RSQB": "']'", "RBRACE": "'}'", "COMMA": "','", "NAME": "a name",
+                "NUMBER": "a number", "STRING": "a string", "WHERE": "'where'", "ELSE": "'else'",
+                "COLON": "':'", "SEMICOLON": "';'", "LPAR": "'('", "LSQB": "'['", "IN": "'in'",
+                "OR": "'or'", "AND": "'and'", "DOT": "'.'", "FOR": "'for'"}
+
+
+def _expected(exc) -> str:
+    names = sorted({_TOKEN_WORDS.get(t, t.lower()) for t in (exc.expected or [])})
+    if len(names) > 6:
+        return "a value or an operator"
+    return ", ".join(names) or "more"
+
+
+def _literal_text(value) -> str:
+    """YAML may hand us a number or boolean where an expression is expected."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass
+class Names:
+    """What the names of a spec mean, for the compiler.
+
+    ``game_vars``/``player_vars``: variable names; ``game_zones``/``player_zones``:
+    zone names; ``defines``: name -> parameter list (a function is looked up in
+    ``functions`` at run time, so definitions may refer to each other in any order);
+    ``options``: option name -> default; ``card_attrs``: every attribute name a card can have.
+    """
+
+    game_vars: set = field(default_factory=set)
+    player_vars: set = field(default_factory=set)
+    game_zones: set = field(default_factory=set)
+    player_zones: set = field(default_factory=set)
+    defines: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
+    card_attrs: set = field(default_factory=set)
+    functions: dict = field(default_factory=dict)  # name -> compiled f(ctx, *args), filled later
+    used_options: set = field(default_factory=set)
+    read_vars: set = field(default_factory=set)
+    called_defines: dict = field(default_factory=dict)  # define -> set of defines it calls
+
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+
+
+def _div(a, b):
+    if isinstance(a, int) and isinstance(b, int) and b != 0 and a % b == 0:
+        return a // b
+    return a / b
+
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _div,
+          "//": operator.floordiv, "%": operator.mod}
+
+
+def get_attr(ctx, obj, name):
+    """``obj.name`` for the language's values: a card's attribute (its declared mode
+    first), a player's variable or zone (a player is a seat number), a map's key."""
+    if type(obj) is Card:
+        mark = ctx.state.marks.get(obj.id)
+        if name == "name":
+            return obj.name
+        if name == "played_by":
+            return mark[0] if mark else None
+        if name == "mode":
+            return mark[1] if mark else None
+        if name == "id":
+            return obj.id
+        if mark and mark[1] is not None:
+            override = obj.modes.get(mark[1])
+            if override and name in override:
+                return override[name]
+        return obj.attrs.get(name)
+    if type(obj) is int:
+        state = ctx.state
+        if not 0 <= obj < state.num_players:
+            raise RuleError(f"there is no player {obj} (reading .{name})")
+        pv = state.pvars[obj]
+        if name in pv:
+            return pv[name]
+        zone = state.zones.get(name)
+        if zone is not None:
+            cards = ctx.game.cards
+            return [cards[i] for i in zone[obj]]
+        raise RuleError(f"players have no variable or zone named {name!r}")
+    if type(obj) is dict:
+        return obj.get(name)
+    if obj is None:
+        raise RuleError(f"cannot read .{name} of null")
+    raise RuleError(f"cannot read .{name} of {obj!r}")
+
+
+class Compiler:
+    """Compiles parsed expressions against the names of one spec (see :class:`Names`)."""
+
+    def __init__(self, names: Names):
+        self.names = names
+        self.current_define: str | None = None
+
+    def compile(self, tree: Tree, local_names=frozenset(), bound=frozenset()):
+        """Compile ``tree`` with step-bound ``local_names`` (read from the frame) and
+        expression-``bound`` names. Returns ``f(ctx)``. Raises :class:`ExprNameError`."""
+        return self._c(tree, frozenset(local_names), frozenset(bound))
+
+    # -- dispatch -----------------------------------------------------------------
+    def _c(self, t, locs, bound):
+        if isinstance(t, Token):  # pragma: no cover - grammar always wraps tokens
+            raise ExprNameError(f"unexpected token {t}")
+        method = getattr(self, "_" + t.data.rstrip("_"), None)
+        if method is None:  # pragma: no cover
+            raise ExprNameError(f"unsupported expression form {t.data}")
+        return method(t, locs, bound)
+
+    # -- atoms --------------------------------------------------------------------
+    def _number(self, t, locs, bound):
+        text = str(t.children[0])
+        value = float(text) if "." in text else int(text)
+        return lambda ctx: value
+
+    def _string(self, t, locs, bound):
+        value = str(t.children[0])[1:-1]
+        return lambda ctx: value
+
+    def _true(self, t, locs, bound):
+        return lambda ctx: True
+
+    def _false(self, t, locs, bound):
+        return lambda ctx: False
+
+    def _null(self, t, locs, bound):
+        return lambda ctx: None
+
+    def _name(self, t, locs, bound):
+        name = str(t.children[0])
+        n = self.names
+        if name in bound:
+            return lambda ctx: ctx.bound[name]
+        if name in locs:
+            return lambda ctx: ctx.locals[name]
+        if name in n.game_vars:
+            n.read_vars.add(name)
+            return lambda ctx: ctx.state.vars[name]
+        if name in n.game_zones:
+            def zone(ctx):
+                cards = ctx.game.cards
+                return [cards[i] for i in ctx.state.zones[name]]
+            return zone
+        if name in n.defines:
+            if n.defines[name]:
+                raise ExprNameError(f"{name} needs arguments: {name}({', '.join(n.defines[name])})")
+            self._note_call(name)
+            fns = n.functions
+            return lambda ctx: fns[name](ctx)
+        if name == "players":
+            return lambda ctx: list(range(ctx.state.num_players))
+        if name == "num_players":
+            return lambda ctx: ctx.state.num_players
+        if name == "options":
+            return lambda ctx: ctx.options
+        if name in BUILTINS:
+            raise ExprNameError(f"{name} is a built-in function: call it as {name}(...)")
+        hint = ""
+        if name in n.player_vars or name in n.player_zones:
+            hint = f"{name} belongs to a player: write p.{name} (with p a player)"
+        elif locs or bound:
+            hint = "names in scope here: " + ", ".join(sorted(set(locs) | set(bound)))
+        raise ExprNameError(f"unknown name {name!r}", hint or "declare it under variables, zones or define")
+
+    def _list(self, t, locs, bound):
+        items = [self._c(c, locs, bound) for c in t.children if c is not None]
+        return lambda ctx: [f(ctx) for f in items]
+
+    def _dict(self, t, locs, bound):
+        pairs = [(self._c(p.children[0], locs, bound), self._c(p.children[1], locs, bound))
+                 for p in t.children if p is not None]
+        return lambda ctx: {k(ctx): v(ctx) for k, v in pairs}
+
+    # -- operators ----------------------------------------------------------------
+    def _binop(self, t, locs, bound):
+        a, op, b = t.children
+        fa, fb, fn = self._c(a, locs, bound), self._c(b, locs, bound), _ARITH[str(op)]
+        return lambda ctx: fn(fa(ctx), fb(ctx))
+
+    def _neg(self, t, locs, bound):
+        f = self._c(t.children[0], locs, bound)
+        return lambda ctx: -f(ctx)
+
+    def _compare(self, t, locs, bound):
+        a, op, b = t.children
+        fa, fb = self._c(a, locs, bound), self._c(b, locs, bound)
+        op = str(op)
+        if op == "==":
+            return lambda ctx: _eq(fa(ctx), fb(ctx))
+        if op == "!=":
+            return lambda ctx: not _eq(fa(ctx), fb(ctx))
+        fn = _COMPARE[op]
+
+        def cmp(ctx):
+            x, y = fa(ctx), fb(ctx)
+            if x is None or y is None:
+                raise RuleError(f"cannot compare {x!r} {op} {y!r}")
+            return fn(x, y)
+        return cmp
+
+    def _in(self, t, locs, bound):
+        fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
+        return lambda ctx: _contains(fb(ctx), fa(ctx))
+
+    def _not_in(self, t, locs, bound):
+        fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
+        return lambda ctx: not _contains(fb(ctx), fa(ctx))
+
+    def _not(self, t, locs, bound):
+        f = self._c(t.children[0], locs, bound)
+        return lambda ctx: not f(ctx)
+
+    def _and(self, t, locs, bound):
+        fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
+        return lambda ctx: fa(ctx) and fb(ctx)
+
+    def _or(self, t, locs, bound):
+        fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
+        return lambda ctx: fa(ctx) or fb(ctx)
+
+    def _ifelse(self, t, locs, bound):
+        fa, fc, fb = (self._c(c, locs, bound) for c in t.children)
+        return lambda ctx: fa(ctx) if fc(ctx) else fb(ctx)
+
+    # -- access -------------------------------------------------------------------
+    def _attr(self, t, locs, bound):
+        obj, name = t.children
+        name = str(name)
+        if obj.data == "name" and str(obj.children[0]) == "options" and not ({"options"} & (locs | bound)):
+            if name not in self.names.options:
+                known = ", ".join(sorted(self.names.options)) or "none"
+                raise ExprNameError(f"unknown option {name!r}", f"options of this spec: {known}")
+            self.names.used_options.add(name)
+            return lambda ctx: ctx.options[name]
+        n = self.names
+        if name not in n.card_attrs and name not in CARD_BUILTIN_ATTRS and name not in n.player_vars \
+                and name not in n.player_zones:
+            raise ExprNameError(f"no card attribute, player variable or player zone is named {name!r}",
+                                "card attributes: " + ", ".join(sorted(n.card_attrs | set(CARD_BUILTIN_ATTRS)))
+                                + "; read a map's key with m['key']")
+        if name in n.player_vars:
+            n.read_vars.add("player." + name)
+        f = self._c(obj, locs, bound)
+        return lambda ctx: get_attr(ctx, f(ctx), name)
+
+    def _index(self, t, locs, bound):
+        fo, fi = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
+
+        def index(ctx):
+            obj, key = fo(ctx), fi(ctx)
+            if type(obj) is dict:
+                return obj.get(key)
+            if obj is None:
+                raise RuleError("cannot index null")
+            try:
+                return obj[key]
+            except (IndexError, TypeError):
+                raise RuleError(f"index {key!r} is out of range for a list of {len(obj)}") from None
+        return index
+
+    def _let_expr(self, t, locs, bound):
+        name, value, body = t.children
+        name = str(name)
+        fv = self._c(value, locs, bound)
+        fb = self._c(body, locs, bound | {name})
+
+        def let(ctx):
+            b = ctx.bound
+            had, old = name in b, b.get(name)
+            b[name] = fv(ctx)
+            try:
+                return fb(ctx)
+            finally:
+                if had:
+                    b[name] = old
+                else:
+                    del b[name]
+        return let
+
+    def _comprehension(self, var, coll, body, cond, locs, bound):
+        fcoll = self._c(coll, locs, bound)
+        inner = bound | {var}
+        fbody = self._c(body, locs, inner) if body is not None else None
+        fcond = self._c(cond, locs, inner) if cond is not None else None
+
+        def comp(ctx):
+            items = fcoll(ctx)
+            if isinstance(items, dict):
+                items = list(items)
+            b = ctx.bound
+            had, old = var in b, b.get(var)
+            out = []
+            try:
+                for x in items:
+                    b[var] = x
+                    if fcond is None or fcond(ctx):
+                        out.append(fbody(ctx) if fbody is not None else x)
+            finally:
+                if had:
+                    b[var] = old
+                else:
+                    b.pop(var, None)
+            return out
+        return comp
+
+    def _map(self, t, locs, bound):
+        body, var, coll, cond = t.children
+        return self._comprehension(str(var), coll, body, cond, locs, bound)
+
+    def _filter(self, t, locs, bound):
+        var, coll, cond = t.children
+        return self._comprehension(str(var), coll, None, cond, locs, bound)
+
+    def _lambda(self, t, locs, bound):  # only reached when a lambda is misplaced
+        raise ExprNameError("a lambda (x => ...) can only be an argument of sort_by, group_by, argmax or argmin")
+
+    def _make_lambda(self, t, locs, bound):
+        var, body = str(t.children[0]), t.children[1]
+        fbody = self._c(body, locs, bound | {var})
+
+        def make(ctx):
+            def fn(x):
+                b = ctx.bound
+                had, old = var in b, b.get(var)
+                b[var] = x
+                try:
+                    return fbody(ctx)
+                finally:
+                    if had:
+                        b[var] = old
+                    else:
+                        b.pop(var, None)
+            return fn
+        return make
+
+    def _note_call(self, name):
+        if self.current_define is not None:
+            self.names.called_defines.setdefault(self.current_define, set()).add(name)
+
+    def _call(self, t, locs, bound):
+        name = str(t.children[0])
+        args = [a for a in t.children[1:] if a is not None]
+        n = self.names
+        if name in n.defines and name not in bound and name not in locs:
+            params = n.defines[name]
+            if len(params) != len(args):
+                raise ExprNameError(f"{name} takes {len(params)} argument(s) ({', '.join(params)}), "
+                                    f"given {len(args)}")
+            fargs = [self._c(a, locs, bound) for a in args]
+            self._note_call(name)
+            fns = n.functions
+            return lambda ctx: fns[name](ctx, *[f(ctx) for f in fargs])
+        fn = BUILTINS.get(name)
+        if fn is None:
+            raise ExprNameError(f"unknown function {name!r}",
+                                "built-ins: " + ", ".join(sorted(BUILTINS)) + "; or declare it under define")
+        lambda_pos = LAMBDA_ARGS.get(name, set())
+        fargs = []
+        for i, a in enumerate(args):
+            is_lambda = isinstance(a, Tree) and a.data == "lambda_"
+            if i in lambda_pos:
+                if not is_lambda:
+                    raise ExprNameError(f"argument {i + 1} of {name} must be a lambda such as c => c.rank")
+                fargs.append(self._make_lambda(a, locs, bound))
+            else:
+                fargs.append(self._c(a, locs, bound))
+        return lambda ctx: fn(ctx, *[f(ctx) for f in fargs])
+
+    def compile_define(self, name: str, params: list, tree: Tree):
+        """Compile a ``define`` entry to ``f(ctx, *args)``; its body sees only its parameters
+        and game-level names."""
+        self.current_define = name
+        try:
+            body = self._c(tree, frozenset(), frozenset(params))
+        finally:
+            self.current_define = None
+        if not params:
+            return lambda ctx: body(ctx)
+
+        def fn(ctx, *args):
+            b = ctx.bound
+            saved = [(p, p in b, b.get(p)) for p in params]
+            for p, v in zip(params, args):
+                b[p] = v
+            try:
+                return body(ctx)
+            finally:
+                for p, had, old in saved:
+                    if had:
+                        b[p] = old
+                    else:
+                        b.pop(p, None)
+        return fn
+
+
+def _eq(a, b):
+    if type(a) is Card or type(b) is Card:
+        return a is b
+    return a == b
+
+
+def _contains(coll, x):
+    if coll is None:
+        return False
+    if type(x) is Card:
+        return any(y is x for y in coll)
+    return x in coll

@@ -1,0 +1,1 @@
+"""Cards, zones and the State: plain data."""

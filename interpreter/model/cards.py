@@ -1,0 +1,23 @@
+"""Cards: immutable entries of a game's card table."""
+from __future__ import annotations
+
+
+class Card:
+    """One physical card. ``id`` is its index in the game's card table (int),
+    ``name`` its readable name (str; copies of one card share a name) and
+    ``attrs`` its attributes (dict str -> plain value). Cards compare by identity:
+    two Escapes are two cards with the same name."""
+
+    __slots__ = ("id", "name", "attrs", "modes")
+
+    def __init__(self, id: int, name: str, attrs: dict, modes: dict | None = None):
+        self.id = id
+        self.name = name
+        self.attrs = attrs
+        self.modes = modes or {}
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __lt__(self, other: "Card") -> bool:  # stable display order: the card table's
+        return self.id < other.id

@@ -1,0 +1,231 @@
+"""The State of a game: plain data, cloneable, serialisable, replayable.
+
+A State holds the zones (lists of card ids), the game and player variables,
+the marks of played cards (who played each, its declared mode), the control
+stack of frames ``[phase, pc, locals]``, the pending decision, the seeded RNG
+position and the history of actions. Everything else lives in the immutable
+:class:`~interpreter.engine.game.Game`.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+from ..errors import IllegalAction, RulebookError
+from .cards import Card
+
+
+@dataclass(frozen=True)
+class Action:
+    """A legal action: ``player`` (seat, int), ``text`` (readable and stable, e.g.
+    ``"play black-14"``, ``"bid 2"``, ``"play tigress as pirate"``, ``"pass"``) and
+    ``index`` (its position in ``legal_actions(player)``, an int for learning tools)."""
+
+    player: int
+    text: str
+    index: int
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class State:
+    """One position of a game. Create it with ``game.new_state(num_players, seed)``.
+
+    Public API (OpenSpiel-like): :meth:`current_players`, :meth:`legal_actions`,
+    :meth:`apply`, :meth:`is_terminal`, :meth:`scores`, :meth:`winners`,
+    :meth:`observation`, :meth:`clone`, :meth:`to_json` / :meth:`from_json`,
+    and :attr:`history` (list of ``[seat, action text]``).
+    """
+
+    __slots__ = ("game", "num_players", "seed", "rng_count", "vars", "pvars", "zones", "marks",
+                 "stack", "pending", "history", "player_names", "events", "_legal_cache", "stacked",
+                 "trace")
+
+    def __init__(self, game, num_players: int, seed: int = 0, player_names=None):
+        self.game = game
+        self.num_players = num_players
+        self.seed = seed
+        self.rng_count = 0
+        self.vars = _copy(game.var_defaults)
+        self.pvars = [_copy(game.pvar_defaults) for _ in range(num_players)]
+        self.zones = {}
+        for name, zdef in game.zones.items():
+            self.zones[name] = [[] for _ in range(num_players)] if zdef.per_player else []
+        self.marks = {}
+        self.stack = []
+        self.pending = None
+        self.history = []
+        self.player_names = list(player_names) if player_names else [f"P{i}" for i in range(num_players)]
+        self.events = None  # a list to receive events, or None (set by the CLI)
+        self._legal_cache = {}
+        self.stacked = False  # scenario tests: shuffles keep the order given
+        self.trace = None  # a dict step_id -> count, when tracing for diagrams
+
+    # -- helpers used by the engine --------------------------------------------------
+    def shuffle(self, ids: list) -> None:
+        """Shuffle ``ids`` in place with the State's seeded generator (one draw per shuffle)."""
+        if self.stacked:
+            return
+        rng = random.Random(f"{self.seed}/{self.rng_count}")
+        self.rng_count += 1
+        rng.shuffle(ids)
+
+    def find_zone(self, cid: int) -> list:
+        """The live list that holds card ``cid``."""
+        for name, zone in self.zones.items():
+            if self.game.zones[name].per_player:
+                for z in zone:
+                    if cid in z:
+                        return z
+            elif cid in zone:
+                return zone
+        raise RulebookError(f"card {cid} is in no zone")  # pragma: no cover - cards are never lost
+
+    def zone_of(self, cid: int) -> tuple:
+        """``(zone name, owner seat or None)`` of card ``cid``."""
+        for name, zone in self.zones.items():
+            if self.game.zones[name].per_player:
+                for seat, z in enumerate(zone):
+                    if cid in z:
+                        return name, seat
+            elif cid in zone:
+                return name, None
+        raise RulebookError(f"card {cid} is in no zone")  # pragma: no cover
+
+    def emit(self, kind: str, **data) -> None:
+        if self.events is not None:
+            data["kind"] = kind
+            self.events.append(data)
+
+    def player_name(self, seat: int) -> str:
+        if isinstance(seat, int) and 0 <= seat < self.num_players:
+            return self.player_names[seat]
+        return str(seat)
+
+    # -- public API ---------------------------------------------------------------------
+    def current_players(self) -> list:
+        """Seats (ints) that must decide now: one in turn-based steps, several in a
+        simultaneous step (those who have not yet chosen); ``[]`` when terminal."""
+        if self.pending is None:
+            return []
+        committed = self.pending["committed"]
+        return [p for p in self.pending["players"] if str(p) not in committed]
+
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return not self.stack and self.pending is None
+
+    def legal_actions(self, player: int | None = None) -> list:
+        """The legal actions (list of :class:`Action`) of ``player`` (default: the only current
+        player); ``[]`` if that player has nothing to decide now."""
+        from ..engine.run import legal_options
+        if player is None:
+            cur = self.current_players()
+            if not cur:
+                return []
+            player = cur[0]
+        return [Action(player, opt[0], i) for i, opt in enumerate(legal_options(self, player))]
+
+    def apply(self, action, player: int | None = None) -> None:
+        """Apply ``action`` (an :class:`Action`, its text, or its index in ``legal_actions``)
+        for ``player`` (default: the action's player, or the only current player), then run the
+        rules until the next decision.
+
+        Raises :class:`IllegalAction` with the reason, leaving the State unchanged, when the
+        game is over, the player is not to act, or the action is not legal.
+        """
+        from ..engine.run import apply_action
+        apply_action(self, action, player)
+
+    def scores(self) -> list:
+        """Each player's score (list indexed by seat), by the spec's ``score`` expression."""
+        from ..engine.run import final_scores
+        return final_scores(self)
+
+    def winners(self) -> list:
+        """Seats with the best score (ties share the win); ``[]`` unless terminal."""
+        if not self.is_terminal():
+            return []
+        scores = self.scores()
+        best = (min if self.game.winner_rule == "lowest" else max)(scores)
+        return [p for p, s in enumerate(scores) if s == best]
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` may see, as plain data: game and player variables, every zone
+        the player may see (others as card counts), marks of visible cards, who must act,
+        and the player's own uncommitted/committed status."""
+        from ..engine.run import observe
+        return observe(self, player)
+
+    def clone(self) -> "State":
+        """An independent copy (cheap: lists and dicts of plain values)."""
+        new = State.__new__(State)
+        new.game = self.game
+        new.num_players = self.num_players
+        new.seed = self.seed
+        new.rng_count = self.rng_count
+        new.vars = _copy(self.vars)
+        new.pvars = [_copy(pv) for pv in self.pvars]
+        per = self.game.zones
+        new.zones = {k: [list(z) for z in v] if per[k].per_player else list(v) for k, v in self.zones.items()}
+        new.marks = {k: list(v) for k, v in self.marks.items()}
+        new.stack = [[f[0], f[1], _copy(f[2])] for f in self.stack]
+        new.pending = _copy(self.pending)
+        new.history = [list(h) for h in self.history]
+        new.player_names = list(self.player_names)
+        new.events = None
+        new._legal_cache = {}
+        new.stacked = self.stacked
+        new.trace = self.trace
+        return new
+
+    def to_json(self) -> str:
+        """The State as a JSON string (cards as ``{"card": id}``); see :meth:`from_json`."""
+        data = {
+            "game": self.game.name, "options": self.game.options, "num_players": self.num_players,
+            "seed": self.seed, "rng_count": self.rng_count, "vars": self.vars, "pvars": self.pvars,
+            "zones": self.zones, "marks": {str(k): v for k, v in self.marks.items()},
+            "stack": self.stack, "pending": self.pending, "history": self.history,
+            "player_names": self.player_names, "stacked": self.stacked,
+        }
+        return json.dumps(data, default=_encode, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, game, text: str) -> "State":
+        """Rebuild a State of ``game`` from :meth:`to_json` output. Raises
+        :class:`RulebookError` when the JSON is for another game or options."""
+        data = json.loads(text, object_hook=lambda d: _decode(game, d))
+        if data["game"] != game.name or data["options"] != game.options:
+            raise RulebookError(f"this State is of {data['game']} with options {data['options']}, "
+                                f"not {game.name} with {game.options}")
+        st = cls(game, data["num_players"], data["seed"], data["player_names"])
+        st.rng_count = data["rng_count"]
+        st.vars, st.pvars, st.zones = data["vars"], data["pvars"], data["zones"]
+        st.marks = {int(k): v for k, v in data["marks"].items()}
+        st.stack, st.pending, st.history = data["stack"], data["pending"], data["history"]
+        st.stacked = data["stacked"]
+        return st
+
+
+def _encode(obj):
+    if type(obj) is Card:
+        return {"card": obj.id}
+    raise TypeError(f"{obj!r} is not plain data")
+
+
+def _decode(game, d):
+    if len(d) == 1 and "card" in d and isinstance(d["card"], int):
+        return game.cards[d["card"]]
+    return d
+
+
+def _copy(v):
+    """Deep copy of plain data; cards are shared (immutable)."""
+    t = type(v)
+    if t is dict:
+        return {k: _copy(x) for k, x in v.items()}
+    if t is list:
+        return [_copy(x) for x in v]
+    return v

@@ -1,0 +1,1 @@
+"""Loading a spec: safe YAML with source positions, JSON Schema, semantic checks."""

@@ -1,0 +1,596 @@
+"""Compile a loaded spec into a :class:`~interpreter.engine.game.Game`.
+
+Every problem is collected as a :class:`~interpreter.errors.Diagnostic` with the
+file, line and column of the offending value, and raised together as one
+:class:`~interpreter.errors.SpecError` — never just the first.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..engine import program as P
+from ..engine.game import Game, ZoneDef
+from ..errors import Diagnostic, SpecError
+from ..expr.compiler import Compiler, ExprNameError, ExprSyntaxError, Names, parse
+from ..model.cards import Card
+from .yamlpos import position_of
+
+_DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
+_TEMPLATE = re.compile(r"\{([^{}]*)\}")
+STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
+              "deal", "choose", "log", "end")
+
+
+class _OptionsCtx:
+    """The context of expressions evaluated at load time (card lists): options only."""
+
+    def __init__(self, options):
+        self.options = options
+        self.bound = {}
+        self.locals = {}
+        self.state = None
+        self.game = None
+
+
+class SpecCompiler:
+    """Turns (data, positions, text) of one spec into a Game, collecting diagnostics."""
+
+    def __init__(self, data: dict, positions: dict, file: str, text: str):
+        self.data, self.positions, self.file = data, positions, file
+        self.lines = text.split("\n")
+        self.diags: list[Diagnostic] = []
+        self.names = Names()
+        self.compiler = Compiler(self.names)
+        self.step_count = 0
+
+    # -- diagnostics --------------------------------------------------------------------
+    def error(self, path, message, hint="", severity="error", key=False):
+        pos = position_of(self.positions, path)
+        line, col = (pos.key_line, pos.key_column) if key and pos.key_line else (pos.line, pos.column)
+        self.diags.append(Diagnostic(self.file, line, col, message, hint, severity))
+
+    def _expr_position(self, path, line_in, col_in):
+        pos = position_of(self.positions, path)
+        if pos.line == 0:
+            return 0, 0
+        if pos.style in (None, '"', "'"):
+            if line_in <= 1:
+                return pos.line, pos.column + (1 if pos.style else 0) + col_in - 1
+            return pos.line + line_in - 1, col_in
+        # block scalar: content starts on the next line
+        content = []
+        i = pos.line  # 0-based index of the first content line
+        while i < len(self.lines) and (self.lines[i].strip() == "" or self.lines[i][:1] in (" ", "\t")):
+            if self.lines[i].strip():
+                content.append(i)
+            i += 1
+            if content and i < len(self.lines) and self.lines[i].strip() and \
+                    len(self.lines[i]) - len(self.lines[i].lstrip()) < \
+                    len(self.lines[content[0]]) - len(self.lines[content[0]].lstrip()):
+                break
+        if not content:
+            return pos.line, pos.column
+        if pos.style == "|":
+            idx = content[min(line_in - 1, len(content) - 1)]
+            indent = len(self.lines[idx]) - len(self.lines[idx].lstrip())
+            return idx + 1, indent + col_in
+        col = col_in
+        for idx in content:  # folded: lines were joined with single spaces
+            stripped = self.lines[idx].strip()
+            if col <= len(stripped) + 1:
+                indent = len(self.lines[idx]) - len(self.lines[idx].lstrip())
+                return idx + 1, indent + col
+            col -= len(stripped) + 1
+        idx = content[-1]
+        return idx + 1, len(self.lines[idx])
+
+    # -- expressions ----------------------------------------------------------------------
+    def expr(self, path, text, locals_=(), bound=()):
+        """Compile the expression at ``path``; on error record a diagnostic and return None."""
+        try:
+            tree = parse(text)
+        except ExprSyntaxError as exc:
+            line, col = self._expr_position(path, exc.line, exc.column)
+            self.diags.append(Diagnostic(self.file, line, col, f"bad expression: {exc.message}",
+                                         f"in {str(text).strip()!r}; see docs/spec-language.md#expressions"))
+            return None
+        try:
+            return self.compiler.compile(tree, locals_, bound)
+        except ExprNameError as exc:
+            self._name_error(path, text, exc)
+            return None
+
+    def _name_error(self, path, text, exc):
+        col_in = 1
+        m = re.search(r"'([A-Za-z_]\w*)'", exc.message)
+        if m and isinstance(text, str):
+            found = re.search(r"\b" + re.escape(m.group(1)) + r"\b", text)
+            if found:
+                before = text[:found.start()]
+                line_in = before.count("\n") + 1
+                col_in = found.start() - (before.rfind("\n") + 1) + 1
+                line, col = self._expr_position(path, line_in, col_in)
+                self.diags.append(Diagnostic(self.file, line, col, exc.message, exc.hint))
+                return
+        line, col = self._expr_position(path, 1, 1)
+        self.diags.append(Diagnostic(self.file, line, col, exc.message, exc.hint))
+
+    def template(self, path, text, locals_=()):
+        """Split ``text`` into literal strings and compiled ``{expr}`` parts."""
+        parts, last = [], 0
+        text = str(text)
+        for m in _TEMPLATE.finditer(text):
+            if m.start() > last:
+                parts.append(text[last:m.start()])
+            f = self.expr(path, m.group(1), locals_)
+            parts.append(f if f is not None else m.group(0))
+            last = m.end()
+        if last < len(text):
+            parts.append(text[last:])
+        return parts
+
+    # -- the whole spec -------------------------------------------------------------------
+    def build(self, options_given: dict | None) -> Game:
+        d = self.data
+        options = self.resolve_options(options_given or {})
+        n = self.names
+        n.options = dict(options)
+        cards = self.build_cards(options)
+        zones = self.build_zones()
+        n.game_vars = set((d.get("variables") or {}).keys())
+        n.player_vars = set((d.get("player_variables") or {}).keys())
+        self.check_name_clashes()
+        self.build_defines()
+        programs = {}
+        phases = d.get("phases") or {}
+        self.phase_names = set(phases)
+        programs["flow"] = self.compile_program(d.get("flow") or [], ("flow",))
+        for name, steps in phases.items():
+            if name == "flow":
+                self.error(("phases", name), "a phase may not be called 'flow'", "rename it", key=True)
+                continue
+            programs[name] = self.compile_program(steps or [], ("phases", name))
+        score_src = d.get("score", "p.score" if "score" in n.player_vars else "0")
+        score_fn = self.expr(("score",), score_src, bound={"p"})
+        players = d.get("players") or {}
+        initial = [z for z, zd in (d.get("zones") or {}).items() if isinstance(zd, dict) and zd.get("initial") == "all"]
+        if len(initial) > 1:
+            self.error(("zones", initial[1], "initial"), "only one zone can hold every card at the start",
+                       f"keep initial: all on {initial[0]} only")
+        game_zones = [z for z, zd in zones.items() if not zd.per_player]
+        initial_zone = initial[0] if initial else (game_zones[0] if game_zones else None)
+        if initial_zone is None and zones:
+            self.error(("zones",), "no game zone can hold the cards at the start",
+                       "declare a zone such as deck: {visibility: hidden, initial: all}")
+        errors = [x for x in self.diags if x.severity == "error"]
+        if errors:
+            raise SpecError(self.diags)
+        return Game(
+            name=d.get("name", Path(self.file).stem), file=self.file, options=options, cards=cards,
+            card_names={c.name for c in cards}, zones=zones, programs=programs, spec=d,
+            positions=self.positions, min_players=players.get("min", 2), max_players=players.get("max", 8),
+            winner_rule=d.get("winner", "highest"), display=d.get("display") or {},
+            var_defaults=d.get("variables") or {}, pvar_defaults=d.get("player_variables") or {},
+            score_fn=score_fn, initial_zone=initial_zone, names=n, functions=n.functions,
+            warnings=[x for x in self.diags if x.severity == "warning"],
+        )
+
+    def resolve_options(self, given: dict) -> dict:
+        declared = self.data.get("options") or {}
+        values = {k: (v or {}).get("default") for k, v in declared.items()}
+        given = dict(given)
+        preset = given.pop("preset", None)
+        if preset is not None:
+            presets = self.data.get("presets") or {}
+            if preset not in presets:
+                self.diags.append(Diagnostic(self.file, 0, 0, f"unknown preset {preset!r}",
+                                             "presets: " + (", ".join(presets) or "none")))
+            else:
+                for k, v in presets[preset].items():
+                    values[k] = v
+        for k, v in given.items():
+            if k not in declared:
+                self.diags.append(Diagnostic(self.file, 0, 0, f"unknown option {k!r}",
+                                             "options: " + (", ".join(declared) or "none")))
+                continue
+            values[k] = coerce_option(declared[k] or {}, v, k, self)
+        for k, v in values.items():
+            decl = declared.get(k) or {}
+            if decl.get("values") is not None and v not in decl["values"]:
+                self.diags.append(Diagnostic(self.file, 0, 0, f"option {k} cannot be {v!r}",
+                                             "choose one of: " + ", ".join(map(str, decl["values"]))))
+        return values
+
+    def build_cards(self, options) -> list:
+        out: list[Card] = []
+        octx = _OptionsCtx(options)
+        attrs_all = set()
+        for i, entry in enumerate(self.data.get("cards") or []):
+            path = ("cards", i)
+            if not isinstance(entry, dict):
+                continue
+            if "when" in entry:
+                f = self.expr(path + ("when",), entry["when"])
+                try:
+                    if f is not None and not f(octx):
+                        attrs_all.update((entry.get("attributes") or {}).keys())
+                        attrs_all.update((entry.get("each") or {}).keys())
+                        continue
+                except Exception as exc:  # noqa: BLE001 - report any evaluation failure
+                    self.error(path + ("when",), f"cannot evaluate: {exc}")
+                    continue
+            combos = [{}]
+            for key, values in (entry.get("each") or {}).items():
+                if isinstance(values, str):
+                    f = self.expr(path + ("each", key), values)
+                    try:
+                        values = f(octx) if f is not None else []
+                    except Exception as exc:  # noqa: BLE001
+                        self.error(path + ("each", key), f"cannot evaluate: {exc}")
+                        values = []
+                if not isinstance(values, list):
+                    self.error(path + ("each", key), f"each.{key} must be a list", "e.g. [red, blue] or 'range(1, 10)'")
+                    values = []
+                combos = [dict(c, **{key: v}) for c in combos for v in values]
+            count = entry.get("count", 1)
+            modes = entry.get("modes") or {}
+            for m in modes.values():
+                attrs_all.update((m or {}).keys())
+            for combo in combos:
+                attrs = dict(entry.get("attributes") or {})
+                attrs.update(combo)
+                attrs_all.update(attrs.keys())
+                name = _TEMPLATE.sub(lambda m: str(attrs.get(m.group(1).strip(), m.group(0))), str(entry.get("name", "")))
+                if not name:
+                    self.error(path, "a card needs a name", "add name: \"{suit}-{rank}\" or a fixed name")
+                    continue
+                for _ in range(count if isinstance(count, int) else 1):
+                    out.append(Card(len(out), name, attrs, {k: dict(v or {}) for k, v in modes.items()}))
+        names_seen: dict[str, tuple] = {}
+        for c in out:
+            key = tuple(sorted((k, repr(v)) for k, v in c.attrs.items()))
+            if c.name in names_seen and names_seen[c.name] != key:
+                self.error(("cards",), f"two different cards are both named {c.name!r}",
+                           "give each kind of card its own name (identical copies share one)")
+            names_seen[c.name] = key
+        self.names.card_attrs = attrs_all
+        return out
+
+    def build_zones(self) -> dict:
+        zones = {}
+        for name, zd in (self.data.get("zones") or {}).items():
+            zd = zd or {}
+            per = bool(zd.get("per_player", False))
+            vis = zd.get("visibility", "public")
+            if vis == "owner" and not per:
+                self.error(("zones", name, "visibility"), f"zone {name} is not per player, so it has no owner",
+                           "use public or hidden, or add per_player: true")
+            zones[name] = ZoneDef(name, per, vis)
+            (self.names.player_zones if per else self.names.game_zones).add(name)
+        return zones
+
+    def check_name_clashes(self):
+        n = self.names
+        seen = {}
+        for kind, names in (("game variable", n.game_vars), ("game zone", n.game_zones),
+                            ("player variable", n.player_vars), ("player zone", n.player_zones)):
+            for name in names:
+                if name in seen:
+                    self.error((), f"{name!r} is both a {seen[name]} and a {kind}", "rename one of them")
+                seen[name] = kind
+                if name in ("players", "num_players", "options"):
+                    self.error((), f"{name!r} is a reserved name", "rename it")
+
+    def build_defines(self):
+        defs = self.data.get("define") or {}
+        parsed = {}
+        for key, body in defs.items():
+            m = _DEFINE_KEY.match(str(key))
+            if not m:
+                self.error(("define", key), f"bad definition name {key!r}", "write name or name(a, b)", key=True)
+                continue
+            params = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
+            parsed[m.group(1)] = (key, params, body)
+            self.names.defines[m.group(1)] = params
+        for name, (key, params, body) in parsed.items():
+            try:
+                tree = parse(body)
+            except ExprSyntaxError as exc:
+                line, col = self._expr_position(("define", key), exc.line, exc.column)
+                self.diags.append(Diagnostic(self.file, line, col, f"bad expression: {exc.message}",
+                                             f"in {str(body).strip()!r}"))
+                continue
+            try:
+                self.names.functions[name] = self.compiler.compile_define(name, params, tree)
+            except ExprNameError as exc:
+                self._name_error(("define", key), body, exc)
+        # no recursion: evaluation must stay bounded
+        calls = self.names.called_defines
+        state = {}
+
+        def visit(name, trail):
+            state[name] = 1
+            for callee in calls.get(name, ()):
+                if state.get(callee) == 1:
+                    cycle = trail[trail.index(callee):] + [callee] if callee in trail else [name, callee]
+                    self.error(("define", parsed[name][0]), "definitions may not call themselves: "
+                               + " -> ".join(cycle), "unroll the recursion with a comprehension", key=True)
+                elif state.get(callee) is None and callee in parsed:
+                    visit(callee, trail + [callee])
+            state[name] = 2
+        for name in parsed:
+            if name not in state:
+                visit(name, [name])
+
+    # -- steps ------------------------------------------------------------------------------
+    def compile_program(self, steps, path) -> list:
+        prog: list = []
+        self.block(steps, path, frozenset(), prog)
+        return prog
+
+    def block(self, steps, path, locs, prog):
+        if not isinstance(steps, list):
+            self.error(path, "expected a list of steps", "write each step as '- kind: ...'")
+            return
+        for i, step in enumerate(steps):
+            self.step(step, path + (i,), locs, prog)
+
+    def _emit(self, prog, instr, path):
+        instr.path = path
+        instr.step_id = "/".join(str(p) for p in path)
+        prog.append(instr)
+        return instr
+
+    def step(self, step, path, locs, prog):
+        if not isinstance(step, dict):
+            self.error(path, f"a step must be a mapping, not {step!r}", "e.g. - shuffle: deck")
+            return
+        kinds = [k for k in step if k in STEP_KINDS]
+        if len(kinds) != 1:
+            self.error(path, "a step needs exactly one of: " + ", ".join(STEP_KINDS),
+                       f"found keys: {', '.join(map(str, step))}")
+            return
+        kind = kinds[0]
+        getattr(self, "step_" + kind)(step, path, locs, prog)
+
+    def step_phase(self, step, path, locs, prog):
+        name = step["phase"]
+        if name not in self.phase_names:
+            self.error(path + ("phase",), f"unknown phase {name!r}",
+                       "phases: " + (", ".join(sorted(self.phase_names)) or "none declared under phases"))
+        self._emit(prog, P.Call(name), path)
+
+    def _loop(self, prog, path, key, var, items, body, locs):
+        self._emit(prog, P.ForInit(key, items), path)
+        nxt = self._emit(prog, P.ForNext(key, var), path + ("do",))
+        nxt.step_id = None
+        top = len(prog) - 1
+        self.block(body, path + ("do",), locs | ({var} if var else set()), prog)
+        j = self._emit(prog, P.Jump(top), path)
+        j.step_id = None
+        nxt.end = len(prog)
+
+    def step_for(self, step, path, locs, prog):
+        var = step["for"]
+        items = self.expr(path + ("in",), step.get("in", "[]"), locs)
+        self._loop(prog, path, f"$for{id(step)}", str(var), items, step.get("do", []), locs)
+
+    def step_repeat(self, step, path, locs, prog):
+        items = self.expr(path + ("repeat",), step["repeat"], locs)
+        var = step.get("as")
+        self._loop(prog, path, f"$rep{id(step)}", var, items, step.get("do", []), locs)
+
+    def step_while(self, step, path, locs, prog):
+        cond = self.expr(path + ("while",), step["while"], locs)
+        if "max" not in step:
+            self.error(path, "a while loop needs a max", "add max: N, the most times it may run", key=True)
+        check = self._emit(prog, P.WhileCheck(f"$while{id(step)}", cond, step.get("max", 1000)), path)
+        top = len(prog) - 1
+        self.block(step.get("do", []), path + ("do",), locs, prog)
+        j = self._emit(prog, P.Jump(top), path)
+        j.step_id = None
+        check.end = len(prog)
+
+    def step_if(self, step, path, locs, prog):
+        cond = self.expr(path + ("if",), step["if"], locs)
+        jmp = self._emit(prog, P.JumpIfNot(cond), path)
+        self.block(step.get("then", []), path + ("then",), locs, prog)
+        if "else" in step:
+            j = self._emit(prog, P.Jump(), path + ("else",))
+            j.step_id = None
+            jmp.target = len(prog)
+            self.block(step["else"], path + ("else",), locs, prog)
+            j.target = len(prog)
+        else:
+            jmp.target = len(prog)
+
+    def _targets(self, step, key, path, locs):
+        out = []
+        mapping = step[key]
+        if not isinstance(mapping, dict):
+            self.error(path + (key,), f"{key} takes a mapping of target: expression")
+            return out
+        n = self.names
+        for target, value in mapping.items():
+            tpath = path + (key, target)
+            fval = self.expr(tpath, value, locs)
+            try:
+                tree = parse(str(target))
+            except ExprSyntaxError as exc:
+                self.error(tpath, f"bad target {target!r}: {exc.message}", "a target is a variable, p.var or m[key]",
+                           key=True)
+                continue
+            try:
+                if tree.data == "name":
+                    name = str(tree.children[0])
+                    if name in locs:
+                        out.append(("local", name, None, fval))
+                    elif name in n.game_vars:
+                        out.append(("var", name, None, fval))
+                    else:
+                        raise ExprNameError(f"cannot set {name!r}: not a variable",
+                                            "declare it under variables (or player_variables, written p." + name + ")")
+                elif tree.data == "attr":
+                    obj, name = tree.children
+                    name = str(name)
+                    if name not in n.player_vars:
+                        raise ExprNameError(f"{name!r} is not a player variable",
+                                            "declare it under player_variables")
+                    out.append(("player", name, self.compiler.compile(obj, locs), fval))
+                elif tree.data == "index":
+                    container = self.compiler.compile(tree.children[0], locs)
+                    keyf = self.compiler.compile(tree.children[1], locs)
+                    out.append(("index", None, (container, keyf), fval))
+                else:
+                    raise ExprNameError(f"cannot assign to {target!r}", "a target is a variable, p.var or m[key]")
+            except ExprNameError as exc:
+                self.error(tpath, exc.message, exc.hint, key=True)
+        return out
+
+    def step_set(self, step, path, locs, prog, add=False):
+        targets = self._targets(step, "add" if add else "set", path, locs)
+        self._emit(prog, P.Assign(targets, add), path)
+
+    def step_add(self, step, path, locs, prog):
+        self.step_set(step, path, locs, prog, add=True)
+
+    def zone(self, path, text, locs, bound=(), per_player_name_ok=False):
+        """Compile a zone reference: ``deck`` or ``EXPR.hand``."""
+        n = self.names
+        text = str(text)
+        if text in n.game_zones:
+            return P.ZoneRef(text, None, text)
+        if per_player_name_ok and text in n.player_zones:
+            return P.ZoneRef(text, None, text)
+        try:
+            tree = parse(text)
+        except ExprSyntaxError as exc:
+            self.error(path, f"bad zone {text!r}: {exc.message}")
+            return None
+        if tree.data == "attr" and str(tree.children[1]) in n.player_zones:
+            try:
+                owner = self.compiler.compile(tree.children[0], locs, bound)
+            except ExprNameError as exc:
+                self._name_error(path, text, exc)
+                return None
+            return P.ZoneRef(str(tree.children[1]), owner, text)
+        zones = sorted(n.game_zones) + [f"p.{z}" for z in sorted(n.player_zones)]
+        self.error(path, f"{text!r} is not a zone", "zones: " + ", ".join(zones))
+        return None
+
+    def step_shuffle(self, step, path, locs, prog):
+        z = self.zone(path + ("shuffle",), step["shuffle"], locs)
+        self._emit(prog, P.Shuffle(z), path)
+
+    def step_gather(self, step, path, locs, prog):
+        spec = step["gather"]
+        target = spec.get("to") if isinstance(spec, dict) else spec
+        z = self.zone(path + ("gather",), target, locs)
+        if z is not None and z.owner is not None:
+            self.error(path + ("gather",), "gather collects into a game zone", "e.g. gather: deck")
+        self._emit(prog, P.Gather(z), path)
+
+    def step_move(self, step, path, locs, prog):
+        m = step["move"]
+        if not isinstance(m, dict):
+            self.error(path + ("move",), "move takes a mapping", "e.g. move: {from: trick, to: leader.won}")
+            return
+        src = self.zone(path + ("move", "from"), m["from"], locs) if "from" in m else None
+        dst = self.zone(path + ("move", "to"), m.get("to"), locs)
+        count = self.expr(path + ("move", "count"), m["count"], locs) if "count" in m else None
+        cards = self.expr(path + ("move", "cards"), m["cards"], locs) if "cards" in m else None
+        if src is None and cards is None and "from" not in m:
+            self.error(path + ("move",), "move needs from (and count) or cards", "e.g. move: {from: deck, to: p.hand, count: 1}")
+        self._emit(prog, P.Move(src, dst, count, cards, m.get("at", "top")), path)
+
+    def step_deal(self, step, path, locs, prog):
+        m = step["deal"]
+        src = self.zone(path + ("deal", "from"), m.get("from"), locs)
+        to = str(m.get("to"))
+        if to not in self.names.player_zones:
+            self.error(path + ("deal", "to"), f"{to!r} is not a player zone", "deal to a per_player zone such as hand")
+        count = self.expr(path + ("deal", "count"), m["count"], locs) if "count" in m else None
+        start = self.expr(path + ("deal", "start"), m["start"], locs) if "start" in m else None
+        players = self.expr(path + ("deal", "players"), m["players"], locs) if "players" in m else None
+        self._emit(prog, P.Deal(src, to, count, start, players), path)
+
+    def step_log(self, step, path, locs, prog):
+        spec = step["log"]
+        text = spec.get("text", "") if isinstance(spec, dict) else spec
+        table = bool(spec.get("table", False)) if isinstance(spec, dict) else False
+        key = ("log", "text") if isinstance(spec, dict) else ("log",)
+        self._emit(prog, P.Log(self.template(path + key, text, locs), table), path)
+
+    def step_end(self, step, path, locs, prog):
+        text = step["end"]
+        self._emit(prog, P.End(self.template(path + ("end",), text, locs) if text else []), path)
+
+    def step_choose(self, step, path, locs, prog):
+        c = step["choose"]
+        cp = path + ("choose",)
+        as_name = c.get("as", "choice")
+        by_name = c.get("by", "player")
+        bound = {as_name, by_name}
+        player = self.expr(cp + ("player",), c["player"], locs) if "player" in c else None
+        players = self.expr(cp + ("players",), c["players"], locs) if "players" in c else None
+        if ("player" in c) == ("players" in c):
+            self.error(cp, "choose needs exactly one of player (in turn) or players (all at once)")
+        cards = self.zone(cp + ("cards",), c["cards"], locs, bound) if "cards" in c else None
+        options = self.expr(cp + ("options",), c["options"], locs, bound) if "options" in c else None
+        if ("cards" in c) == ("options" in c):
+            self.error(cp, "choose needs exactly one of cards (a zone) or options (a list)")
+        where = self.expr(cp + ("where",), c["where"], locs, bound) if "where" in c else None
+        to = self.zone(cp + ("to",), c["to"], locs | bound) if "to" in c else None
+        if to is not None and cards is None:
+            self.error(cp + ("to",), "to is for card choices", "use cards: ZONE, or drop to")
+        action = str(c.get("action", "choose"))
+        if " " in action or not action:
+            self.error(cp + ("action",), "an action verb is one word", "e.g. action: play")
+        instr = self._emit(prog, P.Choose(action, player, players, cards, where, options, to,
+                                          bool(c.get("optional", False)), as_name, by_name), path)
+        instr.label = c.get("label") or action
+        key = f"$ch{id(step)}"
+        init = self._emit(prog, P.ForInit(key, _pop_choices), path)
+        init.step_id = None
+        nxt = self._emit(prog, P.ForNext(key, "$choice"), path)
+        nxt.step_id = None
+        top = len(prog) - 1
+        bind = self._emit(prog, P.BindChoice(as_name, by_name, to, cards), path)
+        bind.step_id = None
+        self.block(c.get("then", []), cp + ("then",), locs | bound, prog)
+        j = self._emit(prog, P.Jump(top), path)
+        j.step_id = None
+        nxt.end = len(prog)
+        instr.skip_to = len(prog)
+
+
+def _pop_choices(ctx):
+    return ctx.locals.pop(P.CHOICES)
+
+
+def coerce_option(decl: dict, value, name: str, sc: SpecCompiler | None = None):
+    """Convert a CLI option value (often a string) to the declared type."""
+    typ = decl.get("type") or ("choice" if decl.get("values") is not None else None)
+    if typ is None:
+        d = decl.get("default")
+        typ = "bool" if isinstance(d, bool) else "int" if isinstance(d, int) else "choice"
+    if not isinstance(value, str):
+        return value
+    if typ == "bool":
+        low = value.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+    elif typ == "int":
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    else:
+        return value
+    if sc is not None:
+        sc.diags.append(Diagnostic(sc.file, 0, 0, f"option {name} must be {typ}, not {value!r}",
+                                   "e.g. --option kraken=true or --option bonus=40"))
+    return value

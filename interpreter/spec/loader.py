@@ -1,0 +1,125 @@
+"""Load, validate and compile a spec file.
+
+``load_game(path, options)`` is the entry point; ``check_spec(path)`` returns the
+diagnostics (errors and warnings) without raising, for ``rulebook validate``.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+
+from ..errors import Diagnostic, SpecError
+from .compile import SpecCompiler
+from .yamlpos import load_yaml, position_of
+
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+
+
+@lru_cache(maxsize=None)
+def schema(name: str = "game") -> dict:
+    """The JSON Schema ``schemas/<name>.schema.json`` (dict)."""
+    return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
+
+
+def read_text(path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError([Diagnostic(str(path), 0, 0, "no such file", "check the path")]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError([Diagnostic(str(path), 0, 0, f"cannot read the file: {exc}")]) from None
+
+
+def schema_diagnostics(data, positions, file: str, schema_name: str = "game") -> list[Diagnostic]:
+    """Every JSON Schema violation of ``data`` as a located diagnostic."""
+    validator = jsonschema.Draft202012Validator(schema(schema_name))
+    out = []
+    for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+        for e in _specific(err):
+            path = tuple(e.absolute_path)
+            pos = position_of(positions, path)
+            message, hint = _describe(e)
+            line, col = pos.line, pos.column
+            if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+                extra = [k for k in e.instance if k not in (e.schema.get("properties") or {})]
+                if extra and (path + (extra[0],)) in positions:
+                    p2 = positions[path + (extra[0],)]
+                    line, col = p2.key_line or p2.line, p2.key_column or p2.column
+            out.append(Diagnostic(file, line, col, message, hint))
+    return out
+
+
+def _specific(err):
+    """For a ``oneOf`` over step kinds, report the branch whose kind key is present."""
+    if err.validator != "oneOf" or not err.context or not isinstance(err.instance, dict):
+        return [err]
+    branches = err.schema.get("oneOf", [])
+    for i, branch in enumerate(branches):
+        req = branch.get("required") or []
+        if req and req[0] in err.instance:
+            sub = [e for e in err.context if e.schema_path and e.schema_path[0] == i]
+            if sub:
+                out = []
+                for e in sub:
+                    out.extend(_specific(e))
+                return out
+    return [err]
+
+
+def _describe(e) -> tuple[str, str]:
+    where = ".".join(str(p) for p in e.absolute_path) or "the spec"
+    if e.validator == "required":
+        missing = e.message.split("'")[1] if "'" in e.message else e.message
+        return f"{where}: missing required key {missing!r}", f"add {missing}: ..."
+    if e.validator == "additionalProperties":
+        allowed = ", ".join(sorted((e.schema.get("properties") or {}).keys()))
+        return f"{where}: {e.message}", (f"allowed keys here: {allowed}" if allowed else "")
+    if e.validator == "oneOf" and isinstance(e.instance, dict):
+        return f"{where}: not a known step", ("a step has one of: phase, for, repeat, while, if, set, add, "
+                                              "shuffle, move, gather, deal, choose, log, end")
+    if e.validator == "enum":
+        return f"{where}: {e.instance!r} is not allowed", "one of: " + ", ".join(map(str, e.validator_value))
+    if e.validator == "type":
+        return f"{where}: {e.instance!r} is not of type {e.validator_value}", ""
+    return f"{where}: {e.message}", ""
+
+
+def load_spec(path) -> tuple[dict, dict, str]:
+    """Read and schema-check a spec. Returns ``(data, positions, text)``; raises SpecError."""
+    file = str(path)
+    text = read_text(path)
+    data, positions = load_yaml(text, file)
+    if not isinstance(data, dict):
+        raise SpecError([Diagnostic(file, 1, 1, "a spec is a YAML mapping",
+                                    "start with name:, players:, cards:, zones:, flow:")])
+    diags = schema_diagnostics(data, positions, file)
+    if diags:
+        raise SpecError(diags)
+    return data, positions, text
+
+
+def load_game(path, options: dict | None = None):
+    """Load the spec at ``path`` with ``options`` (dict name -> value; strings are converted
+    to the declared type; the key ``preset`` applies a named preset first) and return the
+    compiled :class:`~interpreter.engine.game.Game`.
+
+    Raises :class:`SpecError` listing every problem as ``file:line:col``."""
+    data, positions, text = load_spec(path)
+    return SpecCompiler(data, positions, str(path), text).build(options)
+
+
+def check_spec(path, options: dict | None = None) -> list[Diagnostic]:
+    """All diagnostics of a spec (errors and warnings), never raising for the spec's faults."""
+    try:
+        game = load_game(path, options)
+    except SpecError as exc:
+        return exc.diagnostics
+    diags = list(game.warnings)
+    try:
+        from ..analysis.checks import static_checks
+    except ImportError:  # analysis not available
+        return diags
+    return diags + static_checks(game)

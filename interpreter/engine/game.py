@@ -34,10 +34,13 @@ class Game:
         """The source position (line, column) of a spec path."""
         return position_of(self.positions, path)
 
-    def new_state(self, num_players: int, seed: int = 0, player_names=None):
+    def new_state(self, num_players: int, seed: int = 0, player_names=None, trace: dict | None = None,
+                  events: list | None = None):
         """A new State at the first decision of a game for ``num_players`` players.
 
-        ``seed`` (int) fixes every shuffle. Raises :class:`RulebookError` when the player
+        ``seed`` (int) fixes every shuffle; ``player_names`` (list of str) is for display;
+        ``events`` (a list) receives what happens, for display (dicts with ``kind``: ``log``,
+        ``action``, ``reveal``); ``trace`` (a dict) receives how often each spec step ran. Raises :class:`RulebookError` when the player
         count is outside the spec's range."""
         from ..model.state import State
         from .run import start
@@ -45,6 +48,8 @@ class Game:
             raise RulebookError(f"{self.name} is for {self.min_players} to {self.max_players} players, "
                                 f"not {num_players}")
         state = State(self, num_players, seed, player_names)
+        state.trace = trace
+        state.events = events
         zone = self.initial_zone
         state.zones[zone].extend(range(len(self.cards)))
         start(state)

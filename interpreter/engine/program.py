@@ -245,14 +245,17 @@ class Gather(Instr):
         self.dst = dst
 
     def run(self, state, ctx, frame):
+        dst = self.dst.cards(state, ctx)
+        kept = list(dst) if state.stacked else []  # scenario decks keep their given order on top
         for name, zone in state.zones.items():
             if state.game.zones[name].per_player:
                 for z in zone:
                     z.clear()
             else:
                 zone.clear()
-        dst = self.dst.cards(state, ctx)
-        dst.extend(range(len(state.game.cards)))
+        held = set(kept)
+        dst.extend(i for i in range(len(state.game.cards)) if i not in held)
+        dst.extend(kept)
         state.marks.clear()
         frame[1] += 1
 
@@ -295,7 +298,8 @@ class Log(Instr):
 
     def run(self, state, ctx, frame):
         text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
-        state.emit("log", text=text, table=self.table)
+        if state.events is not None:  # the table is a snapshot: later steps change the variables
+            state.emit("log", text=text, table=[dict(pv) for pv in state.pvars] if self.table else None)
         frame[1] += 1
 
 
@@ -321,7 +325,7 @@ class End(Instr):
     def run(self, state, ctx, frame):
         if self.parts:
             text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
-            state.emit("log", text=text, table=False)
+            state.emit("log", text=text, table=None)
         state.stack.clear()
 
 

@@ -138,6 +138,14 @@ def _name(ctx, x):
     return str(x)
 
 
+def _str(ctx, x):
+    if isinstance(x, Card):
+        return x.name
+    if isinstance(x, bool) or x is None:
+        return str(x).lower()
+    return str(x)
+
+
 def _if_null(ctx, x, default):
     return default if x is None else x
 
@@ -177,6 +185,7 @@ BUILTINS = {
     "product": _product,
     "name": _name,
     "if_null": _if_null,
+    "str": _str,
 }
 
 # Built-ins whose arguments at these positions must be lambdas (x => expr).

@@ -1,0 +1,47 @@
+"""Simple agents. An agent maps (State, seat) to one of that seat's legal actions."""
+from __future__ import annotations
+
+import random
+
+
+class Agent:
+    """Base class: ``act(state, player) -> Action`` must return one of
+    ``state.legal_actions(player)``."""
+
+    name = "agent"
+
+    def act(self, state, player):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among the legal actions, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = random.Random(seed)
+
+    def act(self, state, player):
+        return self.rng.choice(state.legal_actions(player))
+
+
+class FirstLegalAgent(Agent):
+    """Always the first legal action: deterministic, for tests and baselines."""
+
+    name = "first"
+
+    def act(self, state, player):
+        return state.legal_actions(player)[0]
+
+
+def play_game(game, num_players: int, seed: int, agents, trace: dict | None = None):
+    """Play one game to the end with ``agents`` (one per seat); returns the final State.
+    ``trace`` (optional dict) counts the spec steps run."""
+    state = game.new_state(num_players, seed, trace=trace)
+    while not state.is_terminal():
+        for p in state.current_players():
+            state.apply(agents[p].act(state, p))
+            if state.is_terminal():
+                break
+    return state

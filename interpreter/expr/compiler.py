@@ -169,6 +169,13 @@ class Compiler:
     def __init__(self, names: Names):
         self.names = names
         self.current_define: str | None = None
+        # Calls of `define` entries are inlined: the body is compiled at each call site with its
+        # parameters read from slots unique to that site (expressions are pure, recursion is
+        # forbidden), which saves a scope per call in the engine's hottest loop.
+        self.define_trees: dict = {}
+        self._inlining: list = []
+        self._subst: dict = {}
+        self._slot = 0
 
     def compile(self, tree: Tree, local_names=frozenset(), bound=frozenset()):
         """Compile ``tree`` with step-bound ``local_names`` (read from the frame) and
@@ -208,6 +215,9 @@ class Compiler:
         n = self.names
         if name in bound:
             return lambda ctx: ctx.bound[name]
+        if name in self._subst:
+            slot = self._subst[name]
+            return lambda ctx: ctx.bound[slot]
         if name in locs:
             return lambda ctx: ctx.locals[name]
         if name in n.game_vars:
@@ -222,6 +232,8 @@ class Compiler:
             if n.defines[name]:
                 raise ExprNameError(f"{name} needs arguments: {name}({', '.join(n.defines[name])})")
             self._note_call(name)
+            if name in self.define_trees and name not in self._inlining:
+                return self._inline(name, [], [])
             fns = n.functions
             return lambda ctx: fns[name](ctx)
         if name == "players":
@@ -262,9 +274,19 @@ class Compiler:
         a, op, b = t.children
         fa, fb = self._c(a, locs, bound), self._c(b, locs, bound)
         op = str(op)
-        if op == "==":
-            return lambda ctx: _eq(fa(ctx), fb(ctx))
-        if op == "!=":
+        if op in ("==", "!="):
+            literal = {"number", "string", "true", "false"}
+            if b.data == "null" or a.data == "null":
+                other = fa if b.data == "null" else fb
+                if op == "==":
+                    return lambda ctx: other(ctx) is None
+                return lambda ctx: other(ctx) is not None
+            if a.data in literal or b.data in literal:  # no card on one side: plain equality
+                if op == "==":
+                    return lambda ctx: fa(ctx) == fb(ctx)
+                return lambda ctx: fa(ctx) != fb(ctx)
+            if op == "==":
+                return lambda ctx: _eq(fa(ctx), fb(ctx))
             return lambda ctx: not _eq(fa(ctx), fb(ctx))
         fn = _COMPARE[op]
 
@@ -318,7 +340,15 @@ class Compiler:
         if name in n.player_vars:
             n.read_vars.add("player." + name)
         f = self._c(obj, locs, bound)
-        return lambda ctx: get_attr(ctx, f(ctx), name)
+        if name in CARD_BUILTIN_ATTRS:
+            return lambda ctx: get_attr(ctx, f(ctx), name)
+
+        def attr(ctx):
+            value = f(ctx)
+            if type(value) is Card and not value.modes:  # fast path: no mode can override
+                return value.attrs.get(name)
+            return get_attr(ctx, value, name)
+        return attr
 
     def _index(self, t, locs, bound):
         fo, fi = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
@@ -410,6 +440,38 @@ class Compiler:
             return fn
         return make
 
+    def _inline(self, name, params, fargs):
+        slots = []
+        for p in params:
+            self._slot += 1
+            slots.append(f"${self._slot}:{p}")
+        saved = self._subst
+        self._subst = dict(zip(params, slots))
+        self._inlining.append(name)
+        try:
+            body = self._c(self.define_trees[name], frozenset(), frozenset())
+        finally:
+            self._inlining.pop()
+            self._subst = saved
+        if not fargs:
+            return body
+        if len(fargs) == 1:
+            s0, f0 = slots[0], fargs[0]
+
+            def call1(ctx):
+                ctx.bound[s0] = f0(ctx)
+                return body(ctx)
+            return call1
+        pairs = list(zip(slots, fargs))
+
+        def call(ctx):
+            values = [(s, f(ctx)) for s, f in pairs]  # all arguments first, then bind
+            b = ctx.bound
+            for s, v in values:
+                b[s] = v
+            return body(ctx)
+        return call
+
     def _note_call(self, name):
         if self.current_define is not None:
             self.names.called_defines.setdefault(self.current_define, set()).add(name)
@@ -425,6 +487,8 @@ class Compiler:
                                     f"given {len(args)}")
             fargs = [self._c(a, locs, bound) for a in args]
             self._note_call(name)
+            if name in self.define_trees and name not in self._inlining:
+                return self._inline(name, params, fargs)
             fns = n.functions
             return lambda ctx: fns[name](ctx, *[f(ctx) for f in fargs])
         fn = BUILTINS.get(name)
@@ -447,26 +511,30 @@ class Compiler:
         """Compile a ``define`` entry to ``f(ctx, *args)``; its body sees only its parameters
         and game-level names."""
         self.current_define = name
+        self._inlining.append(name)
         try:
             body = self._c(tree, frozenset(), frozenset(params))
         finally:
             self.current_define = None
+            self._inlining.pop()
         if not params:
-            return lambda ctx: body(ctx)
+            def fn0(ctx):
+                old = ctx.bound
+                ctx.bound = {}
+                try:
+                    return body(ctx)
+                finally:
+                    ctx.bound = old
+            return fn0
 
+        # A definition sees only its parameters, so it gets a fresh scope of its own.
         def fn(ctx, *args):
-            b = ctx.bound
-            saved = [(p, p in b, b.get(p)) for p in params]
-            for p, v in zip(params, args):
-                b[p] = v
+            old = ctx.bound
+            ctx.bound = dict(zip(params, args))
             try:
                 return body(ctx)
             finally:
-                for p, had, old in saved:
-                    if had:
-                        b[p] = old
-                    else:
-                        b.pop(p, None)
+                ctx.bound = old
         return fn
 
 

@@ -293,14 +293,17 @@ class SpecCompiler:
             params = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
             parsed[m.group(1)] = (key, params, body)
             self.names.defines[m.group(1)] = params
+        trees = {}
         for name, (key, params, body) in parsed.items():
             try:
-                tree = parse(body)
+                trees[name] = parse(body)
             except ExprSyntaxError as exc:
                 line, col = self._expr_position(("define", key), exc.line, exc.column)
                 self.diags.append(Diagnostic(self.file, line, col, f"bad expression: {exc.message}",
                                              f"in {str(body).strip()!r}"))
-                continue
+        self.compiler.define_trees.update(trees)
+        for name, tree in trees.items():
+            key, params, body = parsed[name]
             try:
                 self.names.functions[name] = self.compiler.compile_define(name, params, tree)
             except ExprNameError as exc:

@@ -174,6 +174,27 @@ class Assign(Instr):
         frame[1] += 1
 
 
+class RandomSet(Assign):
+    """``random``: like ``set``, but each value is a list and the target receives one item of
+    it drawn with the State's seeded generator (the first item in stacked scenarios)."""
+    __slots__ = ()
+    kind = "random"
+
+    def __init__(self, targets):
+        super().__init__([(k, n, x, _random_item(f)) for k, n, x, f in targets])
+
+
+def _random_item(fn):
+    def pick(ctx):
+        items = fn(ctx)
+        if isinstance(items, dict):
+            items = list(items)
+        if not isinstance(items, list) or not items:
+            raise RuleError(f"random: needs a non-empty list to pick from, not {items!r}")
+        return items[ctx.state.random_index(len(items))]
+    return pick
+
+
 class Shuffle(Instr):
     __slots__ = ("zone",)
     kind = "shuffle"

@@ -72,6 +72,14 @@ class State:
         self.rng_count += 1
         rng.shuffle(ids)
 
+    def random_index(self, n: int) -> int:
+        """A seeded random index in ``0..n-1`` (one draw, like a shuffle); ``0`` when stacked."""
+        if self.stacked:
+            return 0
+        rng = random.Random(f"{self.seed}/{self.rng_count}")
+        self.rng_count += 1
+        return rng.randrange(n)
+
     def find_zone(self, cid: int) -> list:
         """The live list that holds card ``cid``."""
         for name, zone in self.zones.items():

@@ -19,7 +19,7 @@ from .yamlpos import position_of
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
-              "deal", "choose", "log", "end")
+              "deal", "choose", "log", "end", "random")
 
 
 class _OptionsCtx:
@@ -457,6 +457,10 @@ class SpecCompiler:
 
     def step_add(self, step, path, locs, prog):
         self.step_set(step, path, locs, prog, add=True)
+
+    def step_random(self, step, path, locs, prog):
+        targets = self._targets(step, "random", path, locs)
+        self._emit(prog, P.RandomSet(targets), path)
 
     def zone(self, path, text, locs, bound=(), per_player_name_ok=False):
         """Compile a zone reference: ``deck`` or ``EXPR.hand``."""

@@ -57,8 +57,12 @@ def parse(text: str) -> Tree:
         raise ExprSyntaxError(f"the expression ends too soon (expected {_expected(exc)})",
                               len(lines), len(lines[-1]) + 1) from None
     except UnexpectedToken as exc:
-        what = "the end" if exc.token.type == "$END" else repr(str(exc.token))
-        raise ExprSyntaxError(f"unexpected {what} (expected {_expected(exc)})", exc.line, exc.column) from None
+        if exc.token.type == "$END":
+            lines = text.split("\n")
+            raise ExprSyntaxError(f"the expression ends too soon (expected {_expected(exc)})",
+                                  len(lines), len(lines[-1]) + 1) from None
+        raise ExprSyntaxError(f"unexpected {str(exc.token)!r} (expected {_expected(exc)})",
+                              exc.line, exc.column) from None
     except UnexpectedCharacters as exc:
         raise ExprSyntaxError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.line, exc.column) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors

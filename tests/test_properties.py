@@ -1,0 +1,181 @@
+"""Invariants of every spec, checked on random games (hypothesis).
+
+For every spec in specs/, every player count it allows and every combination of its
+boolean and choice options: games terminate; cards are never created or lost; every
+legal action applies; observations hide other players' private zones; a game replays
+exactly from (spec, options, seed, actions); a State survives JSON and cloning.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interpreter import State, load_game
+from interpreter.spec.loader import load_spec
+
+SPECS = sorted((Path(__file__).resolve().parents[1] / "specs").glob("*.yaml"))
+MAX_ACTIONS = 20_000
+
+
+def option_combinations(spec_path):
+    """Every combination of the spec's bool and choice options (ints stay at their default)."""
+    data, _, _ = load_spec(spec_path)
+    choices = {}
+    for name, decl in (data.get("options") or {}).items():
+        if decl.get("values") is not None:
+            choices[name] = list(decl["values"])
+        elif isinstance(decl.get("default"), bool):
+            choices[name] = [False, True]
+    names = sorted(choices)
+    combos = [dict(zip(names, values)) for values in itertools.product(*(choices[n] for n in names))]
+    for preset in data.get("presets") or {}:
+        combos.append({"preset": preset})
+    return combos
+
+
+CASES = [(spec, options) for spec in SPECS for options in option_combinations(spec)]
+_GAMES = {}
+
+
+def game_for(spec, options):
+    key = (spec, tuple(sorted((k, str(v)) for k, v in options.items())))
+    if key not in _GAMES:
+        _GAMES[key] = load_game(spec, options)
+    return _GAMES[key]
+
+
+def all_card_ids(state):
+    ids = []
+    for name, zone in state.zones.items():
+        if state.game.zones[name].per_player:
+            for z in zone:
+                ids.extend(z)
+        else:
+            ids.extend(zone)
+    return ids
+
+
+def play_random(state, rng, check=None):
+    """Play to the end with uniformly random legal actions; ``check(state)`` after each."""
+    steps = 0
+    while not state.is_terminal():
+        players = state.current_players()
+        assert players, "a non-terminal State must have a player to act"
+        p = rng.choice(players)
+        actions = state.legal_actions(p)
+        assert actions, f"player {p} must act but has no legal action"
+        state.apply(rng.choice(actions))
+        steps += 1
+        assert steps < MAX_ACTIONS, "the game did not terminate"
+        if check is not None:
+            check(state)
+    return state
+
+
+def case_id(case):
+    spec, options = case
+    return spec.stem + ("-" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else "")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_games_keep_invariants(case, data):
+    spec, options = case
+    game = game_for(spec, options)
+    n = data.draw(st.integers(game.min_players, game.max_players), label="players")
+    seed = data.draw(st.integers(0, 10_000), label="seed")
+    rng = random.Random(seed)
+    total = len(game.cards)
+
+    def check(state):
+        ids = all_card_ids(state)
+        assert len(ids) == total, "a card was created or lost"
+        assert len(set(ids)) == total, "a card is in two places"
+
+    state = game.new_state(n, seed)
+    check(state)
+    final = play_random(state, rng, check)
+    scores = final.scores()
+    assert len(scores) == n
+    assert final.winners(), "a finished game has at least one winner"
+    # replay: the same (spec, options, seed, actions) gives the same final State
+    again = game.replay(n, seed, final.history)
+    assert again.to_json() == final.to_json()
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.stem for s in SPECS])
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10_000), cut=st.floats(0.0, 1.0))
+def test_json_and_clone_round_trip(spec, seed, cut):
+    game = game_for(spec, {})
+    n = game.min_players
+    rng = random.Random(seed)
+    full = play_random(game.new_state(n, seed), random.Random(seed))
+    # stop part-way along the same game, save, restore, and finish both ways
+    k = int(cut * len(full.history))
+    state = game.replay(n, seed, full.history[:k])
+    text = state.to_json()
+    restored = State.from_json(game, text)
+    assert restored.to_json() == text
+    clone = state.clone()
+    for seat, action in full.history[k:]:
+        restored.apply(action, seat)
+        clone.apply(action, seat)
+    assert restored.to_json() == full.to_json()
+    assert clone.to_json() == full.to_json()
+    # the original was not touched by playing on its clone
+    assert state.to_json() == text
+    del rng
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.stem for s in SPECS])
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_observation_hides_private_zones(spec, seed):
+    game = game_for(spec, {})
+    n = game.max_players
+    rng = random.Random(seed)
+    private = [z for z, d in game.zones.items() if d.visibility != "public"]
+
+    def check(state):
+        for viewer in range(n):
+            obs = state.observation(viewer)
+            for z in private:
+                zdef = game.zones[z]
+                shown = obs["zones"][z]
+                if zdef.per_player:
+                    for seat, content in enumerate(shown):
+                        if zdef.visibility == "owner" and seat == viewer:
+                            assert isinstance(content, list)
+                            assert len(content) == len(state.zones[z][seat])
+                        else:
+                            assert content == {"count": len(state.zones[z][seat])}, \
+                                f"{viewer} sees {z} of {seat}"
+                else:
+                    assert shown == {"count": len(state.zones[z])}
+            # a simultaneous choice stays secret until everyone has chosen
+            if obs["pending"] is not None:
+                assert set(obs["pending"]) == {"players", "chosen", "my_options"}
+
+    play_random(game.new_state(n, seed), rng, check)
+
+
+def test_every_legal_action_applies_from_one_position():
+    """From a position, each legal action applies to a clone without error."""
+    for spec in SPECS:
+        game = game_for(spec, {})
+        state = game.new_state(game.min_players, 3)
+        rng = random.Random(3)
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            p = state.current_players()[0]
+            for action in state.legal_actions(p):
+                state.clone().apply(action)
+            state.apply(rng.choice(state.legal_actions(p)))

@@ -91,12 +91,22 @@ def cmd_play(args) -> int:
                 break
     scores = state.scores()
     winners = state.winners()
+    if args.save:
+        save_game(args.save, args.spec, game, state)
     console.rule("[bold]Game over[/bold]")
     ranking = sorted(range(n), key=lambda p: -scores[p] if game.winner_rule != "lowest" else scores[p])
     for p in ranking:
         mark = " [bold green]wins[/bold green]" if p in winners else ""
         console.print(f"  {state.player_name(p):<8} {scores[p]:>6}{mark}")
     return 0
+
+
+def save_game(path, spec, game, state) -> None:
+    """Write what replays the game exactly: spec, options, players, seed and actions (JSON)."""
+    Path(path).write_text(json.dumps({
+        "spec": str(spec), "options": game.options, "num_players": state.num_players, "seed": state.seed,
+        "player_names": state.player_names, "history": state.history,
+        "scores": state.scores() if state.is_terminal() else None}, indent=1))
 
 
 def _flush(state, game):
@@ -255,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat you play (0-based)")
     pl.add_argument("--option", action="append", metavar="KEY=VALUE")
+    pl.add_argument("--save", metavar="FILE.json", help="save the game for `rulebook replay`")
     pl.set_defaults(func=cmd_play)
 
     s = sub.add_parser("simulate", help="many games between random bots, with statistics")
@@ -273,9 +284,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("-v", "--verbose", action="store_true")
     t.set_defaults(func=cmd_test)
 
-    r = sub.add_parser("replay", help="replay a saved game log and print it")
+    r = sub.add_parser("replay", help="replay a game saved by `play --save` and print it")
     r.add_argument("log")
-    r.add_argument("--spec")
+    r.add_argument("--spec", help="the spec, if not the one named in the log")
     r.set_defaults(func=cmd_replay)
 
     try:

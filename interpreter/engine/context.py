@@ -5,9 +5,10 @@ from __future__ import annotations
 class Ctx:
     """What an expression sees: ``state`` (State), ``game`` (Game), ``options`` (dict),
     ``locals`` (the current frame's step-bound names, a dict) and ``bound``
-    (names bound inside expressions: comprehension, lambda, let, function parameters)."""
+    (names bound inside expressions: comprehension, lambda, let, function parameters) and
+    ``memo`` (None, or a dict caching parameterless definitions while the State is fixed)."""
 
-    __slots__ = ("state", "game", "options", "locals", "bound")
+    __slots__ = ("state", "game", "options", "locals", "bound", "memo")
 
     def __init__(self, state, locals_=None):
         self.state = state
@@ -15,3 +16,6 @@ class Ctx:
         self.options = state.game.options
         self.locals = locals_ if locals_ is not None else {}
         self.bound = {}
+        # Values of parameterless `define`s, kept while the State cannot change (listing the
+        # legal options of a decision evaluates the same derived values once per option).
+        self.memo = None

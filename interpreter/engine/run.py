@@ -86,6 +86,7 @@ def legal_options(state, seat) -> list:
     instr = _pending_instr(state)
     frame = state.stack[-1]
     ctx = Ctx(state, frame[2])
+    ctx.memo = {}  # the State does not change while options are listed
     try:
         opts = instr.legal(state, ctx, seat)
     except RuleError as exc:

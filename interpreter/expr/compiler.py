@@ -237,7 +237,17 @@ class Compiler:
                 raise ExprNameError(f"{name} needs arguments: {name}({', '.join(n.defines[name])})")
             self._note_call(name)
             if name in self.define_trees and name not in self._inlining:
-                return self._inline(name, [], [])
+                body = self._inline(name, [], [])
+
+                def derived(ctx):
+                    memo = ctx.memo
+                    if memo is None:
+                        return body(ctx)
+                    if name in memo:
+                        return memo[name]
+                    value = memo[name] = body(ctx)
+                    return value
+                return derived
             fns = n.functions
             return lambda ctx: fns[name](ctx)
         if name == "players":

@@ -143,6 +143,13 @@ def _ask_human(state, p):
     obs = state.observation(p)
     game = state.game
     console.print()
+    columns = game.display.get("player_columns") or []
+    if columns:  # a one-line reminder of where everybody stands
+        parts = []
+        for seat, pv in enumerate(obs["player_vars"]):
+            values = " ".join(f"{c} {'-' if pv.get(c) is None else pv.get(c)}" for c in columns)
+            parts.append(f"{state.player_name(seat)}: {values}")
+        console.print("[dim]" + _escape(" | ".join(parts)) + "[/dim]")
     for name, zdef in game.zones.items():
         z = obs["zones"][name]
         if zdef.per_player:

@@ -244,12 +244,19 @@ def cmd_test(args) -> int:
 # -- replay ---------------------------------------------------------------------------------
 def cmd_replay(args) -> int:
     """Replay a saved game (JSON from ``--save`` or a State's to_json) and print its events."""
-    data = json.loads(Path(args.log).read_text())
+    try:
+        data = json.loads(Path(args.log).read_text())
+        spec, n, seed, history = args.spec or data["spec"], data["num_players"], data["seed"], data["history"]
+    except OSError as exc:
+        raise RulebookError(f"{args.log}: cannot read the game log: {exc.strerror or exc}") from None
+    except (ValueError, KeyError, TypeError) as exc:  # not JSON, or not a game log
+        raise RulebookError(f"{args.log}: not a game log (the JSON written by play --save): "
+                            f"{type(exc).__name__}: {exc}") from None
     from .spec.loader import load_game
-    game = load_game(args.spec or data["spec"], data.get("options") or {})
-    state = game.new_state(data["num_players"], data["seed"], player_names=data.get("player_names"), events=[])
+    game = load_game(spec, data.get("options") or {})
+    state = game.new_state(n, seed, player_names=data.get("player_names"), events=[])
     _flush(state, game)
-    for seat, text in data["history"]:
+    for seat, text in history:
         state.apply(text, seat)
         _flush(state, game)
     console.print(f"scores: {state.scores()}  winners: {state.winners()}")

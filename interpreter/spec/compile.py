@@ -184,22 +184,22 @@ class SpecCompiler:
         if preset is not None:
             presets = self.data.get("presets") or {}
             if preset not in presets:
-                self.diags.append(Diagnostic(self.file, 0, 0, f"unknown preset {preset!r}",
-                                             "presets: " + (", ".join(presets) or "none")))
+                self.error(("presets",), f"unknown preset {preset!r}",
+                           "presets: " + (", ".join(presets) or "none"), key=True)
             else:
                 for k, v in presets[preset].items():
                     values[k] = v
         for k, v in given.items():
             if k not in declared:
-                self.diags.append(Diagnostic(self.file, 0, 0, f"unknown option {k!r}",
-                                             "options: " + (", ".join(declared) or "none")))
+                self.error(("options",), f"unknown option {k!r}",
+                           "options: " + (", ".join(declared) or "none"), key=True)
                 continue
             values[k] = coerce_option(declared[k] or {}, v, k, self)
         for k, v in values.items():
             decl = declared.get(k) or {}
             if decl.get("values") is not None and v not in decl["values"]:
-                self.diags.append(Diagnostic(self.file, 0, 0, f"option {k} cannot be {v!r}",
-                                             "choose one of: " + ", ".join(map(str, decl["values"]))))
+                self.error(("options", k), f"option {k} cannot be {v!r}",
+                           "choose one of: " + ", ".join(map(str, decl["values"])), key=True)
         return values
 
     def build_cards(self, options) -> list:
@@ -598,6 +598,6 @@ def coerce_option(decl: dict, value, name: str, sc: SpecCompiler | None = None):
     else:
         return value
     if sc is not None:
-        sc.diags.append(Diagnostic(sc.file, 0, 0, f"option {name} must be {typ}, not {value!r}",
-                                   "e.g. --option kraken=true or --option bonus=40"))
+        sc.error(("options", name), f"option {name} must be {typ}, not {value!r}",
+                 "e.g. --option kraken=true or --option bonus=40", key=True)
     return value

@@ -45,8 +45,14 @@ def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
         data = loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         problem = exc.problem or "invalid YAML"
+        opened = exc.context_mark
+        if (opened is not None and mark is not None and opened.line < mark.line and exc.context
+                and ("quoted scalar" in exc.context or "flow" in exc.context)):
+            # an unclosed quote, [ or {: the fix is where it opened, not where the parser gave up
+            problem = f"{problem} (at line {mark.line + 1}, column {mark.column + 1})"
+            mark = opened
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         if exc.context:
             problem = f"{exc.context}: {problem}"
         raise SpecError([Diagnostic(file, line, col, f"YAML syntax error: {problem}",

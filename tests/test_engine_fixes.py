@@ -120,3 +120,14 @@ def test_replay_of_a_missing_log_from_the_shell_has_no_traceback(tmp_path):
                           capture_output=True, text=True, cwd=REPO, timeout=120)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr and "cannot read the game log" in " ".join(proc.stderr.split())
+
+
+# -- Bug 4: `rulebook simulate --plot` into a missing folder printed a traceback ---------------
+@pytest.mark.parametrize("name, needle", [("nosuch/plot.png", "No such file"), ("plot.weird", "not supported")])
+def test_simulate_plot_that_cannot_be_written_is_a_clear_error(tmp_path, capsys, name, needle):
+    pytest.importorskip("matplotlib")
+    spec = _write(tmp_path, TINY)
+    status = main(["simulate", str(spec), "-n", "1", "--players", "2", "-q", "--plot", str(tmp_path / name)])
+    err = " ".join(capsys.readouterr().err.split())
+    assert status == 1
+    assert "cannot write the plot" in err and needle in err and "Traceback" not in err

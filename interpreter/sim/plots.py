@@ -29,5 +29,10 @@ def plot_simulation(result, path: str) -> None:
     ax2.set_ylabel("% of games won")
     ax2.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=110)
+    except (OSError, ValueError) as exc:  # a missing folder, or a suffix matplotlib cannot write
+        from ..errors import RulebookError
+        raise RulebookError(f"cannot write the plot {path}: {exc}") from None
+    finally:
+        plt.close(fig)

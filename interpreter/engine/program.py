@@ -318,8 +318,9 @@ class Log(Instr):
         self.parts, self.table = parts, table
 
     def run(self, state, ctx, frame):
-        text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
-        if state.events is not None:  # the table is a snapshot: later steps change the variables
+        if state.events is not None:  # nobody is watching: skip building the text
+            text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
+            # the table is a snapshot: later steps change the variables
             state.emit("log", text=text, table=[dict(pv) for pv in state.pvars] if self.table else None)
         frame[1] += 1
 

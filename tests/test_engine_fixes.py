@@ -131,3 +131,77 @@ def test_simulate_plot_that_cannot_be_written_is_a_clear_error(tmp_path, capsys,
     err = " ".join(capsys.readouterr().err.split())
     assert status == 1
     assert "cannot write the plot" in err and needle in err and "Traceback" not in err
+
+
+# -- Bug 5: positions inside a folded (>) block were wrong after a more-indented line --------
+FOLDED = TINY + """\
+define:
+  high(cards): >
+    argmax(cards,
+           c => c.rank)
+  low(cards): |
+    argmin(cards,
+
+      c => c.rank)
+"""
+
+
+def _diags(tmp_path, text):
+    with pytest.raises(SpecError) as info:
+        load_game(_write(tmp_path, text))
+    return [(d.line, d.column, d.message) for d in info.value.diagnostics]
+
+
+def _at(text, line, col):
+    """The source text from line:col (1-based) to the end of that line."""
+    return text.split("\n")[line - 1][col - 1:]
+
+
+def test_folded_block_syntax_error_on_a_more_indented_line(tmp_path):
+    text = FOLDED.replace("c => c.rank)\n  low", "c => c.rank +)\n  low")
+    (d,) = _diags(tmp_path, text)
+    assert d[:2] == (20, 25) and "unexpected ')'" in d[2]   # '           c => c.rank +)'
+    assert _at(text, 20, 25) == ")"
+
+
+def test_folded_block_unknown_name_on_a_more_indented_line(tmp_path):
+    text = FOLDED.replace("c => c.rank)\n  low", "c => c.rnk)\n  low")
+    (d,) = _diags(tmp_path, text)
+    assert d[:2] == (20, 19) and "'rnk'" in d[2]
+    assert _at(text, 20, 19) == "rnk)"
+
+
+def test_folded_block_lines_at_the_same_indentation_are_joined(tmp_path):
+    text = FOLDED.replace("    argmax(cards,\n           c => c.rank)", "    argmax(cards,\n    c => c.rank +)")
+    (d,) = _diags(tmp_path, text)
+    assert d[:2] == (20, 18) and _at(text, 20, 18) == ")"
+
+
+def test_literal_block_counts_blank_lines(tmp_path):
+    text = FOLDED.replace("\n\n      c => c.rank)", "\n\n      c => c.rank +)")
+    (d,) = _diags(tmp_path, text)
+    assert d[:2] == (24, 20) and _at(text, 24, 20) == ")"   # after the blank line 23
+
+
+# -- Bug 6: an unknown name inside a define was reported again at every call site -----------
+def test_error_in_a_define_is_reported_once_where_it_is_written(tmp_path):
+    text = FOLDED.replace("c => c.rank)\n  low", "c => c.rnk)\n  low") + """\
+  best: "high(deck)"
+variables: {top: 0}
+"""
+    text = text.replace("flow:\n  - deal: {from: deck, to: hand, count: 1}\n",
+                        "flow:\n  - deal: {from: deck, to: hand, count: 1}\n"
+                        "  - set: {top: \"high(deck).rank\"}\n  - set: {top: \"best.rank\"}\n")
+    diags = _diags(tmp_path, text)
+    # only inside high(cards), not at its two call sites nor inside best
+    assert [(line, col) for line, col, _ in diags] == [(22, 19)], diags
+    assert _at(text, 22, 19) == "rnk)"
+
+
+def test_error_in_a_call_argument_is_still_reported_at_the_call(tmp_path):
+    text = FOLDED + "variables: {top: 0}\n"
+    text = text.replace("flow:\n  - deal: {from: deck, to: hand, count: 1}\n",
+                        "flow:\n  - deal: {from: deck, to: hand, count: 1}\n  - set: {top: \"high(dek).rank\"}\n")
+    diags = _diags(tmp_path, text)
+    assert [(line, col) for line, col, _ in diags] == [(17, 22)], diags
+    assert _at(text, 17, 22).startswith("dek)")

@@ -41,6 +41,7 @@ class ExprNameError(Exception):
     def __init__(self, message: str, hint: str = ""):
         super().__init__(message)
         self.message, self.hint = message, hint
+        self.define = None  # the `define` whose body it is in, when found while inlining a call
 
 
 def parse(text: str) -> Tree:
@@ -464,6 +465,9 @@ class Compiler:
         self._inlining.append(name)
         try:
             body = self._c(self.define_trees[name], frozenset(), frozenset())
+        except ExprNameError as exc:
+            exc.define = exc.define or name
+            raise
         finally:
             self._inlining.pop()
             self._subst = saved

@@ -58,32 +58,51 @@ class SpecCompiler:
             if line_in <= 1:
                 return pos.line, pos.column + (1 if pos.style else 0) + col_in - 1
             return pos.line + line_in - 1, col_in
-        # block scalar: content starts on the next line
-        content = []
-        i = pos.line  # 0-based index of the first content line
-        while i < len(self.lines) and (self.lines[i].strip() == "" or self.lines[i][:1] in (" ", "\t")):
-            if self.lines[i].strip():
-                content.append(i)
-            i += 1
-            if content and i < len(self.lines) and self.lines[i].strip() and \
-                    len(self.lines[i]) - len(self.lines[i].lstrip()) < \
-                    len(self.lines[content[0]]) - len(self.lines[content[0]].lstrip()):
-                break
-        if not content:
+        # block scalar: content starts on the next line; its indentation is the first content line's
+        block, base = [], None
+        for i in range(pos.line, len(self.lines)):  # pos.line is the 0-based index of the next line
+            line = self.lines[i]
+            if line.strip():
+                indent = len(line) - len(line.lstrip())
+                if base is None:
+                    base = indent
+                elif indent < base:
+                    break
+                block.append(i)
+            elif base is not None:
+                block.append(i)
+        while block and not self.lines[block[-1]].strip():
+            block.pop()
+        if not block:
             return pos.line, pos.column
-        if pos.style == "|":
-            idx = content[min(line_in - 1, len(content) - 1)]
-            indent = len(self.lines[idx]) - len(self.lines[idx].lstrip())
-            return idx + 1, indent + col_in
+        # The value's lines, each a list of source segments (line index, first column, length).
+        # Folded (>): adjacent lines at the block's indentation are joined with a space; a blank
+        # line or a more-indented line keeps its line break. Literal (|): every line is kept.
+        vlines, prev_more, blanks = [], None, 0
+        for idx in block:
+            text = self.lines[idx][base:]
+            if not text.strip():
+                blanks += 1
+                continue
+            more = text[:1] in (" ", "\t")
+            seg = (idx, base + 1, len(text))
+            folding = pos.style == ">" and prev_more is False and not more
+            if folding and blanks == 0:
+                vlines[-1].append(seg)
+            else:
+                vlines.extend([] for _ in range(blanks - 1 if folding else blanks if vlines else 0))
+                vlines.append([seg])
+            prev_more, blanks = more, 0
+        if line_in > len(vlines) or not vlines[line_in - 1]:  # past the end ("ends too soon")
+            idx, start, length = vlines[-1][-1]
+            return idx + 1, start + length
         col = col_in
-        for idx in content:  # folded: lines were joined with single spaces
-            stripped = self.lines[idx].strip()
-            if col <= len(stripped) + 1:
-                indent = len(self.lines[idx]) - len(self.lines[idx].lstrip())
-                return idx + 1, indent + col
-            col -= len(stripped) + 1
-        idx = content[-1]
-        return idx + 1, len(self.lines[idx])
+        for idx, start, length in vlines[line_in - 1]:
+            if col <= length + 1:  # length + 1: the space that joined it to the next line
+                return idx + 1, start + col - 1
+            col -= length + 1
+        idx, start, length = vlines[line_in - 1][-1]
+        return idx + 1, start + length
 
     # -- expressions ----------------------------------------------------------------------
     def expr(self, path, text, locals_=(), bound=()):
@@ -102,6 +121,8 @@ class SpecCompiler:
             return None
 
     def _name_error(self, path, text, exc):
+        if getattr(exc, "define", None) is not None:
+            return  # inside a define's body: reported once, where that define is written
         col_in = 1
         m = re.search(r"'([A-Za-z_]\w*)'", exc.message)
         if m and isinstance(text, str):

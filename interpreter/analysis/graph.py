@@ -1,0 +1,537 @@
+"""The rule-flow graph of a compiled game.
+
+:func:`flow_graph` walks the step tree the engine compiled (``game.spec["flow"]`` and
+``game.spec["phases"]``) and returns a ``networkx.DiGraph`` whose node ids are the same
+``step_id`` strings the compiled instructions carry (``"flow/0"``, ``"phases/trick/0/do/0"``),
+so a trace of a run (``{step_id: count}``) maps straight onto the nodes.
+
+Extra nodes: ``"flow"`` (the start), ``"phases/NAME"`` (the entry of each phase) and
+``"game-over"``.
+
+Node attributes
+    ``kind``      start, phase, call, for, repeat, while, if, choose, shuffle, deal, gather,
+                  move, set, add, log, end, game_over (and ``group`` in :func:`phase_graph`)
+    ``category``  loop, branch, decision, chance, effect, call, phase, end, start, group
+    ``label``     one line of text; ``text`` the lines drawn in a diagram
+    ``line``/``column``  where the step is in the spec (1-based; 0 for ``game-over``)
+    ``cluster``   the phase the step belongs to (``"flow"`` for the top level)
+    ``options``   the options the step depends on (read by its expressions, directly or
+                  through ``define`` entries, or by the ``when:`` of a card it names)
+    ``variant``   the options guarding it (it only runs in some variants)
+    ``parent``/``role``/``index``  its place in the step tree (``role`` is do, then or else)
+    loops: ``count`` (repeat), ``condition`` (while), ``var``/``items`` (for), ``max`` (while)
+    ``if``: ``condition``; ``choose``: ``action``, ``who``, ``simultaneous``, ``choices``,
+    ``optional``; ``call``: ``phase``
+
+Edge attributes: ``kind`` (seq, body, back, exit, branch, then, call, end), ``label``, and for
+branches ``branch`` (then or else). Back edges (``kind == "back"``) close loops; without
+them the graph is acyclic unless phases call each other in a cycle.
+
+The step tree itself is kept in ``G.graph["blocks"]``: ``{(parent id, role): [child ids]}``.
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from ..spec.compile import STEP_KINDS  # the engine's own list: a new kind of step shows up here too
+from .refs import Refs, closure, define_refs, refs, template_refs
+
+LOOP_KINDS = ("for", "repeat", "while")
+CATEGORY = {"phase": "call", "for": "loop", "repeat": "loop", "while": "loop", "if": "branch",
+            "choose": "decision", "shuffle": "chance", "deal": "chance", "random": "chance", "set": "effect",
+            "add": "effect", "move": "effect", "gather": "effect", "log": "effect", "end": "end"}
+SET_LIKE = ("set", "add", "random")  # steps whose body maps targets to expressions
+GAME_OVER = "game-over"
+START = "flow"
+
+
+def clean(text) -> str:
+    """An expression or text on one line (folded YAML keeps its line breaks)."""
+    if text is None:
+        return "null"
+    if isinstance(text, bool):
+        return "true" if text else "false"
+    return " ".join(str(text).split())
+
+
+def step_kind(step) -> str | None:
+    if not isinstance(step, dict):
+        return None
+    kinds = [k for k in step if k in STEP_KINDS]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def card_options(spec) -> dict:
+    """Options that cards depend on through their ``when:``, keyed by card name and by the string
+    attribute values only those cards have (``{'extra-card': {'variant_x'}}``)."""
+    out, common = {}, set()
+    for entry in spec.get("cards") or []:
+        if not isinstance(entry, dict):
+            continue
+        values = {v for v in (entry.get("attributes") or {}).values() if isinstance(v, str)}
+        opts = refs(entry["when"]).options if "when" in entry else set()
+        if not opts:
+            common |= values
+            continue
+        for key in values | {str(entry.get("name"))}:
+            out.setdefault(key, set()).update(opts)
+    return {k: v for k, v in out.items() if k not in common}
+
+
+def _plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _count_text(expr) -> str:
+    t = clean(expr)
+    return "once" if t == "1" else f"{t} times"
+
+
+class _Builder:
+    def __init__(self, game, G):
+        self.game = game
+        self.G = G
+        self.spec = game.spec
+        self.defines = define_refs(self.spec)
+        self.blocks = G.graph["blocks"]
+        names = getattr(game, "names", None)
+        self.hidden_zones = {z for z, zd in (getattr(game, "zones", None) or {}).items()
+                             if getattr(zd, "visibility", "") == "hidden"}
+        self.player_zones = set(getattr(names, "player_zones", ()) or ())
+        self.card_options = card_options(self.spec)
+
+    def pos(self, path):
+        p = self.game.position(path)
+        return p.line, p.column
+
+    def add_root(self, nid, kind, label, path, cluster, text=None, key_pos=False):
+        p = self.game.position(path)
+        line, col = ((p.key_line, p.key_column) if key_pos and p.key_line else (p.line, p.column))
+        self.G.add_node(nid, kind=kind, category=kind, label=label, text=text or [label], line=line, column=col,
+                        path=path, cluster=cluster, options=[], variant=[], parent=None, role=None, index=0,
+                        doc="")
+
+    def program(self, steps, path, root, cluster):
+        self.block(steps, path, root, "do", cluster, [])
+
+    def block(self, steps, path, parent, role, cluster, variant):
+        ids = []
+        if isinstance(steps, list):
+            for i, step in enumerate(steps):
+                nid = self.step(step, path + (i,), parent, role, i, cluster, variant)
+                if nid is not None:
+                    ids.append(nid)
+        self.blocks[(parent, role)] = ids
+
+    # -- one step ----------------------------------------------------------------------------
+    def step(self, step, path, parent, role, index, cluster, variant):
+        kind = step_kind(step)
+        if kind is None:
+            return None
+        nid = "/".join(str(p) for p in path)
+        line, col = self.pos(path)
+        r = self.own_refs(kind, step)
+        full = closure(r, self.defines)
+        opts = set(full.options)
+        for name in (full.names | full.attrs | full.strings):
+            opts |= self.card_options.get(name, set())
+        attrs = dict(kind=kind, category=CATEGORY.get(kind, "effect"), line=line, column=col, path=path, cluster=cluster,
+                     options=sorted(opts), variant=sorted(set(variant)), parent=parent, role=role, index=index,
+                     doc=clean(step.get("doc")) if step.get("doc") else "", step=step)
+        getattr(self, "s_" + kind, self.s_other)(nid, step, path, attrs, cluster, variant)
+        return nid
+
+    def own_refs(self, kind, step) -> Refs:
+        body = step[kind]
+        out = Refs()
+        if kind in ("for",):
+            out.update(refs(step.get("in", "[]")))
+        elif kind in ("repeat", "while", "if"):
+            out.update(refs(body))
+        elif kind in SET_LIKE and isinstance(body, dict):
+            for t, v in body.items():
+                out.update(refs(str(t)))
+                out.update(refs(v))
+        elif kind in ("shuffle", "gather"):
+            target = body.get("to") if isinstance(body, dict) else body
+            out.update(refs(str(target)))
+        elif kind in ("move", "deal", "choose") and isinstance(body, dict):
+            for k, v in body.items():
+                if k not in ("then", "action", "label", "as", "by", "optional", "at") \
+                        and not isinstance(v, (dict, list)):
+                    out.update(refs(v))
+        elif kind in ("log", "end"):
+            text = body.get("text", "") if isinstance(body, dict) else body
+            out.update(template_refs(text))
+        elif isinstance(body, dict):  # a kind of step this module does not know yet
+            for v in body.values():
+                if not isinstance(v, (dict, list)):
+                    out.update(refs(v))
+        elif not isinstance(body, list):
+            out.update(refs(body))
+        return out
+
+    def add(self, nid, attrs, label, text):
+        self.G.add_node(nid, label=label, text=text, **attrs)
+
+    def s_phase(self, nid, step, path, attrs, cluster, variant):
+        name = str(step["phase"])
+        attrs["kind"] = "call"
+        self.add(nid, attrs, f"phase {name}", [f"▶ {name}"])
+        self.G.nodes[nid]["phase"] = name
+
+    def s_for(self, nid, step, path, attrs, cluster, variant):
+        var, items = str(step["for"]), clean(step.get("in"))
+        label = f"for {var} in {items}"
+        self.add(nid, attrs, label, ["↻ " + label])
+        self.G.nodes[nid].update(var=var, items=items)
+        self.block(step.get("do"), path + ("do",), nid, "do", cluster, variant)
+
+    def s_repeat(self, nid, step, path, attrs, cluster, variant):
+        count = clean(step["repeat"])
+        label = "repeat " + _count_text(step["repeat"])
+        if step.get("as"):
+            label += f" (as {step['as']})"
+        self.add(nid, attrs, label, ["↻ " + label])
+        self.G.nodes[nid].update(count=count, var=step.get("as"))
+        self.block(step.get("do"), path + ("do",), nid, "do", cluster, variant)
+
+    def s_while(self, nid, step, path, attrs, cluster, variant):
+        cond = clean(step["while"])
+        label = f"while {cond}"
+        text = ["↻ " + label] + ([f"(at most {step['max']} times)"] if step.get("max") else [])
+        self.add(nid, attrs, label, text)
+        self.G.nodes[nid].update(condition=cond, max=step.get("max"))
+        self.block(step.get("do"), path + ("do",), nid, "do", cluster, variant)
+
+    def s_if(self, nid, step, path, attrs, cluster, variant):
+        cond = clean(step["if"])
+        self.add(nid, attrs, f"if {cond}", [f"if {cond}"])
+        self.G.nodes[nid]["condition"] = cond
+        r = refs(step["if"])  # a branch on options alone is a variant-only part
+        guard = r.options if not (r.names - {"num_players"}) and not r.calls else set()
+        inner = variant + sorted(guard)
+        self.block(step.get("then"), path + ("then",), nid, "then", cluster, inner)
+        if "else" in step:
+            self.block(step.get("else"), path + ("else",), nid, "else", cluster, inner)
+
+    def s_set(self, nid, step, path, attrs, cluster, variant, add=False):
+        body = step["add" if add else "set"]
+        lines = []
+        if isinstance(body, dict):
+            for t, v in body.items():
+                lines.append(f"add {clean(v)} to {t}" if add else f"{t} = {clean(v)}")
+        label = "; ".join(lines)
+        self.add(nid, attrs, label, [("" if add else "set ") + x for x in lines])
+
+    def s_add(self, nid, step, path, attrs, cluster, variant):
+        self.s_set(nid, step, path, attrs, cluster, variant, add=True)
+
+    def s_random(self, nid, step, path, attrs, cluster, variant):
+        body = step["random"]
+        lines = [f"{t} = a random one of {clean(v)}" for t, v in body.items()] if isinstance(body, dict) else []
+        self.add(nid, attrs, "; ".join(lines), ["⚄ " + x for x in lines] or ["⚄ random"])
+
+    def s_other(self, nid, step, path, attrs, cluster, variant):
+        kind = attrs["kind"]
+        body = step[kind]
+        if isinstance(body, dict):
+            text = ", ".join(f"{k}: {clean(v)}" for k, v in body.items() if not isinstance(v, (dict, list)))
+        else:
+            text = clean(body)
+        label = f"{kind} {text}".strip()
+        self.add(nid, attrs, label, [label])
+        for role in ("do", "then", "else"):
+            sub = step.get(role, body.get(role) if isinstance(body, dict) else None)
+            if isinstance(sub, list):
+                self.block(sub, path + (role,), nid, role, cluster, variant)
+
+    def s_shuffle(self, nid, step, path, attrs, cluster, variant):
+        label = f"shuffle {step['shuffle']}"
+        self.add(nid, attrs, label, ["⚄ " + label])
+
+    def s_gather(self, nid, step, path, attrs, cluster, variant):
+        body = step["gather"]
+        target = body.get("to") if isinstance(body, dict) else body
+        label = f"gather every card into {target}"
+        self.add(nid, attrs, label, [label])
+
+    def s_deal(self, nid, step, path, attrs, cluster, variant):
+        d = step["deal"] if isinstance(step["deal"], dict) else {}
+        count = clean(d["count"]) if "count" in d else "all"
+        label = f"deal {count} each: {d.get('from')} → {d.get('to')}"
+        text = ["⚄ " + label]
+        if "start" in d:
+            text.append(f"one at a time from {clean(d['start'])}")
+        if "players" in d:
+            text.append(f"to {clean(d['players'])}")
+        self.add(nid, attrs, label, text)
+
+    def s_move(self, nid, step, path, attrs, cluster, variant):
+        m = step["move"] if isinstance(step["move"], dict) else {}
+        to = m.get("to")
+        if "cards" in m:
+            src = f" from {m['from']}" if "from" in m else ""
+            label = f"move {clean(m['cards'])}{src} → {to}"
+        elif "count" in m:
+            label = f"move {clean(m['count'])} from {m.get('from')} → {to}"
+        else:
+            label = f"move all of {m.get('from')} → {to}"
+        if m.get("at") == "bottom":
+            label += " (bottom)"
+        src_zone = str(m.get("from", "")).split(".")[-1]
+        if src_zone in self.hidden_zones:  # drawing from a hidden pile reveals a random card
+            attrs["category"] = "chance"
+            self.add(nid, attrs, label, ["⚄ " + label])
+        else:
+            self.add(nid, attrs, label, [label])
+
+    def s_log(self, nid, step, path, attrs, cluster, variant):
+        body = step["log"]
+        text = body.get("text", "") if isinstance(body, dict) else body
+        table = isinstance(body, dict) and body.get("table")
+        label = f"“{clean(text)}”"
+        self.add(nid, attrs, label, [label] + (["+ score table"] if table else []))
+
+    def s_end(self, nid, step, path, attrs, cluster, variant):
+        text = clean(step["end"]) if step.get("end") else ""
+        label = "END" + (f": “{text}”" if text else "")
+        self.add(nid, attrs, label, ["■ END OF GAME"] + ([f"“{text}”"] if text else []))
+
+    def s_choose(self, nid, step, path, attrs, cluster, variant):
+        c = step["choose"] if isinstance(step["choose"], dict) else {}
+        action = str(c.get("label") or c.get("action", "choose"))
+        simultaneous = "players" in c
+        who = clean(c.get("players") if simultaneous else c.get("player"))
+        who_text = (f"{who}, all at once (hidden until everyone chose)" if simultaneous
+                    else f"{who}, in turn")
+        if "cards" in c:
+            choices = f"a card of {c['cards']}"
+            if "where" in c:
+                choices += f" where {clean(c['where'])}"
+            if "to" in c:
+                choices += f" → {c['to']}"
+        else:
+            choices = f"one of {clean(c.get('options'))}"
+            if "where" in c:
+                choices += f" where {clean(c['where'])}"
+        if c.get("optional"):
+            choices += ", or pass"
+        label = f"{action}: {who_text}"
+        self.add(nid, attrs, label, [f"◆ DECISION: {action}", "by " + who_text, choices])
+        self.G.nodes[nid].update(action=action, who=who, simultaneous=simultaneous, choices=choices,
+                                 optional=bool(c.get("optional")))
+        self.block(c.get("then"), path + ("choose", "then"), nid, "then", cluster, variant)
+
+
+# -- edges --------------------------------------------------------------------------------------
+def children(G, nid, role="do") -> list:
+    """The ordered child steps of ``nid`` in block ``role`` (do, then, else)."""
+    return G.graph["blocks"].get((nid, role), [])
+
+
+def roots(G) -> list:
+    """The start node and the phase entry nodes, in spec order."""
+    return [n for n, d in G.nodes(data=True) if d["kind"] in ("start", "phase")]
+
+
+def connect(G) -> None:
+    """Add the control-flow edges of every program, from the step tree in ``G.graph["blocks"]``."""
+    for root in roots(G):
+        entry, exits = _seq(G, children(G, root))
+        if entry is not None:
+            G.add_edge(root, entry, kind="seq", label="")
+        if G.nodes[root]["kind"] == "start":
+            _link(G, exits if entry is not None else [(root, "seq", "", None)], GAME_OVER)
+
+
+def _link(G, exits, target):
+    for src, kind, label, branch in exits:
+        attrs = {"kind": kind, "label": label}
+        if branch:
+            attrs["branch"] = branch
+        G.add_edge(src, target, **attrs)
+
+
+def _seq(G, ids):
+    entry, pending = None, []
+    for nid in ids:
+        if entry is None:
+            entry = nid
+        else:
+            _link(G, pending, nid)
+        pending = _item(G, nid)
+    return entry, pending
+
+
+def _item(G, nid):
+    d = G.nodes[nid]
+    kind = d["kind"]
+    if kind in LOOP_KINDS or (kind == "group" and d.get("loop")):
+        entry, exits = _seq(G, children(G, nid))
+        if entry is not None:
+            label = {"for": f"each {d.get('var')}", "repeat": "each time", "while": "while true"}.get(kind, "")
+            G.add_edge(nid, entry, kind="body", label=label)
+            _link(G, [(s, "back", "again" if kind != "while" else "check again", None) for s, *_ in exits],
+                  nid)
+        return [(nid, "exit", "done", None)]
+    if kind == "if":
+        t_entry, t_exits = _seq(G, children(G, nid, "then"))
+        e_entry, e_exits = _seq(G, children(G, nid, "else"))
+        exits = []
+        cond = d.get("condition", "")
+        if t_entry is not None:
+            G.add_edge(nid, t_entry, kind="branch", label=cond, branch="then")
+            exits += t_exits
+        else:
+            exits.append((nid, "branch", cond, "then"))
+        if e_entry is not None:
+            G.add_edge(nid, e_entry, kind="branch", label="else", branch="else")
+            exits += e_exits
+        else:
+            exits.append((nid, "branch", "else", "else"))
+        return exits
+    if kind == "choose":
+        entry, exits = _seq(G, children(G, nid, "then"))
+        if entry is not None:
+            G.add_edge(nid, entry, kind="then", label="each chooser" if d.get("simultaneous") else "")
+            return exits
+        return [(nid, "seq", "", None)]
+    if kind == "call":
+        target = "phases/" + d["phase"]
+        if target in G:
+            G.add_edge(nid, target, kind="call", label="")
+        return [(nid, "seq", "", None)]
+    if kind == "end" or (kind == "group" and d.get("ends")):
+        G.add_edge(nid, GAME_OVER, kind="end", label="")
+        return []
+    return [(nid, "seq", "", None)]
+
+
+# -- the graph --------------------------------------------------------------------------------
+def flow_graph(game) -> nx.DiGraph:
+    """The rule-flow graph of ``game`` (a compiled :class:`~interpreter.engine.game.Game`)."""
+    spec = game.spec
+    G = nx.DiGraph(name=game.name, file=game.file, blocks={}, detail="steps")
+    b = _Builder(game, G)
+    b.add_root(START, "start", "start", ("flow",), "flow", text=["start"], key_pos=True)
+    b.program(spec.get("flow") or [], ("flow",), START, "flow")
+    for name, steps in (spec.get("phases") or {}).items():
+        nid = f"phases/{name}"
+        b.add_root(nid, "phase", str(name), ("phases", name), str(name), key_pos=True)
+        b.program(steps or [], ("phases", name), nid, str(name))
+    rule = "lowest" if spec.get("winner") == "lowest" else "highest"
+    G.add_node(GAME_OVER, kind="game_over", category="end", label="game over",
+               text=["game over", f"{rule} score wins"], line=0, column=0, path=(), cluster="flow",
+               options=[], variant=[], parent=None, role=None, index=0, doc="")
+    connect(G)
+    _phase_parents(G)
+    return G
+
+
+def _phase_parents(G) -> None:
+    """``parent_phase`` of each phase: the phase that calls it when it is called from exactly one
+    program (a sub-phase, drawn nested), else None; ``callers``: how many call sites it has."""
+    for n, d in G.nodes(data=True):
+        if d["kind"] == "phase":
+            sites = [p for p in G.predecessors(n) if G.edges[p, n]["kind"] == "call"]
+            progs = {G.nodes[p]["cluster"] for p in sites}
+            d["callers"] = len(sites)
+            d["parent_phase"] = next(iter(progs)) if len(progs) == 1 and progs != {d["label"]} else None
+
+
+def descendants_in_tree(G, nid) -> list:
+    """Every step under ``nid`` in the step tree (not following phase calls), depth first."""
+    out = []
+    for role in ("do", "then", "else"):
+        for c in children(G, nid, role):
+            out.append(c)
+            out.extend(descendants_in_tree(G, c))
+    return out
+
+
+def calls_phase(G, nid, _memo=None) -> bool:
+    """True when ``nid`` is a phase call or contains one."""
+    if G.nodes[nid]["kind"] == "call":
+        return True
+    return any(G.nodes[c]["kind"] == "call" for c in descendants_in_tree(G, nid))
+
+
+# -- the phase view --------------------------------------------------------------------------
+def phase_graph(G) -> nx.DiGraph:
+    """The flow at the level of phases: phase calls and the loops and branches around them are
+    kept; every run of other steps becomes one ``group`` node (id: its first step's id) whose
+    ``text`` summarises its decisions, chance steps, branches and end."""
+    H = nx.DiGraph(**{**G.graph, "blocks": {}, "detail": "phases"})
+    for r in roots(G) + [GAME_OVER]:
+        H.add_node(r, **G.nodes[r])
+
+    def rebuild(parent, role):
+        out, run = [], []
+        for c in children(G, parent, role):
+            if calls_phase(G, c):
+                if run:
+                    out.append(_group(G, H, run))
+                    run = []
+                H.add_node(c, **G.nodes[c])
+                out.append(c)
+                for r2 in ("do", "then", "else"):
+                    if (c, r2) in G.graph["blocks"]:
+                        H.graph["blocks"][(c, r2)] = rebuild(c, r2)
+            else:
+                run.append(c)
+        if run:
+            out.append(_group(G, H, run))
+        return out
+
+    for r in roots(G):
+        H.graph["blocks"][(r, "do")] = rebuild(r, "do")
+    connect(H)
+    _phase_parents(H)
+    return H
+
+
+def _group(G, H, run) -> str:
+    nid = run[0]
+    members = []  # (depth, id)
+
+    def walk(m, depth):
+        members.append((depth, m))
+        for role in ("do", "then", "else"):
+            for c in children(G, m, role):
+                walk(c, depth + 1)
+    for m in run:
+        walk(m, 0)
+    lines, others, kinds = [], 0, []
+    few = len(members) <= 3  # a short run is listed in full
+    for depth, m in members:
+        d = G.nodes[m]
+        k = d["kind"]
+        pad = "   " * min(depth, 3)
+        if k == "choose":
+            who = "all at once" if d["simultaneous"] else "in turn"
+            lines.append(f"{pad}◆ {d['action']}: {d['who']} ({who})")
+        elif d["category"] == "chance":
+            lines.append(pad + d["text"][0])
+        elif k in LOOP_KINDS and (few or any(G.nodes[x]["kind"] == "choose" for x in descendants_in_tree(G, m))):
+            lines.append(pad + d["text"][0])
+        elif k == "if":
+            lines.append(f"{pad}? {d['label']}")
+        elif k == "end":
+            lines.append(f"{pad}■ end of game")
+        elif few:
+            lines.append(pad + d["text"][0])
+        else:
+            others += 1
+            kinds.append(k)
+    if others:
+        lines.append(f"+ {_plural(others, 'other step')} ({', '.join(sorted(set(kinds)))})")
+    first = G.nodes[nid]
+    ids = [m for _, m in members]
+    opts = sorted({o for m in ids for o in G.nodes[m]["options"]})
+    variant = sorted(set.intersection(*[set(G.nodes[m]["variant"]) for m in run])) if run else []
+    H.add_node(nid, kind="group", category="group", label=lines[0] if lines else nid, text=lines,
+               line=first["line"], column=first["column"], path=first["path"], cluster=first["cluster"],
+               options=opts, variant=variant, parent=first["parent"], role=first["role"], index=first["index"],
+               doc="", members=ids, ends=any(G.nodes[m]["kind"] == "end" for m in run))
+    return nid

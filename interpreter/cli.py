@@ -201,8 +201,9 @@ def cmd_simulate(args) -> int:
     with Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("games", total=args.games)
+        trace = {} if args.trace else None
         result = simulate(game, args.games, args.players, args.seed,
-                          progress=lambda i: progress.update(task, completed=i))
+                          progress=lambda i: progress.update(task, completed=i), trace=trace)
     summary = result.summary()
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -221,6 +222,12 @@ def cmd_simulate(args) -> int:
         from .sim.plots import plot_simulation
         plot_simulation(result, args.plot)
         console.print(f"plot written to {args.plot}")
+    if args.trace:
+        try:
+            Path(args.trace).write_text(json.dumps(trace, indent=1, sort_keys=True) + "\n")
+        except OSError as exc:
+            raise RulebookError(f"cannot write {args.trace}: {exc.strerror or exc}") from None
+        console.print(f"trace written to {args.trace} (draw it: rulebook diagram {args.spec} --trace {args.trace})")
     return 0
 
 
@@ -291,6 +298,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.add_argument("--plot", metavar="FILE.png", help="also draw score distributions and win rates")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    s.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran "
+                   "(for rulebook diagram --trace)")
     s.set_defaults(func=cmd_simulate)
 
     t = sub.add_parser("test", help="run rule scenario files")

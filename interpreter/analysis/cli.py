@@ -1,0 +1,143 @@
+"""The ``rulebook diagram`` and ``rulebook doc`` commands (registered by ``interpreter.cli``)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..errors import RulebookError
+from .export import FORMATS
+
+SUFFIXES = {".svg": "svg", ".png": "png", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid",
+            ".html": "html", ".htm": "html"}
+EXT = {"svg": "svg", "png": "png", "dot": "dot", "mermaid": "mmd", "html": "html"}
+
+
+def add_analysis_commands(subparsers) -> None:
+    """Register ``diagram`` and ``doc`` on the CLI's subparsers."""
+    d = subparsers.add_parser("diagram", help="draw the rule flow of a spec (svg, png, dot, mermaid, html)",
+                              description="Draw the rule flow of a spec: phases, loops, branches, decisions, "
+                                          "chance steps and variant-only parts. SVG, PNG and HTML are drawn "
+                                          "with matplotlib; DOT and Mermaid are text.")
+    d.add_argument("spec")
+    d.add_argument("-o", "--output", metavar="FILE", help="where to write (format from the suffix); "
+                   "without it, dot and mermaid go to stdout and images to SPEC-NAME.FORMAT here")
+    d.add_argument("--format", "-f", choices=FORMATS, help="svg (default), png, dot, mermaid or html")
+    d.add_argument("--detail", choices=("steps", "phases"), default="steps",
+                   help="steps: every step (default); phases: phases, loops and branches around them, "
+                        "other steps summarised")
+    d.add_argument("--option", action="append", metavar="KEY=VALUE")
+    d.add_argument("--heat", type=int, metavar="N", help="simulate N random games and colour each step "
+                   "by how often it ran")
+    d.add_argument("--players", "-p", type=int, help="players for --heat (default: the spec's minimum)")
+    d.add_argument("--seed", type=int, default=0, help="first seed for --heat")
+    d.add_argument("--trace", metavar="LOG.json", help="colour by a trace written by rulebook simulate --trace")
+    d.set_defaults(func=cmd_diagram)
+
+    r = subparsers.add_parser("doc", help="write a readable rules summary (Markdown) generated from a spec")
+    r.add_argument("spec")
+    r.add_argument("-o", "--output", metavar="FILE.md", help="default: print to stdout")
+    r.add_argument("--option", action="append", metavar="KEY=VALUE")
+    r.set_defaults(func=cmd_doc)
+
+
+def _game(args):
+    from ..cli import parse_options
+    from ..spec.loader import load_game
+    return load_game(args.spec, parse_options(args.option))
+
+
+def _format(args) -> str:
+    if args.format:
+        return args.format
+    if args.output:
+        fmt = SUFFIXES.get(Path(args.output).suffix.lower())
+        if fmt is None:
+            raise RulebookError(f"cannot tell the format of {args.output!r} from its suffix: add --format "
+                                + "|".join(FORMATS))
+        return fmt
+    return "svg"
+
+
+def read_trace(path) -> dict:
+    """A trace file: ``{step_id: count}`` (as written by ``rulebook simulate --trace``)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulebookError(f"{path}: no such trace file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RulebookError(f"{path}: not a JSON trace ({exc})") from None
+    if isinstance(data, dict) and isinstance(data.get("counts"), dict):
+        data = data["counts"]
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, (int, float))
+                                             and not isinstance(v, bool) for k, v in data.items()):
+        raise RulebookError(f"{path}: a trace is a JSON object {{step_id: count}}, "
+                            "e.g. written by rulebook simulate --trace FILE")
+    return data
+
+
+def cmd_diagram(args) -> int:
+    from .export import render
+    from .graph import flow_graph, phase_graph
+    from .layout import Heat
+    fmt = _format(args)
+    game = _game(args)
+    heat = None
+    note = ""
+    if args.heat is not None and args.trace:
+        raise RulebookError("use --heat N or --trace FILE, not both")
+    if args.heat is not None:
+        if args.heat < 1:
+            raise RulebookError("--heat N: N must be at least 1")
+        players = args.players if args.players is not None else game.min_players
+        if not game.min_players <= players <= game.max_players:
+            raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {players}")
+        from ..sim.simulate import simulate
+        counts: dict = {}
+        simulate(game, args.heat, players, args.seed, trace=counts)
+        heat = Heat(counts, args.heat)
+        note = f" · heat: {args.heat} random game(s), {players} players, seed {args.seed}"
+    elif args.trace:
+        counts = read_trace(args.trace)
+        G0 = flow_graph(game)
+        if counts and not set(counts) & set(G0.nodes):
+            raise RulebookError(f"{args.trace}: none of its steps are in {args.spec}: a trace of another spec?")
+        heat = Heat(counts)
+        note = f" · trace: {args.trace}"
+    G = flow_graph(game)
+    if args.detail == "phases":
+        G = phase_graph(G)
+    changed = {k: v for k, v in game.options.items()
+               if v != ((game.spec.get("options") or {}).get(k) or {}).get("default")}
+    opts = " · options: " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else ""
+    title = f"{game.name} — rule flow"
+    subtitle = f"{args.spec} · {'every step' if args.detail == 'steps' else 'phases'}{opts}{note}"
+    data = render(G, fmt, heat, title, subtitle)
+    out = args.output
+    if out is None and fmt in ("dot", "mermaid"):
+        sys.stdout.write(data.decode("utf-8"))
+        return 0
+    if out is None:
+        stem = Path(args.spec).stem + (".phases" if args.detail == "phases" else "")
+        out = f"{stem}.{EXT[fmt]}"
+    try:
+        Path(out).write_bytes(data)
+    except OSError as exc:
+        raise RulebookError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(f"{fmt} diagram written to {out}")
+    return 0
+
+
+def cmd_doc(args) -> int:
+    from .rulesdoc import rules_markdown
+    game = _game(args)
+    text = rules_markdown(game)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise RulebookError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        print(f"rules written to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0

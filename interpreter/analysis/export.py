@@ -1,0 +1,265 @@
+"""Exports of a rule-flow graph: DOT and Mermaid (text), SVG and PNG (matplotlib), HTML.
+
+Every format is drawn from the same graph (:func:`interpreter.analysis.graph.flow_graph`, or
+its phase view :func:`~interpreter.analysis.graph.phase_graph`). Nothing here needs the
+Graphviz program: DOT is written as text for whoever wants to run ``dot`` on it.
+"""
+from __future__ import annotations
+
+import html
+import io
+
+from .graph import roots
+from .layout import PHASE_FILLS, STYLE, Heat, draw, save
+
+FORMATS = ("svg", "png", "dot", "mermaid", "html")
+TEXT_FORMATS = ("dot", "mermaid", "html", "svg")
+
+
+def _lines(G, n, heat: Heat | None) -> list:
+    d = G.nodes[n]
+    lines = list(d["text"])
+    if d.get("variant"):
+        lines.append("variant: " + ", ".join(d["variant"]))
+    elif d.get("options") and d["kind"] not in ("start", "game_over"):
+        lines.append("depends on option " + ", ".join(d["options"]))
+    if heat is not None and d["kind"] not in ("start", "game_over", "phase"):
+        lines.append(heat.text(heat.get(n)))
+    return [s.strip() for s in lines]
+
+
+def _phase_tree(G):
+    """``{phase name: [sub-phase names]}`` and the top-level phases, for nested clusters."""
+    subs, top = {}, []
+    for r in roots(G):
+        d = G.nodes[r]
+        if d["kind"] != "phase":
+            continue
+        parent = d.get("parent_phase")
+        if parent and parent != "flow" and f"phases/{parent}" in G:
+            subs.setdefault(parent, []).append(d["label"])
+        else:
+            top.append(d["label"])
+    return subs, top
+
+
+def _members(G):
+    out = {}
+    for n, d in G.nodes(data=True):
+        out.setdefault(d.get("cluster") or "flow", []).append(n)
+    return out
+
+
+# -- DOT ----------------------------------------------------------------------------------------
+def _q(s) -> str:
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+_DOT_SHAPE = {"decision": "hexagon", "branch": "diamond", "chance": "parallelogram", "loop": "box",
+              "start": "oval", "end": "octagon", "call": "component", "phase": "tab", "group": "note"}
+
+
+def to_dot(G, heat: Heat | None = None, title: str = "") -> str:
+    """The graph as Graphviz DOT text: phases are (nested) clusters; back edges are dashed."""
+    out = [f"digraph {_q(G.graph.get('name', 'game'))} {{",
+           f"  graph [rankdir=TB, fontname=\"DejaVu Sans\", labelloc=t, label={_q(title or G.graph.get('name', ''))}];",
+           "  node [shape=box, style=\"rounded,filled\", fontname=\"DejaVu Sans\", fontsize=10, fillcolor=white];",
+           "  edge [fontname=\"DejaVu Sans\", fontsize=9, color=\"#4d4d4d\"];"]
+    members = _members(G)
+    subs, top = _phase_tree(G)
+
+    def node_line(n, indent):
+        d = G.nodes[n]
+        cat = "log" if d["kind"] == "log" else d["category"]
+        fill, edge = STYLE.get(cat, STYLE["effect"])
+        attrs = {"label": "\n".join(_lines(G, n, heat)), "shape": _DOT_SHAPE.get(cat, "box"), "color": edge}
+        if heat is not None and d["kind"] not in ("start", "game_over", "phase"):
+            c = heat.color(heat.get(n))
+            fill = c if isinstance(c, str) else "#%02x%02x%02x" % tuple(int(255 * v) for v in c)
+        attrs["fillcolor"] = fill
+        if cat == "start" or d["kind"] == "game_over":
+            attrs["fontcolor"] = "white"
+        if d.get("variant"):
+            attrs["style"] = "rounded,filled,dashed"
+            attrs["color"] = "#b0268a"
+        if d.get("line"):
+            attrs["tooltip"] = f"{G.graph.get('file', '')}:{d['line']}"
+        return indent + _q(n) + " [" + ", ".join(f"{k}={_q(v)}" for k, v in attrs.items()) + "];"
+
+    def cluster(name, indent, depth):
+        fill, edge = PHASE_FILLS[depth % len(PHASE_FILLS)]
+        out.append(f"{indent}subgraph {_q('cluster_' + name)} {{")
+        out.append(f"{indent}  label={_q('phase ' + name)}; style=\"rounded,filled\"; fillcolor={_q(fill)}; "
+                   f"color={_q(edge)};")
+        for n in members.get(name, []):
+            out.append(node_line(n, indent + "  "))
+        for sub in subs.get(name, []):
+            cluster(sub, indent + "  ", depth + 1)
+        out.append(f"{indent}}}")
+
+    for n in members.get("flow", []):
+        out.append(node_line(n, "  "))
+    for name in top:
+        cluster(name, "  ", 0)
+    for u, v, d in G.edges(data=True):
+        attrs = {}
+        label = d.get("label") or ""
+        if heat is not None and d.get("kind") == "branch":
+            label = _branch_heat(G, heat, u, d, label)
+        if label:
+            attrs["label"] = label
+        kind = d.get("kind")
+        if kind == "back":
+            attrs.update(style="dashed", constraint="false", color="#4a7db5")
+        elif kind == "call":
+            attrs.update(style="bold", color="#5f8a4c")
+        elif kind == "end":
+            attrs.update(color="#c0392b")
+        out.append(f"  {_q(u)} -> {_q(v)}" + (" [" + ", ".join(f"{k}={_q(x)}" for k, x in attrs.items()) + "]"
+                                              if attrs else "") + ";")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def _branch_heat(G, heat, u, d, label):
+    total = heat.get(u)
+    if not total:
+        return label
+    then_ids = G.graph["blocks"].get((u, "then"), [])
+    else_ids = G.graph["blocks"].get((u, "else"), [])
+    if then_ids:
+        yes = heat.get(then_ids[0])
+    elif else_ids:
+        yes = total - heat.get(else_ids[0])
+    else:
+        return label
+    share = yes if d.get("branch") == "then" else total - yes
+    return f"{label} ({100 * share / total:.0f}%)"
+
+
+# -- Mermaid ------------------------------------------------------------------------------------
+def _m(s) -> str:
+    s = str(s).replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
+    return s
+
+
+_M_SHAPE = {"decision": ("{{", "}}"), "branch": ("{", "}"), "chance": ("[/", "/]"), "loop": (">", "]"),
+            "start": ("([", "])"), "end": ("([", "])"), "call": ("[[", "]]"), "phase": ("[[", "]]")}
+
+
+def to_mermaid(G, heat: Heat | None = None, title: str = "") -> str:
+    """The graph as a Mermaid flowchart: phases are (nested) subgraphs; back edges are dotted."""
+    ids = {n: f"n{i}" for i, n in enumerate(G.nodes)}
+    out = []
+    if title:
+        out += ["---", f"title: {_m(title)}", "---"]
+    out.append("flowchart TD")
+    members = _members(G)
+    subs, top = _phase_tree(G)
+    classes = {}
+
+    def node_line(n, indent):
+        d = G.nodes[n]
+        cat = "log" if d["kind"] == "log" else d["category"]
+        if d["kind"] == "game_over":
+            cat = "start"
+        a, b = _M_SHAPE.get(cat, ("[", "]"))
+        classes.setdefault(cat, []).append(ids[n])
+        if d.get("variant"):
+            classes.setdefault("variant", []).append(ids[n])
+        label = "<br/>".join(_m(x) for x in _lines(G, n, heat))
+        return f'{indent}{ids[n]}{a}"{label}"{b}'
+
+    def cluster(name, indent):
+        out.append(f'{indent}subgraph ph_{_safe(name)}["phase {_m(name)}"]')
+        out.append(f"{indent}  direction TB")
+        for n in members.get(name, []):
+            out.append(node_line(n, indent + "  "))
+        for sub in subs.get(name, []):
+            cluster(sub, indent + "  ")
+        out.append(f"{indent}end")
+
+    for n in members.get("flow", []):
+        out.append(node_line(n, "  "))
+    for name in top:
+        cluster(name, "  ")
+    for u, v, d in G.edges(data=True):
+        label = d.get("label") or ""
+        if heat is not None and d.get("kind") == "branch":
+            label = _branch_heat(G, heat, u, d, label)
+        kind = d.get("kind")
+        arrow = "-.->" if kind == "back" else "==>" if kind == "call" else "-->"
+        text = f'|"{_m(label)}"|' if label else ""
+        out.append(f"  {ids[u]} {arrow}{text} {ids[v]}")
+    for cat, (fill, edge) in list(STYLE.items()) + [("variant", ("#ffffff", "#b0268a"))]:
+        color = ",color:#ffffff" if cat == "start" else ""
+        dash = ",stroke-dasharray:5 3" if cat == "variant" else ""
+        if cat == "variant":
+            out.append(f"  classDef {cat} stroke:{edge},stroke-width:2px{dash}")
+        else:
+            out.append(f"  classDef {cat} fill:{fill},stroke:{edge}{color}")
+    for cat, members_ in classes.items():
+        out.append(f"  class {','.join(members_)} {cat}")
+    return "\n".join(out) + "\n"
+
+
+def _safe(name) -> str:
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in str(name))
+
+
+# -- SVG, PNG, HTML -----------------------------------------------------------------------------
+def to_image(G, fmt: str, heat: Heat | None = None, title: str = "", subtitle: str = "", dpi: int = 110) -> bytes:
+    """The diagram drawn with matplotlib, as ``svg`` or ``png`` bytes."""
+    fig = draw(G, heat, title, subtitle)
+    buf = io.BytesIO()
+    save(fig, buf, fmt, dpi)
+    return buf.getvalue()
+
+
+def to_html(G, heat: Heat | None = None, title: str = "", subtitle: str = "") -> str:
+    """A self-contained page: the SVG drawing inline, the Mermaid and DOT text below it."""
+    svg = to_image(G, "svg", heat, title, subtitle).decode("utf-8")
+    svg = svg[svg.index("<svg"):]
+    mermaid = to_mermaid(G, heat)
+    dot = to_dot(G, heat, title)
+    t = html.escape(title or G.graph.get("name", ""))
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{t}</title>
+<style>
+  body {{ font-family: "DejaVu Sans", Verdana, sans-serif; margin: 2em; color: #222; }}
+  .diagram svg {{ max-width: 100%; height: auto; }}
+  pre {{ background: #f6f6f6; padding: 1em; overflow: auto; font-size: 12px; }}
+  p.sub {{ color: #666; }}
+</style>
+</head>
+<body>
+<h1>{t}</h1>
+<p class="sub">{html.escape(subtitle)}</p>
+<div class="diagram">
+{svg}
+</div>
+<details><summary>Mermaid source</summary>
+<pre>{html.escape(mermaid)}</pre>
+</details>
+<details><summary>Graphviz DOT source</summary>
+<pre>{html.escape(dot)}</pre>
+</details>
+</body>
+</html>
+"""
+
+
+def render(G, fmt: str, heat: Heat | None = None, title: str = "", subtitle: str = "") -> bytes:
+    """The diagram in ``fmt`` (one of :data:`FORMATS`) as bytes."""
+    if fmt == "dot":
+        return to_dot(G, heat, title).encode("utf-8")
+    if fmt == "mermaid":
+        return to_mermaid(G, heat, title).encode("utf-8")
+    if fmt == "html":
+        return to_html(G, heat, title, subtitle).encode("utf-8")
+    if fmt in ("svg", "png"):
+        return to_image(G, fmt, heat, title, subtitle)
+    raise ValueError(f"unknown format {fmt!r}")

@@ -205,3 +205,18 @@ def test_error_in_a_call_argument_is_still_reported_at_the_call(tmp_path):
     diags = _diags(tmp_path, text)
     assert [(line, col) for line, col, _ in diags] == [(17, 22)], diags
     assert _at(text, 17, 22).startswith("dek)")
+
+
+# -- Bug 7: an unclosed quote followed later by another quote was reported far below ---------
+def test_unclosed_quote_that_runs_on_to_a_later_quote():
+    text = 'a:\n  name: "red-{rank}\n  b: 1\n  c: "x"\n'   # the quoted text runs on to line 4's quote
+    with pytest.raises(SpecError) as info:
+        load_yaml(text, "t.yaml")
+    (d,) = info.value.diagnostics
+    assert (d.line, d.column) == (2, 9)             # the unclosed quote, not line 4
+    assert "line 4" in d.message and "closing quote missing" in d.message
+
+
+def test_a_real_multi_line_quoted_string_is_still_fine():
+    data, _ = load_yaml('a: "one\n  two"\nb: 1\n', "t.yaml")
+    assert data == {"a": "one two", "b": 1}

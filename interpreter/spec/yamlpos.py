@@ -52,6 +52,10 @@ def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
             # an unclosed quote, [ or {: the fix is where it opened, not where the parser gave up
             problem = f"{problem} (at line {mark.line + 1}, column {mark.column + 1})"
             mark = opened
+        elif (quote := _runaway_quote(text, mark)) is not None:
+            problem = (f"{problem} (at line {mark.line + 1}, column {mark.column + 1}); the quoted text opened "
+                       f"here runs on to that line: is its closing quote missing?")
+            mark = quote
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         if exc.context:
             problem = f"{exc.context}: {problem}"
@@ -86,6 +90,24 @@ def _walk(node, path, positions, problems, file, key_node):
     elif isinstance(node, yaml.SequenceNode):
         for i, child in enumerate(node.value):
             _walk(child, path + (i,), positions, problems, file, None)
+
+
+def _runaway_quote(text, mark):
+    """The start mark of a quoted scalar that spans several lines and ends on ``mark``'s line, or
+    None: an unclosed quote runs on to the next quote in the file, where parsing then fails."""
+    found = None
+    if mark is None:
+        return None
+    try:
+        for tok in yaml.scan(text, Loader=yaml.SafeLoader):
+            if tok.start_mark.index >= mark.index:
+                break
+            if isinstance(tok, yaml.ScalarToken) and tok.style in ('"', "'") \
+                    and tok.start_mark.line < tok.end_mark.line == mark.line:
+                found = tok.start_mark
+    except yaml.YAMLError:
+        pass
+    return found
 
 
 _resolver_loader = None

@@ -428,7 +428,12 @@ class Choose(Instr):
 
 
 def _value_text(v) -> str:
-    if type(v) is Card:
+    t = type(v)
+    if t is str:  # fast paths: big option lists (product(...)) are mostly strings and numbers
+        return v
+    if t is int:
+        return str(v)
+    if t is Card:
         return v.name
     if isinstance(v, (list, tuple)):
         return " ".join(_value_text(x) for x in v)

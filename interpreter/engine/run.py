@@ -147,7 +147,8 @@ def apply_action(state, action, player=None) -> None:
     state.history.append([player, chosen[0]])
     state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"])
     pending["committed"][str(player)] = [player, _plain(chosen[1]), chosen[2], chosen[3]]
-    state._legal_cache = {}
+    # a commit changes nothing the others' options depend on: keep their cached lists
+    state._legal_cache.pop(player, None)
     if len(pending["committed"]) < len(pending["players"]):
         return
     frame = state.stack[-1]

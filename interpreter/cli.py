@@ -25,7 +25,7 @@ def parse_options(pairs) -> dict:
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise RulebookError(f"--option takes KEY=VALUE, e.g. --option kraken=true (got {pair!r})")
+            raise RulebookError(f"--option takes KEY=VALUE, e.g. --option {pair or 'name'}=true (got {pair!r})")
         out[key.strip()] = value.strip()
     return out
 

@@ -620,5 +620,5 @@ def coerce_option(decl: dict, value, name: str, sc: SpecCompiler | None = None):
         return value
     if sc is not None:
         sc.error(("options", name), f"option {name} must be {typ}, not {value!r}",
-                 "e.g. --option kraken=true or --option bonus=40", key=True)
+                 f"e.g. --option {name}=" + ("true" if typ == "bool" else "3"), key=True)
     return value

@@ -1,0 +1,436 @@
+"""Rule-flow graph, diagrams, static checks and the generated rules document (interpreter/analysis)."""
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from interpreter.analysis.checks import static_checks
+from interpreter.analysis.export import FORMATS, render, to_dot, to_mermaid
+from interpreter.analysis.graph import GAME_OVER, START, children, flow_graph, phase_graph
+from interpreter.analysis.layout import Branch, Heat, Layout, Loop
+from interpreter.analysis.rulesdoc import rules_markdown
+from interpreter.cli import main
+from interpreter.sim.simulate import simulate
+from interpreter.spec.loader import check_spec, load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = sorted((ROOT / "specs").glob("*.yaml"))
+SKULL_KING = ROOT / "specs" / "skull_king.yaml"
+
+
+@pytest.fixture(scope="module")
+def sk():
+    game = load_game(SKULL_KING)
+    return game, flow_graph(game)
+
+
+def _edge(G, u, v):
+    assert G.has_edge(u, v), f"no edge {u} -> {v}"
+    return G.edges[u, v]
+
+
+def _call_site(G, phase, cluster):
+    sites = [n for n, d in G.nodes(data=True) if d["kind"] == "call" and d["phase"] == phase
+             and d["cluster"] == cluster]
+    assert len(sites) == 1, sites
+    return sites[0]
+
+
+# -- the graph ------------------------------------------------------------------------------------
+def test_skull_king_graph_has_its_phases_as_clusters(sk):
+    game, G = sk
+    phases = {d["label"] for n, d in G.nodes(data=True) if d["kind"] == "phase"}
+    assert phases == {"round", "trick", "scoring"}
+    assert G.nodes["phases/trick"]["parent_phase"] == "round"      # a sub-phase of round
+    assert G.nodes["phases/scoring"]["parent_phase"] == "round"
+    assert G.nodes["phases/round"]["parent_phase"] is None          # called from the flow
+    assert {G.nodes[n]["cluster"] for n in children(G, "phases/trick")} == {"trick"}
+
+
+def test_skull_king_flow_repeats_the_round_phase(sk):
+    _, G = sk
+    loop = children(G, START)[0]
+    assert G.nodes[loop]["kind"] == "repeat" and G.nodes[loop]["label"] == "repeat 10 times"
+    call = _call_site(G, "round", "flow")
+    assert _edge(G, loop, call)["kind"] == "body"
+    assert _edge(G, call, "phases/round")["kind"] == "call"
+    assert _edge(G, call, loop)["kind"] == "back"                    # the loop closes
+    assert _edge(G, loop, children(G, START)[1])["label"] == "done"
+    assert any(G.edges[u, v]["kind"] in ("seq", "exit") for u, v in G.in_edges(GAME_OVER))
+
+
+def test_skull_king_round_calls_trick_in_a_loop_and_trick_loops_over_players(sk):
+    _, G = sk
+    call = _call_site(G, "trick", "round")
+    assert _edge(G, call, "phases/trick")["kind"] == "call"
+    tricks = G.nodes[call]["parent"]
+    assert G.nodes[tricks]["label"] == "repeat cards_dealt times"
+    turn = children(G, "phases/trick")[0]
+    assert G.nodes[turn]["kind"] == "for" and G.nodes[turn]["label"] == "for p in turn_order(leader)"
+    play = children(G, turn)[0]
+    d = G.nodes[play]
+    assert (d["kind"], d["category"], d["action"], d["who"], d["simultaneous"]) == \
+        ("choose", "decision", "play", "p", False)
+    assert "lead_suit" in d["options"]                               # through may_play -> lead_suit_of
+    assert _edge(G, turn, play)["kind"] == "body"
+    assert _edge(G, play, turn)["kind"] == "back"
+
+
+def test_skull_king_trick_branches_on_nobody_winning(sk):
+    _, G = sk
+    branch = [n for n, d in G.nodes(data=True) if d["kind"] == "if" and d["cluster"] == "trick"]
+    assert len(branch) == 1
+    b = branch[0]
+    assert G.nodes[b]["condition"] == "winning == null"
+    then_edge = _edge(G, b, children(G, b, "then")[0])
+    else_edge = _edge(G, b, children(G, b, "else")[0])
+    assert (then_edge["kind"], then_edge["label"], then_edge["branch"]) == ("branch", "winning == null", "then")
+    assert (else_edge["label"], else_edge["branch"]) == ("else", "else")
+
+
+def test_skull_king_decisions_chance_and_line_numbers(sk):
+    game, G = sk
+    bid = [d for n, d in G.nodes(data=True) if d.get("action") == "bid"][0]
+    assert bid["simultaneous"] is True and bid["who"] == "players"
+    chance = {d["kind"] for n, d in G.nodes(data=True) if d["category"] == "chance"}
+    assert chance == {"shuffle", "deal"}
+    text = SKULL_KING.read_text().split("\n")
+    assert text[bid["line"] - 1].strip().startswith("- choose:")
+    assert text[G.nodes["phases/trick"]["line"] - 1].strip() == "trick:"
+    # the kraken and white whale cards exist only with their options: the steps that read their kinds say so
+    winner = [d for n, d in G.nodes(data=True) if d["kind"] == "set" and "winner_card" in d["label"]][0]
+    assert {"kraken", "white_whale"} <= set(winner["options"])
+
+
+def test_node_ids_are_the_compiled_step_ids(sk):
+    game, G = sk
+    ids = {i.step_id for prog in game.programs.values() for i in prog if i.step_id is not None}
+    assert ids <= set(G.nodes)
+    assert {n for n, d in G.nodes(data=True) if "step" in d} == ids
+
+
+def test_a_trace_of_simulated_games_maps_onto_the_nodes(sk):
+    game, G = sk
+    trace: dict = {}
+    simulate(game, 2, 3, seed=1, trace=trace)
+    assert trace and set(trace) <= set(G.nodes)
+    assert trace[children(G, START)[0]] == 2                         # the repeat ran once per game
+    assert trace[_call_site(G, "round", "flow")] == 20               # 10 rounds per game
+
+
+def test_phase_view_keeps_phases_loops_and_summarises_other_steps(sk):
+    _, G = sk
+    H = phase_graph(G)
+    kinds = {d["kind"] for _, d in H.nodes(data=True)}
+    assert {"phase", "call", "repeat", "group"} <= kinds and "set" not in kinds
+    assert {"phases/round", "phases/trick", "phases/scoring"} <= set(H.nodes)
+    groups = [d for _, d in H.nodes(data=True) if d["kind"] == "group"]
+    assert all(set(d["members"]) <= set(G.nodes) for d in groups)
+    trick = [d for d in groups if d["cluster"] == "trick"][0]
+    assert any("play" in line and "in turn" in line for line in trick["text"])
+    round_ = [d for d in groups if d["cluster"] == "round"][0]
+    assert any("bid" in line and "all at once" in line for line in round_["text"])
+
+
+# -- static checks ----------------------------------------------------------------------------------
+FLAWED = """\
+name: Flawed
+players: {min: 2, max: 4}
+options:
+  fast: {type: bool, default: false}
+  colour_blind: {type: bool, default: false}    # UNUSED-OPTION
+cards:
+  - each: {rank: "range(1, 6)"}
+    name: "c{rank}"
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per_player: true, visibility: owner}
+variables: {ready: false, turns: 0}
+player_variables: {score: 0}
+flow:
+  - deal: {from: deck, to: hand, count: 2}
+  - while: "not ready and turns < 100"    # ENDLESS
+    max: 20
+    do:
+      - log: "waiting {turns}"
+  - if: options.fast
+    then:
+      - log: "fast"
+  - for: p
+    in: players
+    do:
+      - choose: {action: play, player: p, cards: p.hand, to: deck}
+      - add: {p.score: 1}
+phases:
+  forgotten:                                    # UNREACHABLE
+    - log: "nobody comes here"
+"""
+
+
+def _line_of(text, marker):
+    lines = [i + 1 for i, ln in enumerate(text.split("\n")) if marker in ln]
+    assert len(lines) == 1, marker
+    return lines[0]
+
+
+def test_flawed_spec_gets_exactly_its_three_warnings(tmp_path):
+    path = tmp_path / "flawed.yaml"
+    path.write_text(FLAWED)
+    diags = check_spec(path)
+    got = sorted((d.line, d.column, d.severity, d.message.split(":")[0]) for d in diags)
+    assert got == sorted([
+        (_line_of(FLAWED, "UNUSED-OPTION"), 3, "warning", "option 'colour_blind' is never used"),
+        (_line_of(FLAWED, "ENDLESS"), 5, "warning", "this while loop's condition never changes"),
+        (_line_of(FLAWED, "UNREACHABLE"), 3, "warning", "phase 'forgotten' is never entered"),
+    ]), [str(d) for d in diags]
+    endless = [d for d in diags if "while" in d.message][0]
+    assert "ready, turns" in endless.message and all(d.file == str(path) for d in diags)
+
+
+def test_validate_strict_fails_on_warnings(tmp_path, capsys):
+    path = tmp_path / "flawed.yaml"
+    path.write_text(FLAWED)
+    assert main(["validate", str(path)]) == 0
+    assert "3 warning(s)" in " ".join(capsys.readouterr().out.split())
+    assert main(["validate", "--strict", str(path)]) == 1
+    assert "3 error(s)" in " ".join(capsys.readouterr().out.split())
+
+
+MORE_FLAWS = """\
+name: More flaws
+players: {min: 2, max: 4}
+options:
+  bonus: {type: int, default: 5}                # PRESET-ONLY
+presets:
+  generous: {bonus: 10}
+cards:
+  - each: {rank: "range(1, 6)"}
+    name: "c{rank}"
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per_player: true, visibility: owner}
+  limbo: {visibility: public}
+variables: {spare: 1, tally: 0}                 # VARIABLES
+player_variables: {score: 0, streak: 0}         # PLAYER-VARIABLES
+flow:
+  - deal: {from: deck, to: hand, count: 1}
+  - for: p
+    in: players
+    do:
+      - choose: {action: take, player: p, cards: limbo, to: p.hand}    # EMPTY-ZONE
+      - choose: {action: say, player: p, options: "[]"}                # NO-OPTIONS
+      - choose: {action: maybe, player: p, options: "[]", optional: true}
+      - add: {p.streak: 1, tally: 1, p.score: 1}
+  - end: "that is all"
+  - log: "too late"                             # AFTER-END
+"""
+
+
+def test_each_check_on_its_own_flaw(tmp_path):
+    path = tmp_path / "more.yaml"
+    path.write_text(MORE_FLAWS)
+    diags = static_checks(load_game(path))
+    got = {(d.line, d.message.split(":")[0].split(" (")[0]) for d in diags}
+    var_line = _line_of(MORE_FLAWS, "# VARIABLES")
+    assert got == {
+        (_line_of(MORE_FLAWS, "PRESET-ONLY"), "option 'bonus' is never used"),
+        (var_line, "variable 'spare' is declared but never used"),
+        (var_line, "variable 'tally' is written"),
+        (_line_of(MORE_FLAWS, "PLAYER-VARIABLES"), "player variable 'streak' is written"),
+        (_line_of(MORE_FLAWS, "EMPTY-ZONE"), "decision 'take' may never have an option"),
+        (_line_of(MORE_FLAWS, "NO-OPTIONS"), "decision 'say' never has an option"),
+        (_line_of(MORE_FLAWS, "AFTER-END"), "this step can never run"),
+    }, [str(d) for d in diags]
+    assert all(d.severity == "warning" for d in diags)
+    assert any("presets generous set it" in d.message for d in diags)
+
+
+def test_a_while_loop_whose_body_changes_its_condition_is_fine(tmp_path):
+    text = FLAWED.replace('      - log: "waiting {turns}"', '      - add: {turns: 1}')
+    path = tmp_path / "ok.yaml"
+    path.write_text(text)
+    messages = [d.message for d in check_spec(path)]
+    assert not any("while" in m for m in messages) and len(messages) == 2
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.stem)
+def test_every_spec_validates_strictly(spec):
+    diags = check_spec(spec)
+    assert diags == [], "\n".join(map(str, diags))
+
+
+# -- exports ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def graphs():
+    out = {}
+    for spec in SPECS:
+        G = flow_graph(load_game(spec))
+        out[spec.stem] = {"steps": G, "phases": phase_graph(G)}
+    return out
+
+
+def _check_output(fmt, data, G):
+    phases = [d["label"] for _, d in G.nodes(data=True) if d["kind"] == "phase"]
+    if fmt == "png":
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+        return
+    text = data.decode("utf-8")
+    if fmt == "svg":
+        root = ET.fromstring(data)
+        assert root.tag.endswith("svg") and float(root.get("width").rstrip("pt")) > 100
+    elif fmt == "dot":
+        assert text.startswith("digraph ") and text.rstrip().endswith("}")
+        for p in phases:
+            assert f'"cluster_{p}"' in text
+        assert text.count(" -> ") == G.number_of_edges()
+    elif fmt == "mermaid":
+        assert "flowchart TD" in text
+        for p in phases:
+            assert f'["phase {p}"]' in text
+        lines = [ln.strip() for ln in text.split("\n")]
+        assert sum(ln.startswith("subgraph ") for ln in lines) == lines.count("end") >= len(phases)
+    elif fmt == "html":
+        assert text.startswith("<!DOCTYPE html>") and "<svg" in text and "flowchart TD" in text
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("spec", [p.stem for p in SPECS])
+def test_every_format_renders_for_every_spec(graphs, spec, fmt):
+    G = graphs[spec]["steps"]
+    _check_output(fmt, render(G, fmt, title=spec), G)
+
+
+@pytest.mark.parametrize("spec", [p.stem for p in SPECS])
+def test_phase_view_renders_for_every_spec(graphs, spec):
+    H = graphs[spec]["phases"]
+    _check_output("svg", render(H, "svg", title=spec), H)
+    _check_output("mermaid", render(H, "mermaid"), H)
+
+
+def test_mermaid_and_dot_mark_loops_branches_and_back_edges(sk):
+    _, G = sk
+    m = to_mermaid(G)
+    assert '>"↻ repeat 10 times"]' in m                      # a loop node
+    assert '{"if winning == null"}' in m                     # a branch node
+    assert '-->|"winning == null"|' in m and '-->|"else"|' in m
+    assert "-.->" in m and "==>" in m                         # back edges dotted, phase calls thick
+    assert "DECISION: bid" in m and "all at once" in m
+    d = to_dot(G)
+    assert 'style="dashed", constraint="false"' in d
+    assert d.index('subgraph "cluster_round"') < d.index('subgraph "cluster_trick"') < d.rindex("}")
+
+
+def test_heat_colours_nodes_and_labels_branches(sk):
+    game, G = sk
+    trace: dict = {}
+    simulate(game, 2, 3, seed=0, trace=trace)
+    lay = Layout(G, Heat(trace, 2)).build()
+    texts = [ln.text for p in lay.prims if p[0] == "box" for ln in p[5].lines]
+    assert "ran 10× per game" in texts                       # the round phase's first step
+    assert "never ran" in texts                               # nobody-wins branch: no kraken by default
+
+    def find(item, cls):
+        out = [item] if isinstance(item, cls) else []
+        for attr in ("items",):
+            for x in getattr(item, attr, []) or []:
+                out += find(x, cls)
+        for attr in ("body", "then", "other"):
+            x = getattr(item, attr, None)
+            if x is not None:
+                out += find(x, cls)
+        return out
+    main_item = Layout(G, Heat(trace, 2)).seq([START] + children(G, START))
+    branches = find(main_item, Branch)
+    assert branches and branches[0].labels == ("yes 0%", "no 100%")
+    loops = [x for x in find(main_item, Loop) if G.nodes[x.nid]["label"] == "repeat cards_dealt times"]
+    assert loops and loops[0].lane_label == "5.5 passes"       # 55 tricks in 10 rounds
+
+
+# -- command line -----------------------------------------------------------------------------------
+def test_cli_diagram_formats_and_heat(tmp_path, capsys):
+    out = tmp_path / "sk.svg"
+    assert main(["diagram", str(SKULL_KING), "-o", str(out)]) == 0
+    ET.fromstring(out.read_bytes())
+    png = tmp_path / "heat.png"
+    assert main(["diagram", str(SKULL_KING), "--heat", "2", "--players", "3", "--detail", "phases",
+                 "-o", str(png)]) == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    capsys.readouterr()
+    assert main(["diagram", str(SKULL_KING), "--format", "mermaid", "--option", "kraken=true"]) == 0
+    assert "flowchart TD" in capsys.readouterr().out
+
+
+def test_simulate_trace_feeds_diagram_trace(tmp_path, capsys):
+    trace = tmp_path / "trace.json"
+    assert main(["simulate", str(SKULL_KING), "-n", "2", "-p", "4", "-q", "--trace", str(trace)]) == 0
+    counts = json.loads(trace.read_text())
+    assert counts["flow/0"] == 2 and counts["flow/0/do/0"] == 20
+    dot = tmp_path / "trace.dot"
+    assert main(["diagram", str(SKULL_KING), "--trace", str(trace), "-o", str(dot)]) == 0
+    assert "ran 20×" in dot.read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["diagram", "nope.yaml"], "no such file"),
+    (["diagram", str(SKULL_KING), "-o", "out.txt"], "cannot tell the format"),
+    (["diagram", str(SKULL_KING), "--heat", "1", "--players", "1"], "not 1"),
+    (["diagram", str(SKULL_KING), "--trace", "missing.json"], "no such trace file"),
+    (["doc", str(SKULL_KING), "--option", "kraken=maybe"], "kraken must be bool"),
+])
+def test_cli_errors_are_messages_not_tracebacks(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 1
+    err = " ".join(capsys.readouterr().err.split())  # the console wraps long lines
+    assert message in err and "Traceback" not in err
+
+
+def test_cli_rejects_a_trace_of_another_spec(tmp_path, capsys):
+    bad = tmp_path / "t.json"
+    bad.write_text(json.dumps({"phases/elsewhere/0": 3}))
+    assert main(["diagram", str(SKULL_KING), "--trace", str(bad), "-o", str(tmp_path / "x.svg")]) == 1
+    assert "another spec" in " ".join(capsys.readouterr().err.split())
+    bad.write_text("[1, 2]")
+    assert main(["diagram", str(SKULL_KING), "--trace", str(bad), "-o", str(tmp_path / "x.svg")]) == 1
+    assert "a trace is a JSON object" in " ".join(capsys.readouterr().err.split())
+
+
+# -- rules document ---------------------------------------------------------------------------------
+def test_rules_document_of_skull_king(sk):
+    game, _ = sk
+    md = rules_markdown(game)
+    for text in ("# Skull King — rules", "**Players:** 3 to 8.", "56 × **green-1** … **black-14**",
+                 "5 × **escape**", "played as *pirate* or *escape*", "only with option `kraken`",
+                 "That is **70 cards**", "1. Repeat `10` times:", "### Phase trick",
+                 "**Decision — bid:** every player in `players` chooses at the same time",
+                 "range(0, cards_dealt + 1)", "**Allowed when:** `may_play(c, p)`", "If `winning == null`:",
+                 "- Otherwise:", "the **highest** final score wins", "Add `p.round_points` to `p.score`",
+                 "§6: add the Kraken: nobody wins its trick.", "**rulebook_2021**: `lead_suit=official`",
+                 "### winner_card", "*§6: the card that wins the trick, or null when nobody wins.*"):
+        assert text in md, text
+    # steps are numbered in order within each phase
+    trick = md.split("### Phase trick")[1].split("###")[0]
+    assert re.findall(r"^(\d+)\. ", trick, re.M) == ["1", "2", "3"]
+
+
+def test_cli_doc_for_every_spec(tmp_path):
+    for spec in SPECS:
+        out = tmp_path / f"{spec.stem}.md"
+        assert main(["doc", str(spec), "-o", str(out)]) == 0
+        md = out.read_text()
+        game = load_game(spec)
+        assert md.startswith(f"# {game.name} — rules")
+        assert "## How a game goes" in md and "## Scoring and winning" in md
+        for name in game.spec.get("phases") or {}:
+            assert f"### Phase {name}" in md
+
+
+def test_analysis_names_no_game():
+    words = ("skull", "pirate", "tigress", "kraken", "whale", "witch", "blackmore", "ligretto", "scots")
+    for path in (ROOT / "interpreter" / "analysis").glob("*.py"):
+        text = path.read_text().lower()
+        assert not [w for w in words if w in text], path

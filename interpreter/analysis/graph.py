@@ -431,13 +431,14 @@ def flow_graph(game) -> nx.DiGraph:
 
 def _phase_parents(G) -> None:
     """``parent_phase`` of each phase: the phase that calls it when it is called from exactly one
-    program (a sub-phase, drawn nested), else None; ``callers``: how many call sites it has."""
+    other phase (a sub-phase, drawn nested), else None; ``callers``: how many call sites it has."""
     for n, d in G.nodes(data=True):
         if d["kind"] == "phase":
             sites = [p for p in G.predecessors(n) if G.edges[p, n]["kind"] == "call"]
             progs = {G.nodes[p]["cluster"] for p in sites}
             d["callers"] = len(sites)
-            d["parent_phase"] = next(iter(progs)) if len(progs) == 1 and progs != {d["label"]} else None
+            parent = next(iter(progs)) if len(progs) == 1 else None
+            d["parent_phase"] = parent if parent not in (None, "flow", d["label"]) else None
 
 
 def descendants_in_tree(G, nid) -> list:

@@ -1,7 +1,7 @@
 """Rulebook: a declarative rules interpreter for card games.
 
 >>> from interpreter import load_game
->>> game = load_game("specs/skull_king.yaml")
+>>> game = load_game("specs/my_game.yaml")  # any spec
 >>> state = game.new_state(4, seed=1)
 >>> state.legal_actions(0)[:2]          # doctest: +SKIP
 """

@@ -19,7 +19,7 @@ from .cards import Card
 @dataclass(frozen=True)
 class Action:
     """A legal action: ``player`` (seat, int), ``text`` (readable and stable, e.g.
-    ``"play black-14"``, ``"bid 2"``, ``"play tigress as pirate"``, ``"pass"``) and
+    ``"play black-14"``, ``"bid 2"``, ``"play joker as ace"``, ``"pass"``) and
     ``index`` (its position in ``legal_actions(player)``, an int for learning tools)."""
 
     player: int

@@ -242,9 +242,10 @@ class _Builder:
         label = f"{kind} {text}".strip()
         self.add(nid, attrs, label, [label])
         for role in ("do", "then", "else"):
-            sub = step.get(role, body.get(role) if isinstance(body, dict) else None)
-            if isinstance(sub, list):
-                self.block(sub, path + (role,), nid, role, cluster, variant)
+            if isinstance(step.get(role), list):
+                self.block(step[role], path + (role,), nid, role, cluster, variant)
+            elif isinstance(body, dict) and isinstance(body.get(role), list):
+                self.block(body[role], path + (kind, role), nid, role, cluster, variant)
 
     def s_shuffle(self, nid, step, path, attrs, cluster, variant):
         label = f"shuffle {step['shuffle']}"

@@ -29,7 +29,7 @@ DROP = 22         # from a branch's condition to its columns
 MERGE = 14
 BYPASS = 34       # width of the lane of a missing then/else
 MAX_TEXT = 270    # longest line of text in a box, in points
-LOG_TEXT = 220    # ... of a message (log) box, cut after two lines
+LOG_TEXT = 190    # ... of a message (log) box, cut after two lines
 MARGIN = 18
 
 STYLE = {  # category -> (fill, edge)
@@ -212,6 +212,8 @@ class Layout:
             italic = kind == "log" or t.startswith("“")
             color = "#ffffff" if cat == "start" else (MUTED if italic else "#1a1a1a")
             size = SIZE if i == 0 or cat not in ("decision",) else SIZE - 0.4
+            if kind == "log":
+                size = SIZE - 0.6
             if kind == "group":
                 mark = t.strip()[:1]
                 color = GROUP_COLORS.get(mark, "#1a1a1a" if not t.startswith("+") else MUTED)

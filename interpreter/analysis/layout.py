@@ -520,8 +520,6 @@ class Layout:
 # -- drawing ------------------------------------------------------------------------------------
 def draw(G, heat: Heat | None = None, title: str = "", subtitle: str = ""):
     """A matplotlib Figure of the graph (1 unit = 1 point)."""
-    import matplotlib
-    matplotlib.use("Agg", force=False)
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon, Rectangle
     from matplotlib.path import Path as MPath
@@ -608,6 +606,8 @@ def _dedupe(pts):
 def save(fig, path, fmt: str, dpi: int = 110) -> None:
     """Write ``fig`` as ``svg`` or ``png`` to ``path`` (a file path or a binary file object)."""
     import matplotlib
+    w, h = fig.get_size_inches()
+    dpi = min(dpi, int(30000 / max(w, h, 1)))  # stay within the size a PNG can have
     with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "rulebook"}):
         kwargs = {"metadata": {"Date": None}} if fmt == "svg" else {"metadata": {"Software": None}}
         fig.savefig(path, format=fmt, dpi=dpi if fmt == "png" else 72, facecolor="white", **kwargs)

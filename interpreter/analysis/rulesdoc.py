@@ -233,6 +233,8 @@ class _Doc:
             if not calls:
                 self.w("*(No step enters this phase.)*")
                 self.w()
+            if not children(self.G, p):
+                self.w("*(This phase has no steps.)*")
             self.block(children(self.G, p), 0)
             self.w()
         self.w("When the flow above is over, the game ends.")

@@ -85,7 +85,7 @@ def cmd_play(args) -> int:
                     return 0
             else:
                 action = agents[p].act(state, p)
-            state.apply(action)
+            state.apply(action, p)
             _flush(state, game)
             if state.is_terminal():
                 break
@@ -125,17 +125,13 @@ def _flush(state, game):
 
 
 def _score_table(state, game, rows):
-    columns = game.display.get("player_columns") or list(game.pvar_defaults)
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     table.add_column("player")
-    for c in columns:
-        table.add_column(c, justify="right")
-    for p in range(state.num_players):
-        row = [state.player_name(p)]
-        for c in columns:
-            v = rows[p].get(c)
-            row.append("-" if v is None else str(v))
-        table.add_row(*row)
+    titles = [title for title, _ in game.columns]
+    for title in titles:
+        table.add_column(title, justify="right")
+    for p, row in enumerate(rows):
+        table.add_row(state.player_name(p), *("-" if row[t] is None else _escape(str(row[t])) for t in titles))
     console.print(table)
 
 
@@ -143,11 +139,10 @@ def _ask_human(state, p):
     obs = state.observation(p)
     game = state.game
     console.print()
-    columns = game.display.get("player_columns") or []
-    if columns:  # a one-line reminder of where everybody stands
+    if game.columns:  # a one-line reminder of where everybody stands
         parts = []
-        for seat, pv in enumerate(obs["player_vars"]):
-            values = " ".join(f"{c} {'-' if pv.get(c) is None else pv.get(c)}" for c in columns)
+        for seat, row in enumerate(game.table_rows(state)):
+            values = " ".join(f"{t} {'-' if v is None else v}" for t, v in row.items())
             parts.append(f"{state.player_name(seat)}: {values}")
         console.print("[dim]" + _escape(" | ".join(parts)) + "[/dim]")
     for name, zdef in game.zones.items():
@@ -159,8 +154,12 @@ def _ask_human(state, p):
         elif isinstance(z, list) and z and name in (game.display.get("show_zones") or [name]):
             console.print(f"[bold]{name}:[/bold] " + " ".join(_card_text(c, state) for c in z))
     actions = state.legal_actions(p)
-    for i, a in enumerate(actions):
-        console.print(f"  [bold]{i:>2}[/bold] {a.text}")
+    shown = actions if len(actions) <= 40 else actions[:10] + actions[-3:]
+    for a in shown:
+        console.print(f"  [bold]{a.index:>2}[/bold] {_escape(a.text)}")
+    if len(shown) < len(actions):
+        console.print(f"  [dim]... {len(actions)} actions in all: type a number or an action's text, "
+                      f"e.g. {actions[len(actions) // 2].text!r}[/dim]")
     while True:
         try:
             raw = input(f"{state.player_name(p)} > ").strip()

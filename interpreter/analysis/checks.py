@@ -245,7 +245,7 @@ class _Checker:
         columns = display.get("player_columns")
         pvars = self.spec.get("player_variables") or {}
         if columns:
-            read |= {"player." + c for c in columns}
+            read |= {"player." + c for c in columns if isinstance(c, str)}  # {title: expr} reads via the compiler
         elif any(isinstance(d["step"].get("log"), dict) and d["step"]["log"].get("table")
                  for _, d in self.steps() if d["kind"] == "log"):
             read |= {"player." + c for c in pvars}  # the score table shows every player variable

@@ -461,7 +461,8 @@ class _Doc:
                 self.w()
         cols = (s.get("display") or {}).get("player_columns")
         if cols:
-            self.w("The score table shows " + ", ".join(f"`{c}`" for c in cols) + ".")
+            self.w("The score table shows " + ", ".join(
+                f"`{c}`" if isinstance(c, str) else ", ".join(f"{t} (`{e}`)" for t, e in c.items()) for c in cols) + ".")
             self.w()
 
     def variants(self):

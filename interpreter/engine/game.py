@@ -63,6 +63,18 @@ class Game:
             state.apply(text, seat)
         return state
 
+    def table_rows(self, state) -> list:
+        """The score table now: one dict per seat, column title -> plain value
+        (``display.player_columns``; by default every player variable)."""
+        from ..engine.context import Ctx
+        from ..engine.run import _plainify
+        ctx = Ctx(state)
+        rows = []
+        for p in range(state.num_players):
+            ctx.bound = {"p": p}
+            rows.append({title: _plainify(f(ctx)) for title, f in self.columns})
+        return rows
+
     def card(self, name: str):
         """The first card called ``name``; raises RulebookError if there is none."""
         for c in self.cards:

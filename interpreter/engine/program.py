@@ -321,7 +321,7 @@ class Log(Instr):
         if state.events is not None:  # nobody is watching: skip building the text
             text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
             # the table is a snapshot: later steps change the variables
-            state.emit("log", text=text, table=[dict(pv) for pv in state.pvars] if self.table else None)
+            state.emit("log", text=text, table=state.game.table_rows(state) if self.table else None)
         frame[1] += 1
 
 

@@ -174,6 +174,7 @@ class SpecCompiler:
             programs[name] = self.compile_program(steps or [], ("phases", name))
         score_src = d.get("score", "p.score" if "score" in n.player_vars else "0")
         score_fn = self.expr(("score",), score_src, bound={"p"})
+        columns = self.build_columns()
         players = d.get("players") or {}
         initial = [z for z, zd in (d.get("zones") or {}).items() if isinstance(zd, dict) and zd.get("initial") == "all"]
         if len(initial) > 1:
@@ -193,9 +194,35 @@ class SpecCompiler:
             positions=self.positions, min_players=players.get("min", 2), max_players=players.get("max", 8),
             winner_rule=d.get("winner", "highest"), display=d.get("display") or {},
             var_defaults=d.get("variables") or {}, pvar_defaults=d.get("player_variables") or {},
-            score_fn=score_fn, initial_zone=initial_zone, names=n, functions=n.functions,
+            score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
             warnings=[x for x in self.diags if x.severity == "warning"],
         )
+
+    def build_columns(self) -> list:
+        """The score table's columns: ``[(title, f(ctx) with p bound)]``."""
+        cols = (self.data.get("display") or {}).get("player_columns")
+        reads_before = set(self.names.read_vars)
+        default = cols is None
+        if default:
+            cols = list((self.data.get("player_variables") or {}).keys())
+        out = []
+        for i, col in enumerate(cols):
+            path = ("display", "player_columns", i)
+            if isinstance(col, dict):
+                (title, text), = col.items()
+                f = self.expr(path + (title,), text, bound={"p"})
+            else:
+                title = str(col)
+                if title not in self.names.player_vars:
+                    self.error(path, f"{title!r} is not a player variable",
+                               "name a player variable, or give {title: expression of p}")
+                    continue
+                f = self.expr(path, f"p.{title}", bound={"p"})
+            if f is not None:
+                out.append((str(title), f))
+        if default:  # the default table reads variables only if a log shows it (see static checks)
+            self.names.read_vars = reads_before
+        return out
 
     def resolve_options(self, given: dict) -> dict:
         declared = self.data.get("options") or {}

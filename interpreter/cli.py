@@ -202,7 +202,8 @@ def cmd_simulate(args) -> int:
         task = progress.add_task("games", total=args.games)
         trace = {} if args.trace else None
         result = simulate(game, args.games, args.players, args.seed,
-                          progress=lambda i: progress.update(task, completed=i), trace=trace)
+                          progress=lambda i: progress.update(task, completed=i), trace=trace,
+                          jobs=1 if trace is not None else args.jobs)
     summary = result.summary()
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -297,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.add_argument("--plot", metavar="FILE.png", help="also draw score distributions and win rates")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (same results, faster)")
     s.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran "
                    "(for rulebook diagram --trace)")
     s.set_defaults(func=cmd_simulate)

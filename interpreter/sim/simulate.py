@@ -50,23 +50,53 @@ class SimulationResult:
                 "mean_length": statistics.fmean(self.lengths) if self.lengths else 0.0, "seats": seats}
 
 
-def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None):
-    """Play ``n_games`` random-bot games. ``progress(i)`` is called after each game.
-    With ``trace`` (a dict), counts how often each spec step ran (for heat diagrams)."""
+def _play_one(game, num_players, seed, i, trace):
+    """Game ``i`` of a run: seed ``seed + i``, bots seeded from (seed, i, seat)."""
+    agents = [RandomAgent(seed * 1_000_003 + i * 101 + p) for p in range(num_players)]
+    state = play_game(game, num_players, seed + i, agents, trace)
+    return state.scores(), state.winners(), len(state.history)
+
+
+def _play_chunk(spec_file, options, num_players, seed, indices):
+    """Worker of a parallel run: loads the spec once, plays the games ``indices``."""
+    from ..spec.loader import load_game
+    game = load_game(spec_file, options)
+    return [(i, _play_one(game, num_players, seed, i, None)) for i in indices]
+
+
+def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
+             jobs: int = 1):
+    """Play ``n_games`` random-bot games (game ``i`` with seed ``seed + i``: the same results
+    whatever ``jobs``). ``progress(done)`` is called as games finish. With ``trace`` (a dict),
+    counts how often each spec step ran (for heat diagrams; single process only). ``jobs`` > 1
+    plays in that many worker processes."""
     result = SimulationResult(game.name, num_players, [[] for _ in range(num_players)],
                               [0.0] * num_players)
     start = time.perf_counter()
-    for i in range(n_games):
-        agents = [RandomAgent(seed * 1_000_003 + i * 101 + p) for p in range(num_players)]
-        state = play_game(game, num_players, seed + i, agents, trace)
-        scores = state.scores()
-        winners = state.winners()
+    outcomes = [None] * n_games
+    if jobs > 1 and trace is None and n_games > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        size = max(1, min(25, n_games // (jobs * 4) or 1))
+        chunks = [list(range(k, min(n_games, k + size))) for k in range(0, n_games, size)]
+        done = 0
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(_play_chunk, game.file, game.options, num_players, seed, c) for c in chunks]
+            for fut in as_completed(futures):
+                for i, outcome in fut.result():
+                    outcomes[i] = outcome
+                    done += 1
+                if progress is not None:
+                    progress(done)
+    else:
+        for i in range(n_games):
+            outcomes[i] = _play_one(game, num_players, seed, i, trace)
+            if progress is not None:
+                progress(i + 1)
+    for scores, winners, length in outcomes:
         for p in range(num_players):
             result.scores[p].append(scores[p])
         for w in winners:
             result.wins[w] += 1 / len(winners)
-        result.lengths.append(len(state.history))
-        if progress is not None:
-            progress(i + 1)
+        result.lengths.append(length)
     result.seconds = time.perf_counter() - start
     return result

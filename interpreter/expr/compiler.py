@@ -297,9 +297,10 @@ class Compiler:
                     return lambda ctx: other(ctx) is None
                 return lambda ctx: other(ctx) is not None
             if a.data in literal or b.data in literal:  # no card on one side: plain equality
+                value, other = (fa(None), fb) if a.data in literal else (fb(None), fa)  # constant
                 if op == "==":
-                    return lambda ctx: fa(ctx) == fb(ctx)
-                return lambda ctx: fa(ctx) != fb(ctx)
+                    return lambda ctx: other(ctx) == value
+                return lambda ctx: other(ctx) != value
             if op == "==":
                 return lambda ctx: _eq(fa(ctx), fb(ctx))
             return lambda ctx: not _eq(fa(ctx), fb(ctx))
@@ -357,6 +358,14 @@ class Compiler:
         f = self._c(obj, locs, bound)
         if name in CARD_BUILTIN_ATTRS:
             return lambda ctx: get_attr(ctx, f(ctx), name)
+        key = self._bound_key(obj, bound)
+        if key is not None:  # `c.suit` with c bound in the expression: one closure, not two
+            def attr_of_bound(ctx):
+                value = ctx.bound[key]
+                if type(value) is Card and not value.modes:
+                    return value.attrs.get(name)
+                return get_attr(ctx, value, name)
+            return attr_of_bound
 
         def attr(ctx):
             value = f(ctx)
@@ -364,6 +373,15 @@ class Compiler:
                 return value.attrs.get(name)
             return get_attr(ctx, value, name)
         return attr
+
+    def _bound_key(self, t, bound):
+        """The ``ctx.bound`` key a name node reads, if it is bound inside the expression."""
+        if t.data != "name":
+            return None
+        name = str(t.children[0])
+        if name in bound:
+            return name
+        return self._subst.get(name)
 
     def _index(self, t, locs, bound):
         fo, fi = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)

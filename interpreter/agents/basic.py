@@ -35,6 +35,13 @@ class FirstLegalAgent(Agent):
         return state.legal_actions(player)[0]
 
 
+def random_bots(game_seed: int, num_players: int) -> list:
+    """The random bots of a game played with ``game_seed``: the same in ``rulebook play`` and
+    ``rulebook simulate`` (its game ``i`` has seed ``seed + i``), so any simulated game can be
+    watched again with ``rulebook play SPEC --players N --seed S``."""
+    return [RandomAgent(game_seed * 1_000_003 + p) for p in range(num_players)]
+
+
 def play_game(game, num_players: int, seed: int, agents, trace: dict | None = None):
     """Play one game to the end with ``agents`` (one per seat); returns the final State.
     ``trace`` (optional dict) counts the spec steps run."""

@@ -8,6 +8,7 @@ Each instruction's ``run(state, ctx, frame)`` does its work and sets ``frame[1]`
 from __future__ import annotations
 
 from ..errors import RuleError
+from ..expr.builtins import MAX_ITEMS
 from ..model.cards import Card
 
 CHOICES = "$choices"
@@ -91,7 +92,9 @@ class ForInit(Instr):
     def run(self, state, ctx, frame):
         items = self.items(ctx)
         if isinstance(items, int) and not isinstance(items, bool):
-            items = list(range(1, items + 1))  # `repeat: N` counts 1..N
+            if items > MAX_ITEMS:
+                raise RuleError(f"cannot loop {items} times: a loop runs at most {MAX_ITEMS} times")
+            items = list(range(1, items + 1))  # `repeat: N` counts 1..N; N <= 0 runs no time
         elif isinstance(items, dict):
             items = list(items)
         elif not isinstance(items, list):
@@ -300,10 +303,11 @@ class Deal(Instr):
             seats = [(start + i) % state.num_players for i in range(state.num_players)]
         if n is None:  # deal everything evenly; the rest stays in the source
             n = len(src) // max(1, len(seats))
+        if self.count is not None and n * len(seats) > len(src):
+            raise RuleError(f"cannot deal {n} card(s) to each of {len(seats)} players: "
+                            f"{self.src.text} holds only {len(src)}")
         for _ in range(n):
             for p in seats:
-                if not src:
-                    break
                 cid = src.pop()
                 state.marks.pop(cid, None)
                 hands[p].append(cid)

@@ -5,6 +5,8 @@ Rule behaviour is the spec's; this module only follows the compiled program
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import IllegalAction, RuleError, RulebookError
 from ..model.cards import Card
 from .context import Ctx
@@ -49,7 +51,7 @@ def advance(state) -> None:
         except RuleError as exc:
             raise _located(game, instr, str(exc)) from None
         except _PY_ERRORS as exc:
-            raise _located(game, instr, f"{type(exc).__name__}: {exc}") from None
+            raise _located(game, instr, describe_python_error(exc)) from None
         ctx.bound.clear()
         steps += 1
         if steps > MAX_STEPS:
@@ -64,10 +66,13 @@ def advance(state) -> None:
 
 
 def _located(game, instr, message):
-    if isinstance(message, str) and message.startswith(game.file):
+    """A RuleError at the spec position of ``instr`` (a step, or anything with ``path``)."""
+    if isinstance(message, str) and message.startswith(game.file + ":"):
         return RuleError(message)
     pos = game.position(instr.path)
-    return RuleError(f"{game.file}:{pos.line}:{pos.column}: {message}")
+    return RuleError(f"{game.file}:{pos.line}:{pos.column}: error while running the rules: {message}\n"
+                     f"    hint: the spec is valid, but this step failed in play; check the values it uses "
+                     f"(rulebook play with --seed shows the game up to here)")
 
 
 def _pending_instr(state):
@@ -92,7 +97,7 @@ def legal_options(state, seat) -> list:
     except RuleError as exc:
         raise _located(state.game, instr, str(exc)) from None
     except _PY_ERRORS as exc:
-        raise _located(state.game, instr, f"{type(exc).__name__}: {exc}") from None
+        raise _located(state.game, instr, describe_python_error(exc)) from None
     state._legal_cache[seat] = opts
     return opts
 
@@ -186,8 +191,21 @@ def _why_illegal(state, player, text, opts) -> str:
             return f"{card_name} cannot be played as {rest.split(' as ', 1)[1]!r} (legal: {sample})"
         if any(a.startswith(f"{verb} {card_name} as ") for a in allowed):
             return f"say how {card_name} is played, e.g. {next(a for a in allowed if a.startswith(verb + ' ' + card_name))!r}"
-        return f"{card_name} may not be played now by the rules of this step (legal: {sample})"
+        rule = _step_text(state.game, instr.path, "where")
+        because = f": the rule here is `{rule}`" if rule else " by the rules of this step"
+        return f"{card_name} may not be played now{because} (legal: {sample})"
     return f"{text!r} is not a legal action for {state.player_name(player)} now (legal: {sample})"
+
+
+def _step_text(game, path, key):
+    """The text of ``key`` in the choose step at ``path`` of the spec, or None."""
+    node = game.spec
+    try:
+        for part in path:
+            node = node[part]
+        return str(node["choose"][key]).strip()
+    except (KeyError, IndexError, TypeError):
+        return None
 
 
 def _ctx_for(state, player, instr):
@@ -203,10 +221,48 @@ def final_scores(state) -> list:
     for p in range(state.num_players):
         ctx.bound["p"] = p
         try:
-            out.append(game.score_fn(ctx))
+            value = game.score_fn(ctx)
+        except RuleError as exc:
+            raise _located(game, _ScorePath, str(exc)) from None
         except _PY_ERRORS as exc:
-            raise RuleError(f"{game.file}: score: {type(exc).__name__}: {exc}") from None
+            raise _located(game, _ScorePath, describe_python_error(exc)) from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _located(game, _ScorePath, f"the score of {state.player_name(p)} is {value!r}, not a number")
+        out.append(value)
     return out
+
+
+class _ScorePath:
+    """Where the score expression is written, for error messages."""
+    path = ("score",)
+
+
+def describe_python_error(exc) -> str:
+    """A rule author's wording of a Python error met while evaluating an expression."""
+    text = str(exc)
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, RecursionError):
+        return "the expression is nested too deeply"
+    if isinstance(exc, TypeError):
+        m = re.search(r"'(\w+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+        if m:
+            return f"cannot compare a {_kind(m.group(2))} with a {_kind(m.group(3))} using {m.group(1)}"
+        m = re.search(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'", text)
+        if m:
+            return f"cannot apply {m.group(1)} to a {_kind(m.group(2))} and a {_kind(m.group(3))}"
+        m = re.search(r'can only concatenate (\w+) \(not "(\w+)"\) to', text)
+        if m:
+            return f"cannot add a {_kind(m.group(2))} to a {_kind(m.group(1))}"
+        return f"a value of the wrong type ({text})"
+    if isinstance(exc, (IndexError, KeyError)):
+        return f"no such entry ({text})"
+    return text
+
+
+def _kind(py_type: str) -> str:
+    return {"NoneType": "null", "int": "number", "float": "number", "str": "text", "list": "list",
+            "dict": "map", "bool": "boolean", "Card": "card"}.get(py_type, py_type)
 
 
 def observe(state, player: int) -> dict:

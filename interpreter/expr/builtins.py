@@ -28,11 +28,11 @@ def _sum(ctx, xs):
 
 
 def _minmax(pick):
-    def fn(ctx, *args):
-        if len(args) == 1 and isinstance(args[0], (list, tuple)):
-            xs = [x for x in args[0] if x is not None]
+    def fn(ctx, xs, *more):
+        if not more and isinstance(xs, (list, tuple)):
+            xs = [x for x in xs if x is not None]
             return pick(xs) if xs else None
-        xs = [x for x in args if x is not None]
+        xs = [x for x in (xs,) + more if x is not None]
         return pick(xs) if xs else None
     return fn
 

@@ -8,6 +8,8 @@ defines are reachable (card attributes, player variables and zones, map keys).
 """
 from __future__ import annotations
 
+import difflib
+import inspect
 import operator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,7 +187,11 @@ class Compiler:
     def compile(self, tree: Tree, local_names=frozenset(), bound=frozenset()):
         """Compile ``tree`` with step-bound ``local_names`` (read from the frame) and
         expression-``bound`` names. Returns ``f(ctx)``. Raises :class:`ExprNameError`."""
-        return self._c(tree, frozenset(local_names), frozenset(bound))
+        try:
+            return self._c(tree, frozenset(local_names), frozenset(bound))
+        except RecursionError:
+            raise ExprNameError("the expression is too long or nested too deeply",
+                                "split it into smaller definitions under define") from None
 
     # -- dispatch -----------------------------------------------------------------
     def _c(self, t, locs, bound):
@@ -262,8 +268,14 @@ class Compiler:
         hint = ""
         if name in n.player_vars or name in n.player_zones:
             hint = f"{name} belongs to a player: write p.{name} (with p a player)"
-        elif locs or bound:
-            hint = "names in scope here: " + ", ".join(sorted(set(locs) | set(bound)))
+        else:
+            known = set(locs) | {b for b in bound if not b.startswith("$")} | set(self._subst) | n.game_vars \
+                | n.game_zones | set(n.defines) | {"players", "num_players", "options"}
+            close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.7)
+            if close:
+                hint = "did you mean " + " or ".join(close) + "?"
+            elif locs or bound:
+                hint = "names in scope here: " + ", ".join(sorted(set(locs) | set(bound) | set(self._subst)))
         raise ExprNameError(f"unknown name {name!r}", hint or "declare it under variables, zones or define")
 
     def _list(self, t, locs, bound):
@@ -509,8 +521,10 @@ class Compiler:
         return call
 
     def _note_call(self, name):
-        if self.current_define is not None:
-            self.names.called_defines.setdefault(self.current_define, set()).add(name)
+        # the caller is the innermost definition being compiled (or inlined into another)
+        caller = self._inlining[-1] if self._inlining else self.current_define
+        if caller is not None:
+            self.names.called_defines.setdefault(caller, set()).add(name)
 
     def _call(self, t, locs, bound):
         name = str(t.children[0])
@@ -529,8 +543,15 @@ class Compiler:
             return lambda ctx: fns[name](ctx, *[f(ctx) for f in fargs])
         fn = BUILTINS.get(name)
         if fn is None:
+            close = difflib.get_close_matches(name, sorted(set(BUILTINS) | set(n.defines)), n=3, cutoff=0.7)
             raise ExprNameError(f"unknown function {name!r}",
-                                "built-ins: " + ", ".join(sorted(BUILTINS)) + "; or declare it under define")
+                                ("did you mean " + " or ".join(close) + "? " if close else "")
+                                + "built-ins: " + ", ".join(sorted(BUILTINS)) + "; or declare it under define")
+        low, high, params = _arity(fn)
+        if not low <= len(args) <= high:
+            want = f"{low}" if low == high else f"{low} to {high}" if high < 99 else f"at least {low}"
+            raise ExprNameError(f"{name} takes {want} argument(s) ({params}), given {len(args)}",
+                                "see the built-ins in docs/spec-language.md")
         lambda_pos = LAMBDA_ARGS.get(name, set())
         fargs = []
         for i, a in enumerate(args):
@@ -550,6 +571,9 @@ class Compiler:
         self._inlining.append(name)
         try:
             body = self._c(tree, frozenset(), frozenset(params))
+        except RecursionError:
+            raise ExprNameError("the expression is too long or nested too deeply",
+                                "split it into smaller definitions") from None
         finally:
             self.current_define = None
             self._inlining.pop()
@@ -572,6 +596,21 @@ class Compiler:
             finally:
                 ctx.bound = old
         return fn
+
+
+_ARITY: dict = {}
+
+
+def _arity(fn):
+    """(fewest, most, parameter text) of a built-in's arguments, its ``ctx`` left out."""
+    if fn not in _ARITY:
+        params = list(inspect.signature(fn).parameters.values())[1:]
+        low = sum(1 for p in params if p.default is p.empty and p.kind == p.POSITIONAL_OR_KEYWORD)
+        high = 99 if any(p.kind == p.VAR_POSITIONAL for p in params) else len(params)
+        text = ", ".join(("..." if p.kind == p.VAR_POSITIONAL else p.name + ("?" if p.default is not p.empty else ""))
+                         for p in params)
+        _ARITY[fn] = (low, high, text)
+    return _ARITY[fn]
 
 
 def _eq(a, b):

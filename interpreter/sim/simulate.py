@@ -10,7 +10,8 @@ import statistics
 import time
 from dataclasses import dataclass, field
 
-from ..agents.basic import RandomAgent, play_game
+from ..agents.basic import play_game, random_bots
+from ..errors import RuleError, RulebookError
 
 
 @dataclass
@@ -51,10 +52,18 @@ class SimulationResult:
 
 
 def _play_one(game, num_players, seed, i, trace):
-    """Game ``i`` of a run: seed ``seed + i``, bots seeded from (seed, i, seat)."""
-    agents = [RandomAgent(seed * 1_000_003 + i * 101 + p) for p in range(num_players)]
-    state = play_game(game, num_players, seed + i, agents, trace)
-    return state.scores(), state.winners(), len(state.history)
+    """Game ``i`` of a run: seed ``seed + i`` and the bots of that seed (see random_bots)."""
+    try:
+        state = play_game(game, num_players, seed + i, random_bots(seed + i, num_players), trace)
+        return state.scores(), state.winners(), len(state.history)
+    except RulebookError as exc:
+        raise RuleError(f"{exc}\n    in game {i + 1} (seed {seed + i}); watch it with: rulebook play {game.file} "
+                        f"--players {num_players} --seed {seed + i}"
+                        + "".join(f" --option {k}={_text(v)}" for k, v in game.options.items())) from None
+
+
+def _text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _play_chunk(spec_file, options, num_players, seed, indices):

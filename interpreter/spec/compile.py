@@ -176,6 +176,12 @@ class SpecCompiler:
         score_fn = self.expr(("score",), score_src, bound={"p"})
         columns = self.build_columns()
         players = d.get("players") or {}
+        if players.get("min", 2) > players.get("max", 8):
+            self.error(("players",), f"players: min {players.get('min')} is more than max {players.get('max')}",
+                       "swap them", key=True)
+        if "score" not in d and "score" not in n.player_vars:
+            self.error((), "nothing says how a player scores: every player will score 0 and share the win",
+                       "add score: EXPRESSION (of p), or a player variable named score", severity="warning")
         initial = [z for z, zd in (d.get("zones") or {}).items() if isinstance(zd, dict) and zd.get("initial") == "all"]
         if len(initial) > 1:
             self.error(("zones", initial[1], "initial"), "only one zone can hold every card at the start",
@@ -186,8 +192,8 @@ class SpecCompiler:
             self.error(("zones",), "no game zone can hold the cards at the start",
                        "declare a zone such as deck: {visibility: hidden, initial: all}")
         errors = [x for x in self.diags if x.severity == "error"]
-        if errors:
-            raise SpecError(self.diags)
+        if errors:  # warnings wait until the errors are fixed
+            raise SpecError(errors)
         return Game(
             name=d.get("name", Path(self.file).stem), file=self.file, options=options, cards=cards,
             card_names={c.name for c in cards}, zones=zones, programs=programs, spec=d,
@@ -289,7 +295,13 @@ class SpecCompiler:
                 attrs = dict(entry.get("attributes") or {})
                 attrs.update(combo)
                 attrs_all.update(attrs.keys())
-                name = _TEMPLATE.sub(lambda m: str(attrs.get(m.group(1).strip(), m.group(0))), str(entry.get("name", "")))
+                template = str(entry.get("name", ""))
+                missing = [m.group(1) for m in _TEMPLATE.finditer(template) if m.group(1).strip() not in attrs]
+                if missing:
+                    self.error(path + ("name",), f"the card name uses {{{missing[0]}}}, which is not an attribute "
+                               "of these cards", "name attributes from each: or attributes:, e.g. {suit}-{rank}")
+                    break
+                name = _TEMPLATE.sub(lambda m: str(attrs[m.group(1).strip()]), template)
                 if not name:
                     self.error(path, "a card needs a name", "add name: \"{suit}-{rank}\" or a fixed name")
                     continue
@@ -356,23 +368,16 @@ class SpecCompiler:
                 self.names.functions[name] = self.compiler.compile_define(name, params, tree)
             except ExprNameError as exc:
                 self._name_error(("define", key), body, exc)
-        # no recursion: evaluation must stay bounded
+        # no recursion: evaluation must stay bounded. Each cycle is reported once, at its first define.
         calls = self.names.called_defines
-        state = {}
-
-        def visit(name, trail):
-            state[name] = 1
-            for callee in calls.get(name, ()):
-                if state.get(callee) == 1:
-                    cycle = trail[trail.index(callee):] + [callee] if callee in trail else [name, callee]
-                    self.error(("define", parsed[name][0]), "definitions may not call themselves: "
-                               + " -> ".join(cycle), "unroll the recursion with a comprehension", key=True)
-                elif state.get(callee) is None and callee in parsed:
-                    visit(callee, trail + [callee])
-            state[name] = 2
-        for name in parsed:
-            if name not in state:
-                visit(name, [name])
+        import networkx as nx
+        graph = nx.DiGraph((a, b) for a, callees in calls.items() for b in callees if b in parsed)
+        for cycle in sorted(nx.simple_cycles(graph), key=lambda c: (len(c), c))[:20]:
+            start = min(cycle, key=lambda name: list(parsed).index(name))
+            k = cycle.index(start)
+            ordered = cycle[k:] + cycle[:k]
+            self.error(("define", parsed[start][0]), "definitions may not call themselves: "
+                       + " -> ".join(ordered + [start]), "unroll the recursion with a comprehension", key=True)
 
     # -- steps ------------------------------------------------------------------------------
     def compile_program(self, steps, path) -> list:

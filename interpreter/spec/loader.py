@@ -15,7 +15,9 @@ from ..errors import Diagnostic, SpecError
 from .compile import SpecCompiler
 from .yamlpos import load_yaml, position_of
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+# interpreter/schemas is a link to the top-level schemas/ (copied into wheels), so both checkouts
+# and plain installs find them.
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
 @lru_cache(maxsize=None)

@@ -26,6 +26,8 @@ def test_bids_are_simultaneous_and_secret(game):
     assert state.current_players() == [0, 1, 3]
     assert all(pv["bid"] is None for pv in state.pvars)
     assert state.observation(0)["pending"]["chosen"] == [2]
+    assert state.observation(0)["pending"]["my_choice"] is None
+    assert state.observation(2)["pending"]["my_choice"] == "bid 1"  # only the chooser sees it
     with pytest.raises(IllegalAction, match="already chosen"):
         state.apply("bid 0", 2)
     for p in (0, 1, 3):

@@ -161,7 +161,7 @@ def test_observation_hides_private_zones(spec, seed):
                     assert shown == {"count": len(state.zones[z])}
             # a simultaneous choice stays secret until everyone has chosen
             if obs["pending"] is not None:
-                assert set(obs["pending"]) == {"players", "chosen", "my_options"}
+                assert set(obs["pending"]) == {"players", "chosen", "my_options", "my_choice"}
 
     play_random(game.new_state(n, seed), rng, check)
 

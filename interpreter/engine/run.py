@@ -278,9 +278,13 @@ def observe(state, player: int) -> dict:
             zones[name] = _show(state, z, zdef.visibility == "public")
     pending = None
     if state.pending is not None:
+        mine = None
+        if str(player) in state.pending["committed"]:  # one's own secret choice is no secret to oneself
+            mine = next(text for seat, text in reversed(state.history) if seat == player)
         pending = {"players": list(state.pending["players"]),
                    "chosen": sorted(int(p) for p in state.pending["committed"]),
-                   "my_options": [o[0] for o in legal_options(state, player)]}
+                   "my_options": [o[0] for o in legal_options(state, player)],
+                   "my_choice": mine}
     return {
         "player": player,
         "phase": [f[0] for f in state.stack],

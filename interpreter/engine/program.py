@@ -439,8 +439,12 @@ def _value_text(v) -> str:
         return str(v)
     if t is Card:
         return v.name
-    if isinstance(v, (list, tuple)):
-        return " ".join(_value_text(x) for x in v)
+    if t is list or t is tuple:
+        parts = []
+        for x in v:  # inline the common items: this runs once per item of every option
+            tx = type(x)
+            parts.append(x if tx is str else str(x) if tx is int else _value_text(x))
+        return " ".join(parts)
     if isinstance(v, bool):
         return "yes" if v else "no"
     if v is None:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import IllegalAction, RulebookError
 from .cards import Card
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """A legal action: ``player`` (seat, int), ``text`` (readable and stable, e.g.
     ``"play black-14"``, ``"bid 2"``, ``"play joker as ace"``, ``"pass"``) and
     ``index`` (its position in ``legal_actions(player)``, an int for learning tools)."""

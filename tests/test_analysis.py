@@ -12,7 +12,7 @@ import pytest
 from interpreter.analysis.checks import static_checks
 from interpreter.analysis.export import FORMATS, render, to_dot, to_mermaid
 from interpreter.analysis.graph import GAME_OVER, START, children, flow_graph, phase_graph
-from interpreter.analysis.layout import Branch, Heat, Layout, Loop
+from interpreter.analysis.layout import Branch, Heat, Layout, Loop, Stack
 from interpreter.analysis.rulesdoc import rules_markdown
 from interpreter.cli import main
 from interpreter.sim.simulate import simulate
@@ -135,6 +135,61 @@ def test_phase_view_keeps_phases_loops_and_summarises_other_steps(sk):
     assert any("play" in line and "in turn" in line for line in trick["text"])
     round_ = [d for d in groups if d["cluster"] == "round"][0]
     assert any("bid" in line and "all at once" in line for line in round_["text"])
+
+
+BRANCHY = """\
+name: Branchy
+players: {min: 2, max: 3}
+cards:
+  - each: {rank: "range(1, 9)"}
+    name: "c{rank}"
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per_player: true, visibility: owner}
+variables: {n: 0}
+score: "count(p.hand)"
+flow:
+  - phase: refill
+phases:
+  refill:
+    - if: n == 0
+      then:
+        - for: p
+          in: players
+          do:
+            - if: count(deck) > 0
+              then:
+                - move: {from: deck, to: p.hand, count: 1}
+              else:
+                - log: "nothing left for {name(p)}"
+      else:
+        - shuffle: deck
+    - add: {n: 1}
+"""
+
+
+def test_phase_view_shows_else_branches_apart(tmp_path):
+    path = tmp_path / "branchy.yaml"
+    path.write_text(BRANCHY)
+    H = phase_graph(flow_graph(load_game(path)))
+    group = H.nodes[children(H, "phases/refill")[0]]
+    # the shuffle is the other way of the first `if`: an "else:" line at that `if`'s depth says so;
+    # the inner else shows nothing (only a message), so it gets no "else:" line; the loop around a
+    # branch is listed, so the branch is not left hanging under nothing
+    assert group["text"] == [
+        "? if n == 0",
+        "   ↻ for p in players",
+        "      ? if count(deck) > 0",
+        "         ⚄ move 1 from deck → p.hand",
+        "else:",
+        "   ⚄ shuffle deck",
+        "+ 2 other steps (add, log)",
+    ]
+    lay = Layout(H).build()
+    drawn = [ln for p in lay.prims if p[0] == "box" for ln in p[5].lines if ln.text.strip() == "else:"]
+    assert len(drawn) == 1 and drawn[0].color == "#7a6500"   # in the colour of the branch it belongs to
+    # DOT keeps the indentation: the summary's lines are left-justified (\l)
+    assert "\\l   ↻ for p in players\\l" in to_dot(H) and "\\lelse:\\l   ⚄ shuffle deck\\l" in to_dot(H)
 
 
 # -- static checks ----------------------------------------------------------------------------------
@@ -415,6 +470,95 @@ def test_rules_document_of_skull_king(sk):
     # steps are numbered in order within each phase
     trick = md.split("### Phase trick")[1].split("###")[0]
     assert re.findall(r"^(\d+)\. ", trick, re.M) == ["1", "2", "3"]
+
+
+LONG_FLOW = """\
+name: Long flow
+players: {min: 2, max: 2}
+cards:
+  - each: {rank: "range(1, 5)"}
+    name: "c{rank}"
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per_player: true, visibility: owner}
+variables: {n: 0}
+score: "n"
+flow:
+""" + "  - add: {n: 1}\n" * 8 + """\
+  - shuffle: deck
+  - if: n > 3
+    then:
+      - log: "big {n}"
+    else:
+      - repeat: 2
+        do:
+          - log: "small {n}"
+  - repeat: 2
+    do:
+      - deal: {from: deck, to: hand, count: 1}
+      - log: "dealt"
+  - log: "done {n}"
+"""
+
+
+def _outline(md, heading):
+    """The lists under ``heading`` as a CommonMark parser reads them: [(item text, [sub-items])]."""
+    from markdown_it import MarkdownIt  # a dependency of rich
+    from markdown_it.tree import SyntaxTreeNode
+
+    section = md.split(heading + "\n", 1)[1].split("\n#", 1)[0]
+
+    def items(node):
+        out = []
+        for lst in node.children:
+            if lst.type not in ("ordered_list", "bullet_list"):
+                continue
+            for li in lst.children:
+                para = next(c for c in li.children if c.type == "paragraph")
+                out.append((para.children[0].content, items(li)))
+        return out
+    return items(SyntaxTreeNode(MarkdownIt("commonmark").parse(section)))
+
+
+def test_plain_steps_in_a_row_share_one_stack(tmp_path):
+    path = tmp_path / "long.yaml"
+    path.write_text(LONG_FLOW)
+    G = flow_graph(load_game(path))
+    lay = Layout(G)
+    main_seq = lay.measure(lay.seq(children(G, START)))
+    first = main_seq.items[0]
+    assert isinstance(first, Stack) and [x.nid for x in first.leaves] == children(G, START)[:8]
+    assert first.h == sum(x.h for x in first.leaves)                  # no gaps, no arrows inside
+    assert len({(x.left, x.right) for x in first.leaves}) == 1          # one width
+    assert [type(x).__name__ for x in main_seq.items[1:]] == ["Leaf", "Branch", "Loop", "Leaf"]
+    inner = main_seq.items[3].body.items                                 # a draw breaks a stack
+    assert [type(x).__name__ for x in inner] == ["Leaf", "Leaf"]
+    lay = Layout(G).build()
+    assert sum(p[0] == "stack" for p in lay.prims) == 1
+    assert render(G, "png")[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_rules_document_nests_steps_under_items_numbered_10_and_up(tmp_path):
+    path = tmp_path / "long.yaml"
+    path.write_text(LONG_FLOW)
+    md = rules_markdown(load_game(path))
+    top = _outline(md, "## How a game goes")
+    assert [t.split(" ")[0] for t, _ in top] == ["Add"] * 8 + ["Shuffle", "If", "Repeat", "Announce"]
+    branch, loop = top[9], top[10]
+    assert branch == ("If `n > 3`:", [("Announce “big {n}”.", []), ("Otherwise:", [
+        ("Repeat `2` times:", [("Announce “small {n}”.", [])])])])
+    assert [t for t, _ in loop[1]] == ["Deal `1` cards to each player's `hand` from `deck`, one at a time.",
+                                       "Announce “dealt”."]
+    # the sub-steps are indented by the width of the marker: 4 spaces under "10. "
+    assert "\n10. If `n > 3`:\n    1. Announce" in md and "\n    - Otherwise:\n      1. Repeat" in md
+
+
+def test_rules_document_of_skull_king_nests_its_long_round(sk):
+    game, _ = sk
+    rnd = _outline(rules_markdown(game), "### Phase round")
+    assert len(rnd) >= 11
+    tricks = [sub for text, sub in rnd if text.startswith("Repeat `cards_dealt` times")]
+    assert tricks and [t for t, _ in tricks[0]] == ["Play the phase **trick** (see *Phase trick* below)."]
 
 
 def test_cli_doc_for_every_spec(tmp_path):

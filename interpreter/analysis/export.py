@@ -16,7 +16,9 @@ FORMATS = ("svg", "png", "dot", "mermaid", "html")
 TEXT_FORMATS = ("dot", "mermaid", "html", "svg")
 
 
-def _lines(G, n, heat: Heat | None) -> list:
+def _lines(G, n, heat: Heat | None, keep_indent=False) -> list:
+    """The lines of node ``n``, stripped (``keep_indent``: the leading spaces of a phase view's
+    summary are kept, they show what is inside a loop or in which way of a branch)."""
     d = G.nodes[n]
     lines = list(d["text"])
     if d.get("variant"):
@@ -25,6 +27,8 @@ def _lines(G, n, heat: Heat | None) -> list:
         lines.append("depends on option " + ", ".join(d["options"]))
     if heat is not None and d["kind"] not in ("start", "game_over", "phase"):
         lines.append(heat.text(heat.get(n)))
+    if keep_indent and d["kind"] == "group":
+        return [s.rstrip() for s in lines]
     return [s.strip() for s in lines]
 
 
@@ -72,7 +76,8 @@ def to_dot(G, heat: Heat | None = None, title: str = "") -> str:
         d = G.nodes[n]
         cat = "log" if d["kind"] == "log" else d["category"]
         fill, edge = STYLE.get(cat, STYLE["effect"])
-        attrs = {"label": "\n".join(_lines(G, n, heat)), "shape": _DOT_SHAPE.get(cat, "box"), "color": edge}
+        lines = _lines(G, n, heat, keep_indent=True)
+        attrs = {"label": "\n".join(lines), "shape": _DOT_SHAPE.get(cat, "box"), "color": edge}
         if heat is not None and d["kind"] not in ("start", "game_over", "phase"):
             c = heat.color(heat.get(n))
             fill = c if isinstance(c, str) else "#%02x%02x%02x" % tuple(int(255 * v) for v in c)
@@ -84,7 +89,10 @@ def to_dot(G, heat: Heat | None = None, title: str = "") -> str:
             attrs["color"] = "#b0268a"
         if d.get("line"):
             attrs["tooltip"] = f"{G.graph.get('file', '')}:{d['line']}"
-        return indent + _q(n) + " [" + ", ".join(f"{k}={_q(v)}" for k, v in attrs.items()) + "];"
+        quoted = {k: _q(v) for k, v in attrs.items()}
+        if d["kind"] == "group":  # left-justified lines (each ends in \l), so the indentation shows nesting
+            quoted["label"] = '"' + "".join(_q(x)[1:-1] + "\\l" for x in lines) + '"'
+        return indent + _q(n) + " [" + ", ".join(f"{k}={v}" for k, v in quoted.items()) + "];"
 
     def cluster(name, indent, depth):
         fill, edge = PHASE_FILLS[depth % len(PHASE_FILLS)]

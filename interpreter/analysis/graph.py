@@ -493,43 +493,63 @@ def phase_graph(G) -> nx.DiGraph:
     return H
 
 
+def _summarised(G, m, few) -> bool:
+    """Whether step ``m`` gets its own line in the summary of a run of steps: decisions, chance,
+    branches and ends do, and loops with any of those inside; every step does in a short run."""
+    d = G.nodes[m]
+    if few or d["kind"] in ("choose", "if", "end") or d["category"] == "chance":
+        return True
+    return d["kind"] in LOOP_KINDS and any(_summarised(G, x, False) for x in descendants_in_tree(G, m))
+
+
 def _group(G, H, run) -> str:
     nid = run[0]
-    members = []  # (depth, id)
+    members = []  # (depth, id); (depth, None) marks where the else-branch of the `if` at depth begins
 
     def walk(m, depth):
         members.append((depth, m))
         for role in ("do", "then", "else"):
-            for c in children(G, m, role):
+            sub = children(G, m, role)
+            if role == "else" and sub:
+                members.append((depth, None))
+            for c in sub:
                 walk(c, depth + 1)
     for m in run:
         walk(m, 0)
+    steps = [(depth, m) for depth, m in members if m is not None]
     lines, others, kinds = [], 0, []
-    few = len(members) <= 3  # a short run is listed in full
+    few = len(steps) <= 3  # a short run is listed in full
+    shown = {m for depth, m in steps if _summarised(G, m, few)}
+    pending = None  # an else-branch entered, its "else:" line not written yet (only before a line in it)
     for depth, m in members:
+        if m is None:
+            pending = depth
+            continue
+        if pending is not None and depth <= pending:
+            pending = None  # that else-branch is over and had nothing to show
         d = G.nodes[m]
         k = d["kind"]
         pad = "   " * min(depth, 3)
+        if m not in shown:
+            others += 1
+            kinds.append(k)
+            continue
+        if pending is not None:
+            lines.append("   " * min(pending, 3) + "else:")
+            pending = None
         if k == "choose":
             who = "all at once" if d["simultaneous"] else "in turn"
             lines.append(f"{pad}◆ {d['action']}: {d['who']} ({who})")
-        elif d["category"] == "chance":
-            lines.append(pad + d["text"][0])
-        elif k in LOOP_KINDS and (few or any(G.nodes[x]["kind"] == "choose" for x in descendants_in_tree(G, m))):
-            lines.append(pad + d["text"][0])
         elif k == "if":
             lines.append(f"{pad}? {d['label']}")
         elif k == "end":
             lines.append(f"{pad}■ end of game")
-        elif few:
-            lines.append(pad + d["text"][0])
         else:
-            others += 1
-            kinds.append(k)
+            lines.append(pad + d["text"][0])
     if others:
         lines.append(f"+ {_plural(others, 'other step')} ({', '.join(sorted(set(kinds)))})")
     first = G.nodes[nid]
-    ids = [m for _, m in members]
+    ids = [m for _, m in steps]
     opts = sorted({o for m in ids for o in G.nodes[m]["options"]})
     variant = sorted(set.intersection(*[set(G.nodes[m]["variant"]) for m in run])) if run else []
     H.add_node(nid, kind="group", category="group", label=lines[0] if lines else nid, text=lines,

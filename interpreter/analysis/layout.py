@@ -1,8 +1,9 @@
 """A structured top-down layout of a rule-flow graph, drawn with matplotlib (no Graphviz).
 
 The layout follows the step tree stored in the graph (``G.graph["blocks"]``): a block is a
-vertical column of boxes joined by arrows; a loop is a shaded frame whose header names the
-count or condition, with its back edge drawn as an arrow up the frame's left side; an ``if``
+vertical column of boxes joined by arrows (a run of plain steps, which cannot branch, is one stack
+of cells without arrows between them, read top to bottom); a loop is a shaded frame whose header
+names the count or condition, with its back edge drawn as an arrow up the frame's left side; an ``if``
 splits into side-by-side columns that merge below; a phase is a titled frame drawn where it is
 first called, so sub-phases nest inside their caller. Phases nobody calls are drawn on the right.
 
@@ -18,18 +19,19 @@ from .graph import GAME_OVER, LOOP_KINDS, START, children, roots
 FONT = "DejaVu Sans"
 SIZE = 8.5
 SMALL = 7.2
-LINE_H = 11.6
-PAD_X, PAD_Y = 9, 5
-GAP = 20          # vertical space for an arrow between two items
-LANE = 24         # left lane of a loop frame, for its back edge
-FPAD = 9          # padding inside frames
-TITLE_H = 18      # title band of a phase frame
-BGAP = 22         # horizontal gap between the columns of a branch
-DROP = 22         # from a branch's condition to its columns
-MERGE = 14
-BYPASS = 34       # width of the lane of a missing then/else
-MAX_TEXT = 270    # longest line of text in a box, in points
-LOG_TEXT = 190    # ... of a message (log) box, cut after two lines
+LINE_H = 11
+PAD_X, PAD_Y = 8, 4
+GAP = 14          # vertical space for an arrow between two items
+LANE = 18         # left lane of a loop frame, for its back edge
+FPAD = 7          # padding inside frames
+TITLE_H = 16      # title band of a phase frame
+BGAP = 14         # horizontal gap between the columns of a branch
+DROP = 16         # from a branch's condition to its columns
+MERGE = 10
+BYPASS = 26       # width of the lane of a missing then/else
+MAX_TEXT = 250    # longest line of text in a box, in points
+LOG_TEXT = 140    # ... of a message (log) box,
+LOG_LINES = 3     # ... cut after this many lines
 MARGIN = 18
 
 STYLE = {  # category -> (fill, edge)
@@ -148,6 +150,15 @@ class Leaf(Item):
     edge: str = "#999999"
     dashed: bool = False
     align: str = "center"
+    joins: bool = False         # a plain step: may share a stack with the plain steps next to it
+    stacked: str = ""           # in a stack: "first", "middle" or "last"
+
+
+@dataclass
+class Stack(Item):
+    """Plain steps in a row, drawn as one outlined column of cells (no arrows between them)."""
+
+    leaves: list = field(default_factory=list)
 
 
 @dataclass
@@ -215,13 +226,14 @@ class Layout:
             if kind == "log":
                 size = SIZE - 0.6
             if kind == "group":
-                mark = t.strip()[:1]
+                mark = "?" if t.strip() == "else:" else t.strip()[:1]  # the other way of the ? above
                 color = GROUP_COLORS.get(mark, "#1a1a1a" if not t.startswith("+") else MUTED)
                 bold = mark in GROUP_COLORS
             pad = " " * (len(t) - len(t.lstrip()))
             width = LOG_TEXT if italic else MAX_TEXT
-            for j, w in enumerate(wrap(t.strip(), width, size, bold, max_lines=2 if kind == "log" else 0)):
-                lines.append(Line(pad + ("   " if j else "") + w, size, bold, italic, color))
+            hang = "   " if kind == "group" else ""  # left-aligned lines: a wrapped line is indented
+            for j, w in enumerate(wrap(t.strip(), width, size, bold, max_lines=LOG_LINES if kind == "log" else 0)):
+                lines.append(Line(pad + (hang if j else "") + w, size, bold, italic, color))
         if d.get("variant"):
             lines.append(Line("variant: " + ", ".join(d["variant"]), SMALL, True, False, VARIANT))
         elif d.get("options") and kind not in ("start", "game_over"):
@@ -241,16 +253,20 @@ class Layout:
         h = len(lines) * LINE_H + 2 * PAD_Y
         return Leaf(left=w / 2, right=w / 2, h=h, nid=nid, lines=lines, shape=shape, fill=fill, edge=edge,
                     dashed=bool(d.get("variant")), ends=kind == "end" or bool(d.get("ends")),
-                    align="left" if kind == "group" and len(lines) > 1 else "center")
+                    align="left" if kind == "group" and len(lines) > 1 else "center",
+                    joins=cat in ("effect", "log") and kind != "group" and shape == "box" and not d.get("variant"))
 
     def seq(self, ids, stack=()) -> Seq:
         items, labels = [], []
         for nid in ids:
-            items.append(self.item(nid, stack))
+            it = self.item(nid, stack)
+            prev = items[-1] if items else None
+            if isinstance(it, Leaf) and it.joins and (isinstance(prev, Stack) or isinstance(prev, Leaf) and prev.joins):
+                items[-1] = Stack(leaves=(prev.leaves if isinstance(prev, Stack) else [prev]) + [it])
+                continue
+            items.append(it)
             labels.append("")
-        # a choice's `then` steps follow it
-        s = Seq(items=items, labels=labels)
-        return s
+        return Seq(items=items, labels=labels)
 
     def item(self, nid, stack=()):
         G = self.G
@@ -306,6 +322,14 @@ class Layout:
     # -- measuring ---------------------------------------------------------------------------
     def measure(self, it):
         if isinstance(it, Leaf):
+            return it
+        if isinstance(it, Stack):  # one width for all its cells
+            half = max(x.left for x in it.leaves)
+            for k, x in enumerate(it.leaves):
+                x.left = x.right = half
+                x.stacked = "first" if k == 0 else "last" if k == len(it.leaves) - 1 else "middle"
+            it.left = it.right = half
+            it.h = sum(x.h for x in it.leaves)
             return it
         if isinstance(it, Seq):
             for x in it.items:
@@ -369,6 +393,13 @@ class Layout:
     def place(self, it, cx, top):
         if isinstance(it, Leaf):
             self.prims.append(("box", cx - it.left, top, it.left + it.right, it.h, it))
+            return
+        if isinstance(it, Stack):
+            self.prims.append(("stack", cx - it.left, top, it.left + it.right, it.h))
+            y = top
+            for x in it.leaves:
+                self.place(x, cx, y)
+                y += x.h
             return
         if isinstance(it, Seq):
             y = top
@@ -533,6 +564,7 @@ def draw(G, heat: Heat | None = None, title: str = "", subtitle: str = ""):
     ax.axis("off")
     fig.patch.set_facecolor("white")
     z_frame = 1
+    outline = None  # the outline of the stack being drawn: its cells are clipped to it
     for p in lay.prims:
         kind = p[0]
         if kind == "frame":
@@ -549,11 +581,22 @@ def draw(G, heat: Heat | None = None, title: str = "", subtitle: str = ""):
                                         lw=1.2, ls=(0, (2, 1.5)) if dashed else "-", zorder=5))
     for p in lay.prims:
         kind = p[0]
-        if kind == "box":
+        if kind == "stack":
+            _, x, y, w, h = p
+            outline = FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0,rounding_size=4", fc="none",
+                                     ec=STYLE["effect"][1], lw=1.2, zorder=10.5)
+            ax.add_patch(outline)
+        elif kind == "box":
             _, x, y, w, h, leaf = p
             ls = (0, (4, 2.5)) if leaf.dashed else "-"
             ec = VARIANT if leaf.dashed else leaf.edge
-            if leaf.shape == "hex":
+            if leaf.stacked:  # a cell of the stack: its fill, clipped to the outline, and a rule above it
+                cell = Rectangle((x, y), w, h, fc=leaf.fill, ec="none", zorder=10)
+                ax.add_patch(cell)
+                cell.set_clip_path(outline)
+                if leaf.stacked != "first":
+                    ax.plot([x, x + w], [y, y], color="#c8c8c8", lw=0.8, zorder=10.4)
+            elif leaf.shape == "hex":
                 ind = 9
                 pts = [(x + ind, y), (x + w - ind, y), (x + w, y + h / 2), (x + w - ind, y + h), (x + ind, y + h),
                        (x, y + h / 2)]

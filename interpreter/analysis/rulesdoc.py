@@ -218,7 +218,7 @@ class _Doc:
     def flow(self):
         self.w("## How a game goes")
         self.w()
-        self.block(children(self.G, START), 0)
+        self.block(children(self.G, START))
         self.w()
         phases = [n for n, d in self.G.nodes(data=True) if d["kind"] == "phase"]
         for p in phases:
@@ -235,13 +235,15 @@ class _Doc:
                 self.w()
             if not children(self.G, p):
                 self.w("*(This phase has no steps.)*")
-            self.block(children(self.G, p), 0)
+            self.block(children(self.G, p))
             self.w()
         self.w("When the flow above is over, the game ends.")
         self.w()
 
-    def block(self, ids, depth):
-        pad = "   " * depth
+    def block(self, ids, pad=""):
+        """Numbered items at indentation ``pad``; the steps inside an item are indented by the width
+        of its marker (``"1. "``: 3 spaces, ``"10. "``: 4), which is where CommonMark (and GitHub)
+        put the item's content: with less, the sub-steps of item 10 and up would become siblings."""
         for i, n in enumerate(ids, 1):
             d = self.G.nodes[n]
             text = self.sentence(n, d)
@@ -249,19 +251,21 @@ class _Doc:
             extra = " ".join(x for x in (d.get("doc") or "", note) if x)
             if extra:
                 text += f" *({_md(extra)})*"
-            self.w(f"{pad}{i}. {text}")
+            marker = f"{i}. "
+            self.w(f"{pad}{marker}{text}")
+            inner = pad + " " * len(marker)
             kind = d["kind"]
             if kind == "if":
-                self.block(children(self.G, n, "then"), depth + 1)
+                self.block(children(self.G, n, "then"), inner)
                 other = children(self.G, n, "else")
                 if other:
-                    self.w(f"{pad}   - Otherwise:")
-                    self.block(other, depth + 2)
+                    self.w(f"{inner}- Otherwise:")
+                    self.block(other, inner + "  ")
             else:
                 for role in ("do", "then"):
                     sub = children(self.G, n, role)
                     if sub:
-                        self.block(sub, depth + 1)
+                        self.block(sub, inner)
 
     def sentence(self, n, d) -> str:
         kind = d["kind"]

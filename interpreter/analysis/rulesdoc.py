@@ -142,7 +142,8 @@ class _Doc:
             self.w(line)
         self.w()
         self.w(f"That is **{len(cards)} cards** with the options chosen here"
-               + (" (" + ", ".join(f"{k}={v}" for k, v in g.options.items()) + ")" if g.options else "") + ".")
+               + (" (" + ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                                   for k, v in g.options.items()) + ")" if g.options else "") + ".")
         self.w()
         zones = self.spec.get("zones") or {}
         if zones:

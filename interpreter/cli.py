@@ -1,12 +1,14 @@
 """The ``rulebook`` command: validate | play | simulate | test | replay | diagram | doc.
 
-Every user mistake (a bad spec, an unknown option, a bad action) is printed as a
-clear message with exit status 1 or 2, never as a Python traceback.
+Every user mistake (a bad spec, an unknown option, a bad action, a file that cannot be
+written or read) is printed as a clear message with exit status 1 or 2, never as a Python
+traceback.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -18,14 +20,18 @@ from .errors import IllegalAction, RulebookError, SpecError
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
+MAX_SHOWN_ACTIONS = 40  # longer option lists show their first 10 and last 3
+_last_table: list = [None]  # the score-table rows printed last (play shows the table when it changed)
+
 
 def parse_options(pairs) -> dict:
-    """``["k=v", ...]`` -> ``{"k": "v"}``; raises RulebookError on a pair without '='."""
+    """``["k=v", ...]`` -> ``{"k": "v"}``; raises RulebookError on a pair without a name or '='."""
     out = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise RulebookError(f"--option takes KEY=VALUE, e.g. --option {pair or 'name'}=true (got {pair!r})")
+        if not sep or not key.strip():
+            example = f"{key.strip() or 'NAME'}={value.strip() or 'true'}" if sep else f"{pair.strip() or 'NAME'}=true"
+            raise RulebookError(f"--option takes KEY=VALUE, e.g. --option {example} (got {pair!r})")
         out[key.strip()] = value.strip()
     return out
 
@@ -33,6 +39,41 @@ def parse_options(pairs) -> dict:
 def _load(args):
     from .spec.loader import load_game
     return load_game(args.spec, parse_options(args.option))
+
+
+def _value_text(value) -> str:
+    """An option's value as a user types it: true/false, not Python's True/False."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def _cell_text(value) -> str:
+    """A score-table value: yes/no for booleans (as the rules' log lines write them), - for none."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_cell_text(v) for v in value)
+    return str(value)
+
+
+def check_writable(path, flag: str, what: str = "the file") -> None:
+    """Raise RulebookError unless ``path`` can be written (checked before long work starts)."""
+    p = Path(path)
+    if p.is_dir():
+        raise RulebookError(f"{flag} {path}: cannot write {what}: that is a folder\n"
+                            f"    hint: give a file name, e.g. {p / 'out'}")
+    parent = p.parent
+    if not parent.is_dir():
+        raise RulebookError(f"{flag} {path}: cannot write {what}: the folder {parent} does not exist "
+                            f"(No such file or directory)\n"
+                            f"    hint: create it first (mkdir -p {parent}) or write somewhere else")
+    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise RulebookError(f"{flag} {path}: cannot write {what}: permission denied\n    hint: write somewhere else")
 
 
 # -- validate -------------------------------------------------------------------------------
@@ -60,53 +101,96 @@ def _escape(text: str) -> str:
 
 
 # -- play -----------------------------------------------------------------------------------
+def seat_names(n: int, humans) -> list:
+    """Display names that read well in the rules' log lines ("Player 0 (you) deals"):
+    human seats are "Player N" ("Player N (you)" when there is one), bots "Bot N"."""
+    humans = set(humans or [])
+    you = " (you)" if len(humans) == 1 else ""
+    return [f"Player {p}{you}" if p in humans else f"Bot {p}" for p in range(n)]
+
+
+def print_header(game, n: int, seed: int, replay_hint: bool = False) -> None:
+    """The game's title line, its seed and its options (shared by play and replay)."""
+    hint = f" — replay with --seed {seed}" if replay_hint else ""
+    console.rule(f"[bold]{_escape(game.name)}[/bold] — {n} players, seed {seed}{hint}")
+    opts = ", ".join(f"{k}={_value_text(v)}" for k, v in game.options.items())
+    if opts:
+        console.print(f"[dim]options: {_escape(opts)}[/dim]")
+
+
+def print_result(state, game) -> None:
+    """The final ranking (shared by play and replay)."""
+    n = state.num_players
+    scores = state.scores()
+    winners = state.winners()
+    console.rule("[bold]Game over[/bold]")
+    ranking = sorted(range(n), key=lambda p: -scores[p] if game.winner_rule != "lowest" else scores[p])
+    width = max(len(state.player_name(p)) for p in range(n))
+    for p in ranking:
+        mark = " [bold green]wins[/bold green]" if p in winners else ""
+        console.print(f"  {_escape(state.player_name(p)):<{width}} {scores[p]:>6}{mark}")
+    console.print(f"[dim]scores: {scores}  winners: {winners}[/dim]")  # by seat, for scripts
+
+
 def cmd_play(args) -> int:
-    from .agents.basic import RandomAgent
+    import secrets
+
+    from .agents.basic import random_bots
+    if args.save:
+        check_writable(args.save, "--save", "the game log")
     game = _load(args)
     n = args.players
     humans = set(args.human or [])
-    names = [("You" if len(humans) == 1 else f"You {p}") if p in humans else f"Bot {p}" for p in range(n)]
     for h in humans:
         if not 0 <= h < n:
             raise RulebookError(f"--human {h}: seats are 0..{n - 1}")
-    state = game.new_state(n, args.seed, player_names=names, events=[])
-    agents = [RandomAgent(args.seed * 7919 + p) for p in range(n)]
-    opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    console.rule(f"[bold]{game.name}[/bold] — {n} players, seed {args.seed}")
-    if opts:
-        console.print(f"[dim]options: {opts}[/dim]")
+    seed = args.seed if args.seed is not None else secrets.randbelow(100_000)
+    state = game.new_state(n, seed, player_names=seat_names(n, humans), events=[])
+    agents = random_bots(seed, n)
+    _last_table[0] = None
+    print_header(game, n, seed, replay_hint=True)
     _flush(state, game)
-    while not state.is_terminal():
-        for p in list(state.current_players()):
-            if p in humans:
-                action = _ask_human(state, p)
-                if action is None:
-                    console.print("[yellow]Game left.[/yellow]")
-                    return 0
-            else:
-                action = agents[p].act(state, p)
-            state.apply(action, p)
-            _flush(state, game)
-            if state.is_terminal():
-                break
-    scores = state.scores()
-    winners = state.winners()
+    try:
+        while not state.is_terminal():
+            for p in list(state.current_players()):
+                if p in humans:
+                    action = _ask_human(state, p)
+                    if action is None:
+                        console.print(f"[yellow]Game left after {len(state.history)} action(s).[/yellow]")
+                        if args.save:
+                            save_game(args.save, args.spec, game, state)
+                            console.print(f"saved to {args.save} (rulebook replay {args.save} replays it "
+                                          "to this position)")
+                        return 0
+                else:
+                    action = agents[p].act(state, p)
+                state.apply(action, p)
+                _flush(state, game)
+                if state.is_terminal():
+                    break
+    except KeyboardInterrupt:
+        if args.save:
+            save_game(args.save, args.spec, game, state)
+            err_console.print(f"[yellow]saved the game so far to {args.save}[/yellow]")
+        raise
     if args.save:
         save_game(args.save, args.spec, game, state)
-    console.rule("[bold]Game over[/bold]")
-    ranking = sorted(range(n), key=lambda p: -scores[p] if game.winner_rule != "lowest" else scores[p])
-    for p in ranking:
-        mark = " [bold green]wins[/bold green]" if p in winners else ""
-        console.print(f"  {state.player_name(p):<8} {scores[p]:>6}{mark}")
+    print_result(state, game)
+    if args.save:
+        console.print(f"[dim]saved to {args.save}: rulebook replay {args.save}[/dim]")
     return 0
 
 
 def save_game(path, spec, game, state) -> None:
-    """Write what replays the game exactly: spec, options, players, seed and actions (JSON)."""
-    Path(path).write_text(json.dumps({
-        "spec": str(spec), "options": game.options, "num_players": state.num_players, "seed": state.seed,
-        "player_names": state.player_names, "history": state.history,
-        "scores": state.scores() if state.is_terminal() else None}, indent=1))
+    """Write what replays the game exactly: spec, options, players, seed and actions (JSON).
+    A game not yet over is saved too: it replays to the position reached."""
+    try:
+        Path(path).write_text(json.dumps({
+            "spec": str(spec), "options": game.options, "num_players": state.num_players, "seed": state.seed,
+            "player_names": state.player_names, "history": state.history,
+            "scores": state.scores() if state.is_terminal() else None}, indent=1))
+    except OSError as exc:
+        raise RulebookError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _flush(state, game):
@@ -118,52 +202,108 @@ def _flush(state, game):
             if ev.get("table"):
                 _score_table(state, game, ev["table"])
         elif kind == "action" and not ev.get("hidden"):
-            console.print(f"  [cyan]{state.player_name(ev['player'])}[/cyan]: {_escape(ev['text'])}")
+            console.print(f"  [cyan]{_escape(state.player_name(ev['player']))}[/cyan]: {_escape(ev['text'])}")
         elif kind == "reveal":
-            console.print(f"  [cyan]{state.player_name(ev['player'])}[/cyan]: {_escape(ev['text'])}")
+            console.print(f"  [cyan]{_escape(state.player_name(ev['player']))}[/cyan]: {_escape(ev['text'])}")
     state.events.clear()
 
 
-def _score_table(state, game, rows):
-    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+def _score_table(state, game, rows, style: str | None = None):
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 2) if style is None else (0, 1),
+                  style=style)
     table.add_column("player")
     titles = [title for title, _ in game.columns]
     for title in titles:
         table.add_column(title, justify="right")
     for p, row in enumerate(rows):
-        table.add_row(state.player_name(p), *("-" if row[t] is None else _escape(str(row[t])) for t in titles))
+        table.add_row(_escape(state.player_name(p)), *(_escape(_cell_text(row[t])) for t in titles))
     console.print(table)
+    _last_table[0] = rows
+
+
+def _card_order(game) -> dict:
+    """Card name -> its place in the card table (the order of the numbered options)."""
+    order = {}
+    for c in game.cards:
+        order.setdefault(c.name, c.id)
+    return order
+
+
+def _decision_doc(state):
+    """The ``doc:`` of the spec step of the pending decision, or None."""
+    try:
+        frame = state.stack[-1]
+        instr = state.game.programs[frame[0]][frame[1]]
+        node = state.game.spec
+        for key in instr.path:
+            node = node[key]
+    except (IndexError, KeyError, TypeError, AttributeError):
+        return None
+    doc = node.get("doc") if isinstance(node, dict) else None
+    return " ".join(doc.split()) if isinstance(doc, str) and doc.strip() else None
+
+
+def _friendly_reason(state, p, reason: str) -> str:
+    """A refusal worded for the player: the zone by its name ("in their hand"), not by the
+    spec's expression ("in p.hand")."""
+    try:
+        frame = state.stack[-1]
+        instr = state.game.programs[frame[0]][frame[1]]
+        ref = instr.cards
+    except (IndexError, KeyError, AttributeError):
+        return reason
+    if ref is None or ref.owner is None or f" in {ref.text}" not in reason:
+        return reason
+    from .engine.context import Ctx
+    try:
+        ctx = Ctx(state, frame[2])
+        ctx.bound[instr.by_name] = p
+        owner = ref.owner(ctx)
+    except Exception:  # noqa: BLE001 - wording only: keep the engine's reason
+        return reason
+    whose = "their" if owner == p else f"{state.player_name(owner)}'s"
+    return reason.replace(f" in {ref.text}", f" in {whose} {ref.name}", 1)
 
 
 def _ask_human(state, p):
     obs = state.observation(p)
     game = state.game
     console.print()
-    if game.columns:  # a one-line reminder of where everybody stands
-        parts = []
-        for seat, row in enumerate(game.table_rows(state)):
-            values = " ".join(f"{t} {'-' if v is None else v}" for t, v in row.items())
-            parts.append(f"{state.player_name(seat)}: {values}")
-        console.print("[dim]" + _escape(" | ".join(parts)) + "[/dim]")
+    if game.columns:  # a compact reminder of where everybody stands, when it changed
+        rows = game.table_rows(state)
+        if rows != _last_table[0]:
+            _score_table(state, game, rows, style="dim")
+    order = _card_order(game)
     for name, zdef in game.zones.items():
         z = obs["zones"][name]
         if zdef.per_player:
             mine = z[p]
             if isinstance(mine, list) and zdef.visibility == "owner":
-                console.print(f"[bold]Your {name}:[/bold] " + " ".join(_card_text(c) for c in mine))
+                cards = sorted((_card_name(c) for c in mine), key=lambda c: order.get(c, len(order)))
+                console.print(f"[bold]Your {_escape(name)}:[/bold] " + _escape(", ".join(cards)))
         elif isinstance(z, list) and z and name in (game.display.get("show_zones") or [name]):
-            console.print(f"[bold]{name}:[/bold] " + " ".join(_card_text(c, state) for c in z))
+            console.print(f"[bold]{_escape(name)}:[/bold] " + ", ".join(_card_text(c, state) for c in z))
     actions = state.legal_actions(p)
-    shown = actions if len(actions) <= 40 else actions[:10] + actions[-3:]
-    for a in shown:
+    doc = _decision_doc(state)
+    if doc:
+        console.print(f"[italic]{_escape(doc)}[/italic]")
+    if len(actions) <= MAX_SHOWN_ACTIONS:
+        head, tail = actions, []
+    else:
+        head, tail = actions[:10], actions[-3:]
+    for a in head:
         console.print(f"  [bold]{a.index:>2}[/bold] {_escape(a.text)}")
-    if len(shown) < len(actions):
-        console.print(f"  [dim]... {len(actions)} actions in all: type a number or an action's text, "
-                      f"e.g. {actions[len(actions) // 2].text!r}[/dim]")
+    if tail:
+        hidden = len(actions) - len(head) - len(tail)
+        console.print(f"  [dim]... {hidden} more ({len(actions)} actions in all): type a number or an "
+                      f"action's text, e.g. {_escape(repr(actions[len(actions) // 2].text))}[/dim]")
+        for a in tail:
+            console.print(f"  [bold]{a.index:>2}[/bold] {_escape(a.text)}")
     while True:
         try:
             raw = input(f"{state.player_name(p)} > ").strip()
         except EOFError:
+            console.print()
             return None
         if raw in ("q", "quit", "exit"):
             return None
@@ -174,29 +314,43 @@ def _ask_human(state, p):
             st.apply(raw, p)
             return raw
         except IllegalAction as exc:
-            console.print(f"[red]{_escape(exc.reason)}[/red]  (type a number, an action's text, or q)")
+            console.print(f"[red]{_escape(_friendly_reason(state, p, exc.reason))}[/red]  "
+                          "(type a number, an action's text, or q)")
+
+
+def _card_name(c) -> str:
+    return c["card"] if isinstance(c, dict) else str(c)
 
 
 def _card_text(c, state=None):
+    """A visible card, e.g. ``NAME as MODE (Bot 1)`` (markup-escaped)."""
     if isinstance(c, dict):
-        text = c["card"]
+        text = _escape(c["card"])
         if c.get("mode"):
-            text += f" (as {c['mode']})"
+            text += f" as {_escape(c['mode'])}"
         if state is not None and c.get("played_by") is not None:
-            text += f" [dim]by {state.player_name(c['played_by'])}[/dim]"
+            text += f" [dim]({_escape(state.player_name(c['played_by']))})[/dim]"
         return text
-    return str(c)
+    return _escape(str(c))
 
 
 # -- simulate -------------------------------------------------------------------------------
 def cmd_simulate(args) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from .sim.simulate import simulate
+    if args.games < 1:
+        raise RulebookError("-n must be at least 1")
+    if args.jobs < 1:
+        raise RulebookError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.plot:
+        from .sim.plots import check_plot_path
+        check_writable(args.plot, "--plot", "the plot")
+        check_plot_path(args.plot)
+    if args.trace:
+        check_writable(args.trace, "--trace", "the trace")
     game = _load(args)
     if not game.min_players <= args.players <= game.max_players:
         raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
-    if args.games < 1:
-        raise RulebookError("-n must be at least 1")
     with Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("games", total=args.games)
@@ -204,11 +358,24 @@ def cmd_simulate(args) -> int:
         result = simulate(game, args.games, args.players, args.seed,
                           progress=lambda i: progress.update(task, completed=i), trace=trace,
                           jobs=1 if trace is not None else args.jobs)
+    # files first: a failure to write them must not come after (or hide) the statistics' output
+    notes = []
+    if args.trace:
+        try:
+            Path(args.trace).write_text(json.dumps(trace, indent=1, sort_keys=True) + "\n")
+        except OSError as exc:
+            raise RulebookError(f"cannot write {args.trace}: {exc.strerror or exc}") from None
+        notes.append(f"trace written to {args.trace} (draw it: rulebook diagram {args.spec} --trace {args.trace})")
+    if args.plot:
+        from .sim.plots import plot_simulation
+        plot_simulation(result, args.plot)
+        notes.append(f"plot written to {args.plot}")
     summary = result.summary()
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
-        console.print(f"[bold]{game.name}[/bold]: {result.games} games, {args.players} players, seed {args.seed}")
+        console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
+                      f"seed {args.seed}")
         console.print(f"{summary['games_per_second']:.1f} games/s ({result.seconds:.2f} s); "
                       f"mean game length {summary['mean_length']:.1f} actions")
         table = Table(box=None, padding=(0, 2), header_style="bold")
@@ -218,16 +385,8 @@ def cmd_simulate(args) -> int:
             table.add_row(str(s["seat"]), f"{s['mean']:.1f}", f"{s['stdev']:.1f}", str(s["min"]), str(s["max"]),
                           f"{100 * s['win_rate']:.1f}%")
         console.print(table)
-    if args.plot:
-        from .sim.plots import plot_simulation
-        plot_simulation(result, args.plot)
-        console.print(f"plot written to {args.plot}")
-    if args.trace:
-        try:
-            Path(args.trace).write_text(json.dumps(trace, indent=1, sort_keys=True) + "\n")
-        except OSError as exc:
-            raise RulebookError(f"cannot write {args.trace}: {exc.strerror or exc}") from None
-        console.print(f"trace written to {args.trace} (draw it: rulebook diagram {args.spec} --trace {args.trace})")
+    for note in notes:  # with --json, stdout is the JSON only
+        (err_console if args.json else console).print(_escape(note))
     return 0
 
 
@@ -239,34 +398,94 @@ def cmd_test(args) -> int:
     for r in results:
         if r.passed:
             if args.verbose:
-                console.print(f"[green]PASS[/green] {r.path}  [dim]{_escape(r.rule)}[/dim]")
+                console.print(f"[green]PASS[/green] {_escape(r.path)}  [dim]{_escape(r.rule)}[/dim]")
         else:
-            console.print(f"[red]FAIL[/red] {r.path}  [dim]{_escape(r.rule)}[/dim]")
+            console.print(f"[red]FAIL[/red] {_escape(r.path)}  [dim]{_escape(r.rule)}[/dim]")
             for f in r.failures or ["no expectation was checked: add expect"]:
-                console.print(f"     {_escape(f)}")
+                for line in str(f).splitlines():
+                    console.print(f"     {_escape(line)}", soft_wrap=True)
     console.print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
     return 1 if failed or not results else 0
 
 
 # -- replay ---------------------------------------------------------------------------------
-def cmd_replay(args) -> int:
-    """Replay a saved game (JSON from ``--save`` or a State's to_json) and print its events."""
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def read_game_log(path) -> dict:
+    """Read and check a game log written by ``play --save``; raises RulebookError naming the
+    file and what is missing or malformed."""
+    hint = "\n    hint: a game log is the JSON file written by rulebook play --save"
     try:
-        data = json.loads(Path(args.log).read_text())
-        spec, n, seed, history = args.spec or data["spec"], data["num_players"], data["seed"], data["history"]
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise RulebookError(f"{args.log}: cannot read the game log: {exc.strerror or exc}") from None
-    except (ValueError, KeyError, TypeError) as exc:  # not JSON, or not a game log
-        raise RulebookError(f"{args.log}: not a game log (the JSON written by play --save): "
-                            f"{type(exc).__name__}: {exc}") from None
+        raise RulebookError(f"{path}: cannot read the game log: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise RulebookError(f"{path}: not a game log (not text){hint}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RulebookError(f"{path}:{exc.lineno}:{exc.colno}: not a game log: not valid JSON ({exc.msg}){hint}") from None
+    if not isinstance(data, dict):
+        raise RulebookError(f"{path}: not a game log: the JSON is a {type(data).__name__}, not an object{hint}")
+    missing = [k for k in ("spec", "num_players", "seed", "history") if k not in data]
+    if missing:
+        raise RulebookError(f"{path}: not a game log: missing " + ", ".join(repr(k) for k in missing) + hint)
+    if not isinstance(data["spec"], str) or not data["spec"]:
+        raise RulebookError(f"{path}: \"spec\" must be the path of the spec, not {data['spec']!r}")
+    for key in ("num_players", "seed"):
+        if not _is_int(data[key]):
+            raise RulebookError(f"{path}: {key!r} must be a whole number, not {data[key]!r}")
+    if data.get("options") is not None and not isinstance(data["options"], dict):
+        raise RulebookError(f"{path}: \"options\" must be an object {{name: value}}, not {data['options']!r}")
+    names = data.get("player_names")
+    if names is not None and not (isinstance(names, list) and len(names) == data["num_players"]
+                                  and all(isinstance(x, str) for x in names)):
+        raise RulebookError(f"{path}: \"player_names\" must be a list of {data['num_players']} names, not {names!r}")
+    history = data["history"]
+    if not isinstance(history, list):
+        raise RulebookError(f"{path}: \"history\" must be a list of [seat, action] entries, not {history!r}")
+    for i, entry in enumerate(history):
+        if not (isinstance(entry, list) and len(entry) == 2 and _is_int(entry[0]) and isinstance(entry[1], str)):
+            raise RulebookError(f"{path}: history entry {i} ({json.dumps(entry)}): not a [seat, action text] pair, "
+                                "e.g. [0, \"bid 1\"]")
+    return data
+
+
+def cmd_replay(args) -> int:
+    """Replay a saved game (JSON from ``--save``) and print it as play did."""
     from .spec.loader import load_game
+    data = read_game_log(args.log)
+    spec = args.spec or data["spec"]
+    if not Path(spec).is_file():
+        where = "given by --spec" if args.spec else f"named in {args.log}"
+        raise RulebookError(f"the spec {spec} ({where}) does not exist from here\n"
+                            "    hint: run replay from the folder the game was played in, or give --spec PATH")
     game = load_game(spec, data.get("options") or {})
+    n, seed = data["num_players"], data["seed"]
     state = game.new_state(n, seed, player_names=data.get("player_names"), events=[])
+    print_header(game, n, seed)
     _flush(state, game)
-    for seat, text in history:
-        state.apply(text, seat)
+    for i, (seat, text) in enumerate(data["history"]):
+        try:
+            state.apply(text, seat)
+        except IllegalAction as exc:
+            raise RulebookError(f"{args.log}: history entry {i} ({json.dumps([seat, text])}): {exc.reason}\n"
+                                "    hint: the log does not match the spec, its options or the seed "
+                                "(was it edited, or the spec changed since?)") from None
         _flush(state, game)
-    console.print(f"scores: {state.scores()}  winners: {state.winners()}")
+    if state.is_terminal():
+        print_result(state, game)
+        saved = data.get("scores")
+        if saved is not None and saved != state.scores():
+            err_console.print(f"[yellow]warning: {args.log} saved the scores {saved}, the replay gives "
+                              f"{state.scores()} (has the spec changed?)[/yellow]")
+    else:
+        who = ", ".join(state.player_name(p) for p in state.current_players())
+        console.rule("[bold]Unfinished[/bold]")
+        console.print(f"the game is unfinished: the log stops after {len(data['history'])} action(s); "
+                      f"next to decide: {_escape(who)}")
     return 0
 
 
@@ -283,10 +502,11 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play a game in the terminal (humans and random bots)")
     pl.add_argument("spec")
     pl.add_argument("--players", "-p", type=int, required=True)
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seed", type=int, default=None, help="fixes the shuffles and the bots (default: random; "
+                    "the header shows it)")
     pl.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat you play (0-based)")
     pl.add_argument("--option", action="append", metavar="KEY=VALUE")
-    pl.add_argument("--save", metavar="FILE.json", help="save the game for `rulebook replay`")
+    pl.add_argument("--save", metavar="FILE.json", help="save the game for `rulebook replay` (also when you quit)")
     pl.set_defaults(func=cmd_play)
 
     s = sub.add_parser("simulate", help="many games between random bots, with statistics")
@@ -329,13 +549,13 @@ def main(argv=None) -> int:
         return args.func(args)
     except SpecError as exc:
         for d in exc.diagnostics:
-            err_console.print(f"[red]{_escape(str(d))}[/red]")
+            err_console.print(f"[red]{_escape(str(d))}[/red]", soft_wrap=True)
         return 1
     except IllegalAction as exc:
-        err_console.print(f"[red]illegal action: {_escape(exc.reason)}[/red]")
+        err_console.print(f"[red]illegal action: {_escape(exc.reason)}[/red]", soft_wrap=True)
         return 1
-    except RulebookError as exc:
-        err_console.print(f"[red]{_escape(str(exc))}[/red]")
+    except RulebookError as exc:  # soft wrap: a path in the message is never cut in two
+        err_console.print(f"[red]{_escape(str(exc))}[/red]", soft_wrap=True)
         return 1
     except KeyboardInterrupt:
         err_console.print("[yellow]interrupted[/yellow]")

@@ -49,6 +49,11 @@ def _game(args):
 
 def _format(args) -> str:
     if args.format:
+        implied = SUFFIXES.get(Path(args.output).suffix.lower()) if args.output else None
+        if implied is not None and implied != args.format:
+            raise RulebookError(f"-o {args.output} is a {implied} file name but --format is {args.format}\n"
+                                f"    hint: name it {Path(args.output).with_suffix('.' + EXT[args.format])} "
+                                f"or drop --format (the suffix decides)")
         return args.format
     if args.output:
         fmt = SUFFIXES.get(Path(args.output).suffix.lower())

@@ -1,16 +1,37 @@
 """Pictures of simulation results (matplotlib, no display needed)."""
 from __future__ import annotations
 
+from pathlib import Path
+
+from ..errors import RulebookError
+
+
+def plot_formats() -> dict:
+    """File suffixes matplotlib can write (``{"png": "Portable Network Graphics", ...}``)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+    return FigureCanvasBase.get_supported_filetypes()
+
+
+def check_plot_path(path) -> None:
+    """Raise RulebookError unless ``path``'s suffix is a format the plot can be written in
+    (checked before a long simulation)."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    formats = plot_formats()
+    if suffix not in formats:
+        said = f"the format .{suffix} is not supported" if suffix else "a name without a suffix has no format"
+        raise RulebookError(f"--plot {path}: cannot write the plot: {said}\n"
+                            f"    hint: end the name with one of: {', '.join('.' + f for f in sorted(formats))}"
+                            " (e.g. scores.png)")
+
 
 def plot_simulation(result, path: str) -> None:
     """Write a PNG/SVG (by ``path``'s suffix) with one histogram of final scores per seat
     and a bar chart of win rates. ``result`` is a SimulationResult."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # no pyplot: no global backend is chosen or changed
 
     n = result.num_players
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5), gridspec_kw={"width_ratios": [2, 1]})
+    fig = Figure(figsize=(12, 4.8))
+    ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2, 1]})
     all_scores = [s for seat in result.scores for s in seat]
     lo, hi = min(all_scores), max(all_scores)
     bins = 25
@@ -20,19 +41,19 @@ def plot_simulation(result, path: str) -> None:
     ax1.set_title(f"{result.game}: final scores over {result.games} games ({n} players)")
     ax1.set_xlabel("final score")
     ax1.set_ylabel("games")
-    ax1.legend(fontsize="small")
+    ax1.legend(fontsize="small", framealpha=0.85)
     rates = [100 * w / result.games for w in result.wins]
+    equal = 100 / n
     ax2.bar([str(p) for p in range(n)], rates, color="tab:blue")
-    ax2.axhline(100 / n, color="grey", linestyle="--", linewidth=1, label="equal share")
+    ax2.axhline(equal, color="grey", linestyle="--", linewidth=1, label=f"equal share ({equal:.1f}%)")
     ax2.set_title("win rate per seat (ties shared)")
     ax2.set_xlabel("seat")
     ax2.set_ylabel("% of games won")
-    ax2.legend(fontsize="small")
+    ax2.set_ylim(0, max(rates + [equal]) * 1.12 or 1)
+    # below the axes, clear of the bars whatever their heights
+    ax2.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     fig.tight_layout()
     try:
         fig.savefig(path, dpi=110)
     except (OSError, ValueError) as exc:  # a missing folder, or a suffix matplotlib cannot write
-        from ..errors import RulebookError
         raise RulebookError(f"cannot write the plot {path}: {exc}") from None
-    finally:
-        plt.close(fig)

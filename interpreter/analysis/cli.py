@@ -114,7 +114,8 @@ def cmd_diagram(args) -> int:
         G = phase_graph(G)
     changed = {k: v for k, v in game.options.items()
                if v != ((game.spec.get("options") or {}).get(k) or {}).get("default")}
-    opts = " · options: " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else ""
+    opts = " · options: " + ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                                      for k, v in changed.items()) if changed else ""
     title = f"{game.name} — rule flow"
     subtitle = f"{args.spec} · {'every step' if args.detail == 'steps' else 'phases'}{opts}{note}"
     data = render(G, fmt, heat, title, subtitle)

@@ -186,7 +186,8 @@ def _why_illegal(state, player, text, opts) -> str:
             return f"there is no card named {card_name!r} in this game (legal: {sample})"
         zone_cards = {state.game.cards[i].name for i in instr.cards.cards(state, _ctx_for(state, player, instr))}
         if card_name not in zone_cards:
-            return f"{state.player_name(player)} has no {card_name} in {instr.cards.text} (legal: {sample})"
+            where = f"their {instr.cards.name}" if instr.cards.owner is not None else instr.cards.name
+            return f"{state.player_name(player)} has no {card_name} in {where} (legal: {sample})"
         if " as " in rest:
             return f"{card_name} cannot be played as {rest.split(' as ', 1)[1]!r} (legal: {sample})"
         if any(a.startswith(f"{verb} {card_name} as ") for a in allowed):
@@ -245,7 +246,7 @@ def describe_python_error(exc) -> str:
     if isinstance(exc, RecursionError):
         return "the expression is nested too deeply"
     if isinstance(exc, TypeError):
-        m = re.search(r"'(\w+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+        m = re.search(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
         if m:
             return f"cannot compare a {_kind(m.group(2))} with a {_kind(m.group(3))} using {m.group(1)}"
         m = re.search(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'", text)

@@ -100,7 +100,9 @@ def test_skull_king_decisions_chance_and_line_numbers(sk):
     chance = {d["kind"] for n, d in G.nodes(data=True) if d["category"] == "chance"}
     assert chance == {"shuffle", "deal"}
     text = SKULL_KING.read_text().split("\n")
-    assert text[bid["line"] - 1].strip().startswith("- choose:")
+    # the step starts where its list item does (its doc: comes first in this spec)
+    assert text[bid["line"] - 1].strip().startswith("- doc:")
+    assert text[bid["line"]].strip() == "choose:"
     assert text[G.nodes["phases/trick"]["line"] - 1].strip() == "trick:"
     # the kraken and white whale cards exist only with their options: the steps that read their kinds say so
     winner = [d for n, d in G.nodes(data=True) if d["kind"] == "set" and "winner_card" in d["label"]][0]

@@ -429,31 +429,76 @@ class Compiler:
                     del b[name]
         return let
 
-    def _comprehension(self, var, coll, body, cond, locs, bound):
+    def _comprehension(self, var, coll, body, cond, locs, bound, reduce="list"):
+        """A filter/map over a collection. ``reduce`` fuses the built-in that consumes it
+        (``count``, ``first``, ``any``, ``sum``) into the loop: no list is built, and
+        ``first``/``any`` stop at the first match."""
         fcoll = self._c(coll, locs, bound)
         inner = bound | {var}
         fbody = self._c(body, locs, inner) if body is not None else None
         fcond = self._c(cond, locs, inner) if cond is not None else None
 
-        def comp(ctx):
+        # A Python error inside aborts the whole step (and the bound names are reset after
+        # every step), so the binding is restored on the normal path only.
+        def run(ctx, visit):
             items = fcoll(ctx)
             if isinstance(items, dict):
                 items = list(items)
             b = ctx.bound
             had, old = var in b, b.get(var)
-            out = []
-            try:
+            result = visit(ctx, b, items)
+            if had:
+                b[var] = old
+            else:
+                b.pop(var, None)
+            return result
+
+        if reduce == "list":
+            def visit(ctx, b, items):
+                out = []
                 for x in items:
                     b[var] = x
                     if fcond is None or fcond(ctx):
                         out.append(fbody(ctx) if fbody is not None else x)
-            finally:
-                if had:
-                    b[var] = old
-                else:
-                    b.pop(var, None)
-            return out
-        return comp
+                return out
+        elif reduce == "count":
+            def visit(ctx, b, items):
+                n = 0
+                for x in items:
+                    b[var] = x
+                    if fcond is None or fcond(ctx):
+                        n += 1
+                return n
+        elif reduce in ("first", "any"):
+            found = (lambda ctx, x: fbody(ctx) if fbody is not None else x) if reduce == "first" \
+                else (lambda ctx, x: bool(fbody(ctx)) if fbody is not None else bool(x))
+            miss = None if reduce == "first" else False
+
+            def visit(ctx, b, items):
+                for x in items:
+                    b[var] = x
+                    if fcond is None or fcond(ctx):
+                        value = found(ctx, x)
+                        if reduce == "first" or value:
+                            return value
+                return miss
+        else:  # sum
+            def visit(ctx, b, items):
+                total = 0
+                for x in items:
+                    b[var] = x
+                    if fcond is None or fcond(ctx):
+                        total += fbody(ctx) if fbody is not None else x
+                return total
+        return lambda ctx: run(ctx, visit)
+
+    def _fused(self, name, arg, locs, bound):
+        """``count/first/any/sum`` of a comprehension, compiled as one loop (see _comprehension)."""
+        if arg.data == "map_":
+            body, var, coll, cond = arg.children
+        else:
+            (var, coll, cond), body = arg.children, None
+        return self._comprehension(str(var), coll, body, cond, locs, bound, reduce=name)
 
     def _map(self, t, locs, bound):
         body, var, coll, cond = t.children
@@ -548,6 +593,8 @@ class Compiler:
                                 ("did you mean " + " or ".join(close) + "? " if close else "")
                                 + "built-ins: " + ", ".join(sorted(BUILTINS)) + "; or declare it under define")
         low, high, params = _arity(fn)
+        if name in _FUSABLE and len(args) == 1 and isinstance(args[0], Tree) and args[0].data in ("map_", "filter_"):
+            return self._fused(_FUSABLE[name], args[0], locs, bound)
         if not low <= len(args) <= high:
             want = f"{low}" if low == high else f"{low} to {high}" if high < 99 else f"at least {low}"
             raise ExprNameError(f"{name} takes {want} argument(s) ({params}), given {len(args)}",
@@ -599,6 +646,8 @@ class Compiler:
 
 
 _ARITY: dict = {}
+# built-ins that consume a comprehension in one pass (len is count's other name)
+_FUSABLE = {"count": "count", "len": "count", "first": "first", "any": "any", "sum": "sum"}
 
 
 def _arity(fn):

@@ -51,7 +51,7 @@ def test_a_score_that_is_not_a_number(tmp_path):
     path = spec(tmp_path, BASE + 'score: "null"\n')
     state = load_game(path).new_state(2)
     state.apply("go 1")
-    with pytest.raises(RuleError, match=r"t.yaml:\d+:\d+: .*score of P0 is None, not a number"):
+    with pytest.raises(RuleError, match=r"t.yaml:\d+:\d+: .*score of P0 is null, not a number"):
         state.scores()
 
 
@@ -140,3 +140,95 @@ def test_schemas_ship_inside_the_package():
     pkg = Path(interpreter.__file__).parent
     assert (pkg / "schemas" / "game.schema.json").is_file()
     assert (pkg / "schemas" / "scenario.schema.json").is_file()
+
+
+# -- second new-user pass: hostile specs end quickly with a clear message ---------------------
+
+@pytest.mark.parametrize("expr,message", [
+    ("sum([count([y for y in range(0, 100000)]) for x in range(0, 100000)])", "units of work"),
+    ("sum([index_of(range(0, 100000), i) for i in range(0, 100000)])", "units of work"),
+    ("count([i in range(0, 100000) where i in range(0, 100000)])", "units of work"),
+    ("[1] * 1000000000", "repeating 1 items 1000000000 times"),
+    ("'a' * 1000000000", "repeating 1 items"),
+    ("2 ** 2", None),  # not in the language: a parse error at validate (checked below)
+])
+def test_expression_work_is_bounded(tmp_path, expr, message):
+    text = BASE.replace("flow:\n", f'flow:\n  - set: {{x: "{expr}"}}\n')
+    if message is None:
+        errors_of(spec(tmp_path, text))
+        return
+    with pytest.raises(RuleError, match=message):
+        load_game(spec(tmp_path, text)).new_state(2)
+
+
+def test_runaway_numbers_are_refused(tmp_path):
+    text = BASE.replace("variables: {x: 0}", "variables: {x: 3}").replace(
+        "flow:\n", 'flow:\n  - while: "true"\n    max: 60\n    do: [{set: {x: "x * x + 2"}}]\n')
+    with pytest.raises(RuleError, match="bits"):
+        load_game(spec(tmp_path, text)).new_state(2)
+
+
+def test_exponential_definitions_compile_fast(tmp_path):
+    chain = "\n".join(f'  f{i}(x): "f{i - 1}(x) + f{i - 1}(x)"' for i in range(1, 30))
+    text = BASE.replace('  top_rank: "max([c.rank for c in deck])"', '  f0(x): "x"\n' + chain).replace(
+        "flow:\n", 'flow:\n  - set: {x: "f29(1)"}\n')
+    game = load_game(spec(tmp_path, text))  # compiling is linear: inlining stops a few levels deep
+    with pytest.raises(RuleError, match="units of work"):
+        game.new_state(2)
+
+
+@pytest.mark.parametrize("yaml_text,message", [
+    ("a: &a [1, 2]\nb: [*a, *a]\n", "aliases"),
+    ("loop: &l [1, *l]\n", "aliases"),
+    ("a: " + "[" * 20000 + "]" * 20000 + "\n", "nested too deeply"),
+])
+def test_yaml_bombs_are_refused(tmp_path, yaml_text, message):
+    (d,) = errors_of(spec(tmp_path, yaml_text))
+    assert message in d.message
+
+
+def test_too_many_cards(tmp_path):
+    diags = errors_of(spec(tmp_path, BASE.replace('    name: "c{rank}"', '    name: "c{rank}"\n    count: 1000000000')))
+    assert "more than 10000 cards" in diags[0].message and diags[0].line == 4
+
+
+def test_card_names_may_not_contain_as(tmp_path):
+    (d,) = errors_of(spec(tmp_path, BASE.replace('name: "c{rank}"', 'name: "c{rank} as x"')))
+    assert "' as '" in d.message
+
+
+def test_option_defaults_and_presets_are_checked(tmp_path):
+    text = BASE.replace("cards:\n", "options:\n  n: {type: int, default: x}\n  b: {type: bool, default: true}\n"
+                                    "presets:\n  p: {zz: 1, b: 3}\ncards:\n")
+    messages = [d.message for d in errors_of(spec(tmp_path, text))]
+    assert any("default of option n" in m for m in messages)
+    assert any("sets 'zz', which is not an option" in m for m in messages)
+    assert any("sets b to 3" in m for m in messages)
+
+
+def test_option_types_checked_through_the_api(tmp_path):
+    text = BASE.replace("cards:\n", "options:\n  b: {type: bool, default: true}\ncards:\n")
+    with pytest.raises(SpecError, match="option b must be a boolean"):
+        load_game(spec(tmp_path, text), {"b": 2})
+
+
+def test_options_that_read_alike_are_refused(tmp_path):
+    path = spec(tmp_path, BASE.replace('options: "[1, 2]"', "options: \"[1, '1']\""))
+    with pytest.raises(RuleError, match="two options read the same"):
+        load_game(path).new_state(2)
+
+
+def test_bad_seed_and_player_count(tmp_path):
+    game = load_game(spec(tmp_path, BASE))
+    from interpreter import RulebookError
+    for bad in (None, "abc", 1.5):
+        with pytest.raises(RulebookError, match="seed"):
+            game.new_state(2, bad)
+    with pytest.raises(RulebookError, match="whole number"):
+        game.new_state("2")
+
+
+def test_a_card_when_reads_only_options(tmp_path):
+    text = BASE.replace('    name: "c{rank}"', '    name: "c{rank}"\n    when: "x > 0"')
+    (d,) = errors_of(spec(tmp_path, text))
+    assert "can read only options" in d.hint

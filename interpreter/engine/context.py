@@ -8,7 +8,7 @@ class Ctx:
     (names bound inside expressions: comprehension, lambda, let, function parameters) and
     ``memo`` (None, or a dict caching parameterless definitions while the State is fixed)."""
 
-    __slots__ = ("state", "game", "options", "locals", "bound", "memo")
+    __slots__ = ("state", "game", "options", "locals", "bound", "memo", "work")
 
     def __init__(self, state, locals_=None):
         self.state = state
@@ -19,3 +19,4 @@ class Ctx:
         # Values of parameterless `define`s, kept while the State cannot change (listing the
         # legal options of a decision evaluates the same derived values once per option).
         self.memo = None
+        self.work = 0  # units of evaluation work spent in the current step (see expr.compiler.spend)

@@ -44,7 +44,11 @@ class Game:
         count is outside the spec's range."""
         from ..model.state import State
         from .run import start
-        if not isinstance(num_players, int) or not self.min_players <= num_players <= self.max_players:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulebookError(f"the seed must be a whole number, not {seed!r}")
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
             raise RulebookError(f"{self.name} is for {self.min_players} to {self.max_players} players, "
                                 f"not {num_players}")
         state = State(self, num_players, seed, player_names)

@@ -413,7 +413,7 @@ class Choose(Instr):
                 values = self.options(ctx)
                 if isinstance(values, dict):
                     values = list(values)
-                seen = set()
+                seen = {}
                 for v in values:
                     if self.where is not None:
                         b[self.as_name] = v
@@ -421,8 +421,10 @@ class Choose(Instr):
                             continue
                     text = f"{self.action} {_value_text(v)}"
                     if text in seen:
+                        if seen[text] != v or type(seen[text]) is not type(v):
+                            raise RuleError(f"two options read the same ({text!r}): {seen[text]!r} and {v!r}")
                         continue
-                    seen.add(text)
+                    seen[text] = v
                     out.append((text, v, None, None))
         finally:
             b.clear()

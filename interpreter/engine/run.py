@@ -53,6 +53,7 @@ def advance(state) -> None:
         except _PY_ERRORS as exc:
             raise _located(game, instr, describe_python_error(exc)) from None
         ctx.bound.clear()
+        ctx.work = 0
         steps += 1
         if steps > MAX_STEPS:
             raise _located(game, instr, f"no player was asked to decide in {MAX_STEPS} steps: "
@@ -228,7 +229,8 @@ def final_scores(state) -> list:
         except _PY_ERRORS as exc:
             raise _located(game, _ScorePath, describe_python_error(exc)) from None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _located(game, _ScorePath, f"the score of {state.player_name(p)} is {value!r}, not a number")
+            shown = "null" if value is None else repr(value)
+            raise _located(game, _ScorePath, f"the score of {state.player_name(p)} is {shown}, not a number")
         out.append(value)
     return out
 

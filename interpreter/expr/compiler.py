@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from ..errors import RuleError
 from ..model.cards import Card
-from .builtins import BUILTINS, LAMBDA_ARGS
+from .builtins import BUILTINS, LAMBDA_ARGS, MAX_ITEMS
 
 _PARSER = Lark((Path(__file__).parent / "grammar.lark").read_text(), parser="lalr", start="start",
                propagate_positions=False, cache=False)
@@ -129,7 +129,49 @@ def _div(a, b):
     return a / b
 
 
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _div,
+MAX_TEXT = 100_000      # characters of a text value
+MAX_INT_BITS = 256      # numbers stay far below this; a runaway product does not
+MAX_WORK = 5_000_000    # comprehension items and definition calls in one step's evaluations
+
+
+def _checked(value):
+    """Refuse values past the language's bounds (lists, texts, numbers)."""
+    t = type(value)
+    if t is int:
+        if value.bit_length() > MAX_INT_BITS:
+            raise RuleError(f"a number with {value.bit_length()} bits is beyond what the rules may compute")
+    elif t is list:
+        if len(value) > MAX_ITEMS:
+            raise RuleError(f"a list of {len(value)} items is more than the {MAX_ITEMS} an expression may build")
+    elif t is str and len(value) > MAX_TEXT:
+        raise RuleError(f"a text of {len(value)} characters is more than the {MAX_TEXT} allowed")
+    return value
+
+
+def _add(a, b):
+    return _checked(a + b)
+
+
+def _mul(a, b):
+    # check the size before building: [1] * 10**9 must not be made first
+    if type(a) in (list, str) and type(b) is int:
+        a, b = b, a
+    if type(b) in (list, str) and type(a) is int:
+        limit = MAX_ITEMS if type(b) is list else MAX_TEXT
+        if a * len(b) > limit:
+            raise RuleError(f"repeating {len(b)} items {a} times is more than the {limit} allowed")
+    return _checked(a * b)
+
+
+def spend(ctx, amount: int) -> None:
+    """Count ``amount`` units of work against the step's budget (bounded evaluation)."""
+    ctx.work += amount
+    if ctx.work > MAX_WORK:
+        raise RuleError(f"this step needs more than {MAX_WORK} units of work (comprehension items and "
+                        "definition calls): the rules must stay cheap to evaluate")
+
+
+_ARITH = {"+": _add, "-": operator.sub, "*": _mul, "/": _div,
           "//": operator.floordiv, "%": operator.mod}
 
 
@@ -243,7 +285,7 @@ class Compiler:
             if n.defines[name]:
                 raise ExprNameError(f"{name} needs arguments: {name}({', '.join(n.defines[name])})")
             self._note_call(name)
-            if name in self.define_trees and name not in self._inlining:
+            if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH:
                 body = self._inline(name, [], [])
 
                 def derived(ctx):
@@ -327,11 +369,11 @@ class Compiler:
 
     def _in(self, t, locs, bound):
         fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
-        return lambda ctx: _contains(fb(ctx), fa(ctx))
+        return lambda ctx: _contains_counted(ctx, fb(ctx), fa(ctx))
 
     def _not_in(self, t, locs, bound):
         fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
-        return lambda ctx: not _contains(fb(ctx), fa(ctx))
+        return lambda ctx: not _contains_counted(ctx, fb(ctx), fa(ctx))
 
     def _not(self, t, locs, bound):
         f = self._c(t.children[0], locs, bound)
@@ -444,6 +486,9 @@ class Compiler:
             items = fcoll(ctx)
             if isinstance(items, dict):
                 items = list(items)
+            ctx.work += len(items)
+            if ctx.work > MAX_WORK:
+                spend(ctx, 0)
             b = ctx.bound
             had, old = var in b, b.get(var)
             result = visit(ctx, b, items)
@@ -552,12 +597,18 @@ class Compiler:
             s0, f0 = slots[0], fargs[0]
 
             def call1(ctx):
+                ctx.work += 1
+                if ctx.work > MAX_WORK:
+                    spend(ctx, 0)
                 ctx.bound[s0] = f0(ctx)
                 return body(ctx)
             return call1
         pairs = list(zip(slots, fargs))
 
         def call(ctx):
+            ctx.work += 1
+            if ctx.work > MAX_WORK:
+                spend(ctx, 0)
             values = [(s, f(ctx)) for s, f in pairs]  # all arguments first, then bind
             b = ctx.bound
             for s, v in values:
@@ -582,7 +633,7 @@ class Compiler:
                                     f"given {len(args)}")
             fargs = [self._c(a, locs, bound) for a in args]
             self._note_call(name)
-            if name in self.define_trees and name not in self._inlining:
+            if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH:
                 return self._inline(name, params, fargs)
             fns = n.functions
             return lambda ctx: fns[name](ctx, *[f(ctx) for f in fargs])
@@ -609,7 +660,15 @@ class Compiler:
                 fargs.append(self._make_lambda(a, locs, bound))
             else:
                 fargs.append(self._c(a, locs, bound))
-        return lambda ctx: fn(ctx, *[f(ctx) for f in fargs])
+        def call_builtin(ctx):
+            values = [f(ctx) for f in fargs]
+            for v in values:  # the built-ins work in proportion to their lists
+                if type(v) is list:
+                    ctx.work += len(v)
+            if ctx.work > MAX_WORK:
+                spend(ctx, 0)
+            return fn(ctx, *values)
+        return call_builtin
 
     def compile_define(self, name: str, params: list, tree: Tree):
         """Compile a ``define`` entry to ``f(ctx, *args)``; its body sees only its parameters
@@ -626,6 +685,7 @@ class Compiler:
             self._inlining.pop()
         if not params:
             def fn0(ctx):
+                spend(ctx, 1)
                 old = ctx.bound
                 ctx.bound = {}
                 try:
@@ -636,6 +696,7 @@ class Compiler:
 
         # A definition sees only its parameters, so it gets a fresh scope of its own.
         def fn(ctx, *args):
+            spend(ctx, 1)
             old = ctx.bound
             ctx.bound = dict(zip(params, args))
             try:
@@ -646,6 +707,8 @@ class Compiler:
 
 
 _ARITY: dict = {}
+# Inlining stops this deep (deeper calls are real calls), so compiling stays linear in the spec.
+MAX_INLINE_DEPTH = 3
 # built-ins that consume a comprehension in one pass (len is count's other name)
 _FUSABLE = {"count": "count", "len": "count", "first": "first", "any": "any", "sum": "sum"}
 
@@ -666,6 +729,14 @@ def _eq(a, b):
     if type(a) is Card or type(b) is Card:
         return a is b
     return a == b
+
+
+def _contains_counted(ctx, coll, x):
+    if type(coll) is list:
+        ctx.work += len(coll)
+        if ctx.work > MAX_WORK:
+            spend(ctx, 0)
+    return _contains(coll, x)
 
 
 def _contains(coll, x):

@@ -18,6 +18,7 @@ from .yamlpos import position_of
 
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
+MAX_CARDS = 10_000
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
               "deal", "choose", "log", "end", "random")
 
@@ -31,6 +32,8 @@ class _OptionsCtx:
         self.locals = {}
         self.state = None
         self.game = None
+        self.memo = None
+        self.work = 0
 
 
 class SpecCompiler:
@@ -233,6 +236,21 @@ class SpecCompiler:
     def resolve_options(self, given: dict) -> dict:
         declared = self.data.get("options") or {}
         values = {k: (v or {}).get("default") for k, v in declared.items()}
+        for k, decl in declared.items():
+            decl = decl or {}
+            if decl.get("type") == "choice" and decl.get("values") is None:
+                self.error(("options", k), f"option {k} is a choice but lists no values", "add values: [...]", key=True)
+            if not _fits(decl, decl.get("default")):
+                self.error(("options", k, "default"), f"the default of option {k} ({decl.get('default')!r}) "
+                           f"is not a {_option_type(decl)}", "fix the default or the type")
+        for name, preset in (self.data.get("presets") or {}).items():
+            for k, v in (preset or {}).items():
+                if k not in declared:
+                    self.error(("presets", name, k), f"preset {name} sets {k!r}, which is not an option",
+                               "options: " + (", ".join(declared) or "none"), key=True)
+                elif not _fits(declared[k] or {}, v):
+                    self.error(("presets", name, k), f"preset {name} sets {k} to {v!r}, not a {_option_type(declared[k] or {})}",
+                               key=True)
         given = dict(given)
         preset = given.pop("preset", None)
         if preset is not None:
@@ -249,6 +267,9 @@ class SpecCompiler:
                            "options: " + (", ".join(declared) or "none"), key=True)
                 continue
             values[k] = coerce_option(declared[k] or {}, v, k, self)
+            decl = declared[k] or {}
+            if not isinstance(v, str) and decl.get("values") is None and not _fits(decl, values[k]):
+                self.error(("options", k), f"option {k} must be a {_option_type(decl)}, not {v!r}", key=True)
         for k, v in values.items():
             decl = declared.get(k) or {}
             if decl.get("values") is not None and v not in decl["values"]:
@@ -265,7 +286,12 @@ class SpecCompiler:
             if not isinstance(entry, dict):
                 continue
             if "when" in entry:
+                before = len(self.diags)
                 f = self.expr(path + ("when",), entry["when"])
+                for i in range(before, len(self.diags)):  # say why a declared name is unknown here
+                    d = self.diags[i]
+                    self.diags[i] = type(d)(d.file, d.line, d.column, d.message,
+                                            "a card's when: can read only options (options.NAME)", d.severity)
                 try:
                     if f is not None and not f(octx):
                         attrs_all.update((entry.get("attributes") or {}).keys())
@@ -286,8 +312,15 @@ class SpecCompiler:
                 if not isinstance(values, list):
                     self.error(path + ("each", key), f"each.{key} must be a list", "e.g. [red, blue] or 'range(1, 10)'")
                     values = []
+                if len(combos) * len(values) > MAX_CARDS:
+                    self.error(path + ("each", key), f"more than {MAX_CARDS} cards", "a deck this large cannot be played")
+                    combos = []
+                    break
                 combos = [dict(c, **{key: v}) for c in combos for v in values]
             count = entry.get("count", 1)
+            if len(combos) * (count if isinstance(count, int) else 1) + len(out) > MAX_CARDS:
+                self.error(path, f"more than {MAX_CARDS} cards", "a deck this large cannot be played")
+                break
             modes = entry.get("modes") or {}
             for m in modes.values():
                 attrs_all.update((m or {}).keys())
@@ -309,6 +342,10 @@ class SpecCompiler:
                     out.append(Card(len(out), name, attrs, {k: dict(v or {}) for k, v in modes.items()}))
         names_seen: dict[str, tuple] = {}
         for c in out:
+            if " as " in c.name:
+                self.error(("cards",), f"the card name {c.name!r} contains ' as ', which action texts use "
+                           "for modes", "use another word or a hyphen")
+                break
             key = tuple(sorted((k, repr(v)) for k, v in c.attrs.items()))
             if c.name in names_seen and names_seen[c.name] != key:
                 self.error(("cards",), f"two different cards are both named {c.name!r}",
@@ -627,6 +664,25 @@ class SpecCompiler:
 
 def _pop_choices(ctx):
     return ctx.locals.pop(P.CHOICES)
+
+
+def _option_type(decl: dict) -> str:
+    typ = decl.get("type") or ("choice" if decl.get("values") is not None else None)
+    if typ is None:
+        d = decl.get("default")
+        typ = "bool" if isinstance(d, bool) else "int" if isinstance(d, int) else "choice"
+    return {"bool": "boolean (true/false)", "int": "whole number"}.get(typ, "choice" if decl.get("values") else "value")
+
+
+def _fits(decl: dict, value) -> bool:
+    """Whether ``value`` is of the option's declared type (and among its values)."""
+    typ = decl.get("type")
+    if typ == "bool" and not isinstance(value, bool):
+        return False
+    if typ == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+        return False
+    values = decl.get("values")
+    return values is None or value in values
 
 
 def coerce_option(decl: dict, value, name: str, sc: SpecCompiler | None = None):

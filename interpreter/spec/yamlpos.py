@@ -39,6 +39,8 @@ def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
+        if node is not None:
+            _refuse_aliases(node, file)
         if node is None:
             raise SpecError([Diagnostic(file, 1, 1, "the file is empty",
                                         "a spec is a YAML mapping with name, players, cards, zones and flow")])
@@ -63,6 +65,9 @@ def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
                                     "check indentation, colons and quotes around text that contains ': ' or '#'")]) from None
     except yaml.YAMLError as exc:
         raise SpecError([Diagnostic(file, 0, 0, f"YAML error: {exc}")]) from None
+    except RecursionError:
+        raise SpecError([Diagnostic(file, 1, 1, "the YAML is nested too deeply",
+                                    "a spec needs only a few levels of nesting")]) from None
     finally:
         loader.dispose()
     positions: dict[Path, Pos] = {}
@@ -71,6 +76,29 @@ def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
     if problems:
         raise SpecError(problems)
     return data, positions
+
+
+def _refuse_aliases(root, file) -> None:
+    """Refuse YAML aliases (``*name``): a spec never needs them, and they can multiply a small
+    file into a huge or endless structure. Iterative, so deep nesting cannot overflow here."""
+    seen = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            mark = node.start_mark
+            raise SpecError([Diagnostic(file, mark.line + 1, mark.column + 1,
+                                        "YAML aliases (*name) are not supported",
+                                        "write the value out in full where it is used")])
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                stack.append(k)
+                stack.append(v)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        if len(seen) > 2_000_000:
+            raise SpecError([Diagnostic(file, 1, 1, "the YAML file is too large", "")])
 
 
 def _walk(node, path, positions, problems, file, key_node):

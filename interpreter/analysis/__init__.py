@@ -5,6 +5,7 @@ its step tree (``game.spec``), source positions (``game.positions``) and names (
 
 - :func:`interpreter.analysis.graph.flow_graph` — the rule-flow graph (networkx.DiGraph)
 - :func:`interpreter.analysis.checks.static_checks` — warnings located as file:line:col
-- :mod:`interpreter.analysis.render` — SVG/PNG (matplotlib), DOT, Mermaid and HTML exports
+- :mod:`interpreter.analysis.export` (with :mod:`~interpreter.analysis.layout`) — SVG/PNG (matplotlib), DOT,
+  Mermaid and HTML exports
 - :func:`interpreter.analysis.rulesdoc.rules_markdown` — a readable rules summary
 """

@@ -133,3 +133,11 @@ def test_play_and_replay_from_the_cli(tmp_path, capsys):
     replayed = capsys.readouterr().out
     final = load_game(SK).replay(3, 4, data["history"])
     assert f"scores: {final.scores()}" in replayed
+
+
+def test_observation_of_a_missing_seat(game):
+    from interpreter import RulebookError
+    state = game.new_state(4, seed=1)
+    for seat in (4, -1, "0"):
+        with pytest.raises(RulebookError, match="no seat"):
+            state.observation(seat)

@@ -164,6 +164,8 @@ class State:
         the player may see (others as card counts), marks of visible cards, who must act,
         and the player's own uncommitted/committed status."""
         from ..engine.run import observe
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
+            raise RulebookError(f"there is no seat {player!r} ({self.num_players} players: seats 0..{self.num_players - 1})")
         return observe(self, player)
 
     def clone(self) -> "State":

@@ -467,18 +467,18 @@ class SpecCompiler:
     def step_for(self, step, path, locs, prog):
         var = step["for"]
         items = self.expr(path + ("in",), step.get("in", "[]"), locs)
-        self._loop(prog, path, f"$for{id(step)}", str(var), items, step.get("do", []), locs)
+        self._loop(prog, path, _frame_key("for", path), str(var), items, step.get("do", []), locs)
 
     def step_repeat(self, step, path, locs, prog):
         items = self.expr(path + ("repeat",), step["repeat"], locs)
         var = step.get("as")
-        self._loop(prog, path, f"$rep{id(step)}", var, items, step.get("do", []), locs)
+        self._loop(prog, path, _frame_key("rep", path), var, items, step.get("do", []), locs)
 
     def step_while(self, step, path, locs, prog):
         cond = self.expr(path + ("while",), step["while"], locs)
         if "max" not in step:
             self.error(path, "a while loop needs a max", "add max: N, the most times it may run", key=True)
-        check = self._emit(prog, P.WhileCheck(f"$while{id(step)}", cond, step.get("max", 1000)), path)
+        check = self._emit(prog, P.WhileCheck(_frame_key("while", path), cond, step.get("max", 1000)), path)
         top = len(prog) - 1
         self.block(step.get("do", []), path + ("do",), locs, prog)
         j = self._emit(prog, P.Jump(top), path)
@@ -647,7 +647,7 @@ class SpecCompiler:
         instr = self._emit(prog, P.Choose(action, player, players, cards, where, options, to,
                                           bool(c.get("optional", False)), as_name, by_name), path)
         instr.label = c.get("label") or action
-        key = f"$ch{id(step)}"
+        key = _frame_key("ch", path)
         init = self._emit(prog, P.ForInit(key, _pop_choices), path)
         init.step_id = None
         nxt = self._emit(prog, P.ForNext(key, "$choice"), path)
@@ -660,6 +660,15 @@ class SpecCompiler:
         j.step_id = None
         nxt.end = len(prog)
         instr.skip_to = len(prog)
+
+
+def _frame_key(kind: str, path: tuple) -> str:
+    """The name under which a loop or choice keeps its cursor in a frame's locals.
+
+    Built from the step's spec path (stable across processes and restarts, unlike a memory
+    address), so a State saved by one process continues in another; ``$`` keeps it apart
+    from spec names. New instructions that keep state in a frame must key it the same way."""
+    return f"${kind}:" + "/".join(str(p) for p in path)
 
 
 def _pop_choices(ctx):

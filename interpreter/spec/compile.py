@@ -14,6 +14,7 @@ from ..engine.game import Game, ZoneDef
 from ..errors import Diagnostic, SpecError
 from ..expr.compiler import Compiler, ExprNameError, ExprSyntaxError, Names, parse
 from ..model.cards import Card
+from .literals import LiteralChecker, deck_values
 from .yamlpos import position_of
 
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
@@ -46,6 +47,7 @@ class SpecCompiler:
         self.names = Names()
         self.compiler = Compiler(self.names)
         self.step_count = 0
+        self.expr_sites: list = []  # (path, text, tree, names bound around it), for literal checks
 
     # -- diagnostics --------------------------------------------------------------------
     def error(self, path, message, hint="", severity="error", key=False):
@@ -117,6 +119,7 @@ class SpecCompiler:
             self.diags.append(Diagnostic(self.file, line, col, f"bad expression: {exc.message}",
                                          f"in {str(text).strip()!r}; see docs/spec-language.md#expressions"))
             return None
+        self.expr_sites.append((path, text, tree, set(locals_) | set(bound)))
         try:
             return self.compiler.compile(tree, locals_, bound)
         except ExprNameError as exc:
@@ -194,6 +197,7 @@ class SpecCompiler:
         if initial_zone is None and zones:
             self.error(("zones",), "no game zone can hold the cards at the start",
                        "declare a zone such as deck: {visibility: hidden, initial: all}")
+        self.check_literals(cards)
         errors = [x for x in self.diags if x.severity == "error"]
         if errors:  # warnings wait until the errors are fixed
             raise SpecError(errors)
@@ -206,6 +210,21 @@ class SpecCompiler:
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
             warnings=[x for x in self.diags if x.severity == "warning"],
         )
+
+    def check_literals(self, cards) -> None:
+        """Typos in text literals and number/text mixes (see :mod:`interpreter.spec.literals`)."""
+        d = self.data
+        options = {k: (v or {}).get("values") for k, v in (d.get("options") or {}).items()
+                   if isinstance((v or {}).get("values"), list)}
+        numeric = {k for k, v in (d.get("variables") or {}).items()
+                   if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        attrs = deck_values(d, cards)
+        numeric |= {f".{k}" for k, v in (d.get("player_variables") or {}).items()
+                    if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in attrs}
+        checker = LiteralChecker(self.file, attrs, options, numeric, self._expr_position)
+        for path, text, tree, shadowed in self.expr_sites:
+            checker.check(path, text, tree, shadowed)
+        self.diags.extend(checker.out)
 
     def build_columns(self) -> list:
         """The score table's columns: ``[(title, f(ctx) with p bound)]``."""
@@ -399,6 +418,9 @@ class SpecCompiler:
                 self.diags.append(Diagnostic(self.file, line, col, f"bad expression: {exc.message}",
                                              f"in {str(body).strip()!r}"))
         self.compiler.define_trees.update(trees)
+        for name, tree in trees.items():
+            key, params, body = parsed[name]
+            self.expr_sites.append((("define", key), body, tree, set(params)))
         for name, tree in trees.items():
             key, params, body = parsed[name]
             try:

@@ -1,0 +1,203 @@
+"""Checks that catch typos which would otherwise change the rules silently.
+
+A spec compares card attributes and options with text literals (``c.kind == 'mermaid'``,
+``options.lead_suit == 'official'``). A misspelt literal is valid syntax that is simply never
+true, so the game runs with a rule missing. :func:`literal_diagnostics` compares every such
+literal with the values the deck (or the option) can actually have and reports the ones no card
+can match, with a did-you-mean. It also finds arithmetic and ordering between a number and a
+text (``cards_dealt + '1'``), which can only fail at run time.
+
+The checks read the parsed expression trees the compiler recorded (``(path, tree, params)``),
+never run anything, and report :class:`~interpreter.errors.Diagnostic` values:
+
+- an error when a literal is not a value the attribute/option can have and a close match exists
+  (almost certainly a typo);
+- a warning when no close match exists (the comparison can never hold: dead rule text);
+- an error for ``+ - / //`` (and ``number % text``) or ``< <= > >=`` between a number and a text literal or a
+  variable whose declared initial value is a number.
+"""
+from __future__ import annotations
+
+import difflib
+
+from lark import Token, Tree
+
+from ..errors import Diagnostic
+
+_ORDER_OPS = {"<", "<=", ">", ">="}
+
+
+def _values_text(values) -> str:
+    shown = sorted(map(str, values))
+    text = ", ".join(shown[:12])
+    return text + (", ..." if len(shown) > 12 else "")
+
+
+class LiteralChecker:
+    """Collects diagnostics for one spec.
+
+    ``attr_values``: card attribute name -> set of values any card of the spec can have (every
+    card template, whatever its ``when:``, and every declared mode). ``option_values``: choice
+    option name -> its list of values. ``numeric_names``: names (game variables, player
+    variables) whose initial value is a number. ``locate(path, line_in, col_in)`` turns a
+    position inside the expression at ``path`` into a file position.
+    """
+
+    def __init__(self, file, attr_values: dict, option_values: dict, numeric_names: set, locate):
+        self.file = file
+        self.attr_values = attr_values
+        self.option_values = option_values
+        self.numeric_names = numeric_names
+        self.locate = locate
+        self.out: list[Diagnostic] = []
+        self._seen: set = set()
+
+    def check(self, path, text, tree, shadowed=frozenset()) -> None:
+        """Check one expression (``tree`` parsed from ``text``); ``shadowed`` are names bound
+        around it (parameters, loop variables) that hide game variables of the same name."""
+        self._text, self._path = text, path
+        todo = [(tree, frozenset(shadowed))]  # iterative: trees may nest deeper than Python recursion
+        while todo:
+            t, self._shadowed = todo.pop()
+            if not isinstance(t, Tree):
+                continue
+            self._node(t)
+            inner = self._shadowed
+            if t.data in ("let_expr", "lambda_", "map_", "filter_"):
+                inner = inner | {str(c) for c in t.children if isinstance(c, Token)}
+            todo.extend((c, inner) for c in t.children if isinstance(c, Tree))
+
+    def _node(self, t) -> None:
+        d = t.data
+        if d == "compare":
+            a, op, b = t.children
+            op = str(op)
+            if op in ("==", "!="):
+                self._literal_against(a, b)
+                self._literal_against(b, a)
+            elif op in _ORDER_OPS:
+                self._mixed(a, b, f"'{op}'")
+        elif d in ("in_", "not_in"):
+            a, b = t.children
+            if isinstance(b, Tree) and b.data == "list_":
+                for item in b.children:
+                    if item is not None:
+                        self._literal_against(a, item)
+        elif d == "binop":
+            a, op, b = t.children
+            op = str(op)
+            # text * n repeats and text % x formats; the other mixes always fail
+            if op in ("+", "-", "/", "//") or (op == "%" and self._kind(a) == "number"):
+                self._mixed(a, b, f"'{op}'")
+
+    # -- literals compared with attributes and options ------------------------------------------
+    def _literal_against(self, subject, lit) -> None:
+        if not (isinstance(lit, Tree) and lit.data == "string"):
+            return
+        if not (isinstance(subject, Tree) and subject.data == "attr"):
+            return
+        obj, attr = subject.children
+        attr = str(attr)
+        value = str(lit.children[0])[1:-1]
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "options":
+            values = self.option_values.get(attr)
+            what = f"option {attr}"
+        else:
+            values = self.attr_values.get(attr)
+            what = f"card attribute {attr}" if attr != "name" else "card name"
+        if values is None:
+            return
+        texts = {str(v) for v in values if isinstance(v, str)}
+        if value in texts or not texts:
+            return
+        key = (self._path, attr, value)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        close = difflib.get_close_matches(value, sorted(texts), n=1, cutoff=0.6)
+        line, col = self._where(lit.children[0])
+        if close:
+            self.out.append(Diagnostic(
+                self.file, line, col, f"no card or option can make this true: {what} is never {value!r}",
+                f"did you mean {close[0]!r}? ({what} takes: {_values_text(texts)})"))
+        else:
+            self.out.append(Diagnostic(
+                self.file, line, col, f"{what} is never {value!r}, so this comparison never holds",
+                f"{what} takes: {_values_text(texts)}", "warning"))
+
+    # -- number and text mixed ------------------------------------------------------------------
+    def _kind(self, t) -> str | None:
+        if isinstance(t, Tree):
+            if t.data == "string":
+                return "text"
+            if t.data == "number":
+                return "number"
+            if t.data == "name":
+                name = str(t.children[0])
+                if name not in self._shadowed and name in self.numeric_names:
+                    return "number"
+            if t.data == "attr":
+                obj, attr = t.children
+                if not (isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "options") \
+                        and f".{attr}" in self.numeric_names:
+                    return "number"
+        return None
+
+    def _mixed(self, a, b, op) -> None:
+        ka, kb = self._kind(a), self._kind(b)
+        if {ka, kb} != {"number", "text"}:
+            return
+        lit = a if ka == "text" else b
+        token = lit.children[0]
+        line, col = self._where(token)
+        self.out.append(Diagnostic(
+            self.file, line, col, f"{op} between a number and a text ({str(token)}) fails when the rules run",
+            "write the number without quotes, or use str(x) to build a text"))
+
+    def _where(self, token) -> tuple[int, int]:
+        tline = getattr(token, "line", None)
+        tcol = getattr(token, "column", None)
+        if tline is None or not isinstance(self._text, str):
+            return self.locate(self._path, 1, 1)
+        return self.locate(self._path, tline, tcol)
+
+
+def deck_values(data: dict, cards: list) -> dict:
+    """``{attribute: set of values}`` over every card the spec can make (``cards`` is the deck built
+    for the chosen options; templates left out by their ``when:`` are read from the spec), with
+    ``name`` the card names and ``mode`` the declared mode names."""
+    out: dict = {"name": set(), "mode": set()}
+    names_known = True
+    unknown: set = set()
+    for c in cards:
+        out["name"].add(c.name)
+        for k, v in c.attrs.items():
+            out.setdefault(k, set()).add(_hashable(v))
+    for entry in data.get("cards") or []:
+        if not isinstance(entry, dict):
+            continue
+        for k, v in (entry.get("attributes") or {}).items():
+            out.setdefault(k, set()).add(_hashable(v))
+        for k, vs in (entry.get("each") or {}).items():
+            if isinstance(vs, list):
+                out.setdefault(k, set()).update(_hashable(v) for v in vs)
+            elif "when" in entry:
+                unknown.add(k)  # computed values of cards left out by `when:` are not known
+        for mode, attrs in (entry.get("modes") or {}).items():
+            out["mode"].add(str(mode))
+            for k, v in (attrs or {}).items():
+                out.setdefault(k, set()).add(_hashable(v))
+        name = entry.get("name")
+        if isinstance(name, str) and "{" not in name:
+            out["name"].add(name)
+        elif isinstance(name, str) and "when" in entry:
+            names_known = False  # a templated name left out by `when:`: its names are not listed
+    if not names_known:
+        unknown.add("name")
+    for k in unknown:
+        out.pop(k, None)
+    return out
+
+
+def _hashable(v):
+    return v if isinstance(v, (str, int, float, bool, type(None))) else repr(v)

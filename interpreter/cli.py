@@ -146,6 +146,7 @@ def cmd_play(args) -> int:
         if not 0 <= h < n:
             raise RulebookError(f"--human {h}: seats are 0..{n - 1}")
     seed = args.seed if args.seed is not None else secrets.randbelow(100_000)
+    scheduler = _scheduler(args, seed, n)
     state = game.new_state(n, seed, player_names=seat_names(n, humans), events=[])
     agents = random_bots(seed, n)
     _last_table[0] = None
@@ -153,22 +154,26 @@ def cmd_play(args) -> int:
     _flush(state, game)
     try:
         while not state.is_terminal():
-            for p in list(state.current_players()):
-                if p in humans:
-                    action = _ask_human(state, p)
-                    if action is None:
-                        console.print(f"[yellow]Game left after {len(state.history)} action(s).[/yellow]")
-                        if args.save:
-                            save_game(args.save, args.spec, game, state)
-                            console.print(f"saved to {args.save} (rulebook replay {args.save} replays it "
-                                          "to this position)")
-                        return 0
-                else:
-                    action = agents[p].act(state, p)
-                state.apply(action, p)
-                _flush(state, game)
-                if state.is_terminal():
-                    break
+            # in a real-time block several players may act: the scheduler says whose moment it is
+            # (turn by tick: a human asked there may act or let the moment pass with Enter)
+            p = scheduler.next_player(state)
+            if p in humans:
+                action = _ask_human(state, p)
+                if action is None:
+                    console.print(f"[yellow]Game left after {len(state.history)} action(s).[/yellow]")
+                    if args.save:
+                        save_game(args.save, args.spec, game, state)
+                        console.print(f"saved to {args.save} (rulebook replay {args.save} replays it "
+                                      "to this position)")
+                    return 0
+                if action is _WAIT:
+                    scheduler.acted(p)
+                    continue
+            else:
+                action = agents[p].act(state, p)
+            state.apply(action, p)
+            scheduler.acted(p)
+            _flush(state, game)
     except KeyboardInterrupt:
         if args.save:
             save_game(args.save, args.spec, game, state)
@@ -180,6 +185,22 @@ def cmd_play(args) -> int:
     if args.save:
         console.print(f"[dim]saved to {args.save}: rulebook replay {args.save}[/dim]")
     return 0
+
+
+_WAIT = object()  # a human let their moment in a real-time block pass
+
+
+def _scheduler(args, seed: int, n: int):
+    """The scheduler of --schedule and --speed (checked: seats in range, speeds above 0)."""
+    from .agents.schedule import Scheduler, parse_speeds
+    try:
+        speeds = parse_speeds(getattr(args, "speed", None))
+    except ValueError as exc:
+        raise RulebookError(str(exc)) from None
+    for seat in speeds:
+        if not 0 <= seat < n:
+            raise RulebookError(f"--speed {seat}=...: seats are 0..{n - 1}")
+    return Scheduler(getattr(args, "schedule", "round-robin"), seed, speeds)
 
 
 def save_game(path, spec, game, state) -> None:
@@ -300,6 +321,10 @@ def _ask_human(state, p):
                       f"action's text, e.g. {_escape(repr(actions[len(actions) // 2].text))}[/dim]")
         for a in tail:
             console.print(f"  [bold]{a.index:>2}[/bold] {_escape(a.text)}")
+    realtime = bool((state.pending or {}).get("realtime"))
+    if realtime:
+        console.print("[dim]real time: everyone plays at once; this is your moment — type an action, "
+                      "or press Enter to let the others act first[/dim]")
     while True:
         try:
             raw = input(f"{state.player_name(p)} > ").strip()
@@ -308,6 +333,8 @@ def _ask_human(state, p):
             return None
         if raw in ("q", "quit", "exit"):
             return None
+        if realtime and raw == "":
+            return _WAIT
         if raw.isdigit() and int(raw) < len(actions):
             return actions[int(raw)]
         try:
@@ -352,13 +379,14 @@ def cmd_simulate(args) -> int:
     game = _load(args)
     if not game.min_players <= args.players <= game.max_players:
         raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
+    speeds = _scheduler(args, args.seed, args.players).speeds
     with Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("games", total=args.games)
         trace = {} if args.trace else None
         result = simulate(game, args.games, args.players, args.seed,
                           progress=lambda i: progress.update(task, completed=i), trace=trace,
-                          jobs=1 if trace is not None else args.jobs)
+                          jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds)
     # files first: a failure to write them must not come after (or hide) the statistics' output
     notes = []
     if args.trace:
@@ -375,8 +403,13 @@ def cmd_simulate(args) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
+        timing = ""
+        if speeds:
+            timing = "; speeds " + ", ".join(f"seat {p}: {speeds.get(p, 1.0):g}" for p in range(args.players))
+        elif args.schedule != "round-robin":
+            timing = f"; {args.schedule} schedule"
         console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
-                      f"seed {args.seed}")
+                      f"seed {args.seed}{timing}")
         console.print(f"{summary['games_per_second']:.1f} games/s ({result.seconds:.2f} s); "
                       f"mean game length {summary['mean_length']:.1f} actions")
         table = Table(box=None, padding=(0, 2), header_style="bold")
@@ -490,6 +523,15 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def _add_schedule_args(p) -> None:
+    from .agents.schedule import SCHEDULES
+    p.add_argument("--schedule", choices=SCHEDULES, default="round-robin",
+                   help="who acts first in real-time play: the next seat clockwise (default) or a random one")
+    p.add_argument("--speed", action="append", metavar="SEAT=SPEED",
+                   help="reaction speed of a seat in real-time play (default 1.0; 2.0 acts twice as often); "
+                        "repeatable, e.g. --speed 0=2.0 --speed 1=0.5")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulebook", description="Run card games from their rules (YAML specs).")
     sub = p.add_subparsers(dest="command", required=True)
@@ -508,6 +550,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat you play (0-based)")
     pl.add_argument("--option", action="append", metavar="KEY=VALUE")
     pl.add_argument("--save", metavar="FILE.json", help="save the game for `rulebook replay` (also when you quit)")
+    _add_schedule_args(pl)
     pl.set_defaults(func=cmd_play)
 
     s = sub.add_parser("simulate", help="many games between random bots, with statistics")
@@ -522,6 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (same results, faster)")
     s.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran "
                    "(for rulebook diagram --trace)")
+    _add_schedule_args(s)
     s.set_defaults(func=cmd_simulate)
 
     t = sub.add_parser("test", help="run rule scenario files")

@@ -164,7 +164,7 @@ def build_state(game, data: dict, positions: dict | None = None, file: str = "<s
         raise where.error(("players",), f"{game.name} is for {game.min_players}-{game.max_players} players, "
                                         f"not {n}", "change players:")
     state = State(game, n, data.get("seed", 0))
-    state.zones[game.initial_zone].extend(range(len(game.cards)))
+    state.zones[game.initial_zone].extend(game.cards_in_play(n))
     setup = data.get("setup") or {}
     state.stacked = bool(setup.get("stacked", False))
     for name, value in (setup.get("vars") or {}).items():

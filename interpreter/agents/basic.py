@@ -42,13 +42,16 @@ def random_bots(game_seed: int, num_players: int) -> list:
     return [RandomAgent(game_seed * 1_000_003 + p) for p in range(num_players)]
 
 
-def play_game(game, num_players: int, seed: int, agents, trace: dict | None = None):
+def play_game(game, num_players: int, seed: int, agents, trace: dict | None = None, scheduler=None):
     """Play one game to the end with ``agents`` (one per seat); returns the final State.
-    ``trace`` (optional dict) counts the spec steps run."""
+    ``trace`` (optional dict) counts the spec steps run. ``scheduler`` (a
+    :class:`~interpreter.agents.schedule.Scheduler`, default round-robin) picks who acts
+    next when several players may act at once."""
+    from .schedule import Scheduler
+    scheduler = scheduler if scheduler is not None else Scheduler(seed=seed)
     state = game.new_state(num_players, seed, trace=trace)
     while not state.is_terminal():
-        for p in state.current_players():
-            state.apply(agents[p].act(state, p))
-            if state.is_terminal():
-                break
+        p = scheduler.next_player(state)
+        state.apply(agents[p].act(state, p), p)
+        scheduler.acted(p)
     return state

@@ -55,9 +55,16 @@ class Game:
         state.trace = trace
         state.events = events
         zone = self.initial_zone
-        state.zones[zone].extend(range(len(self.cards)))
+        state.zones[zone].extend(self.cards_in_play(num_players))
         start(state)
         return state
+
+    def cards_in_play(self, num_players: int) -> list:
+        """The ids of the cards a game of ``num_players`` plays with: every card, except the
+        sets of ``per_player`` card entries that belong to seats not in the game."""
+        if not getattr(self, "_per_player_cards", False):
+            return list(range(len(self.cards)))
+        return [c.id for c in self.cards if c.seat is None or c.seat < num_players]
 
     def replay(self, num_players: int, seed: int, actions, player_names=None):
         """Replay ``actions`` (list of ``[seat, text]``, e.g. a State's ``history``) from a new

@@ -278,7 +278,7 @@ class Gather(Instr):
             else:
                 zone.clear()
         held = set(kept)
-        dst.extend(i for i in range(len(state.game.cards)) if i not in held)
+        dst.extend(i for i in state.game.cards_in_play(state.num_players) if i not in held)
         dst.extend(kept)
         state.marks.clear()
         frame[1] += 1
@@ -409,6 +409,11 @@ class Choose(Instr):
                             out.append((f"{self.action} {card.name} as {mode}", None, cid, mode))
                     else:
                         out.append((f"{self.action} {card.name}", None, cid, None))
+            elif self.options is None:  # a real-time action without a value: the verb alone
+                if self.where is not None:
+                    b[self.as_name] = None
+                if self.where is None or self.where(ctx):
+                    out.append((self.action, None, None, None))
             else:
                 values = self.options(ctx)
                 if isinstance(values, dict):
@@ -485,3 +490,77 @@ class BindChoice(Instr):
         else:
             loc[self.as_name] = value
         frame[1] += 1
+
+
+class RealtimeWait(Instr):
+    """A real-time block waiting for its next action: from here any listed player (``players``,
+    default every seat) may take any of the ``alts`` (Choose instructions, never run as steps)
+    at any moment, until ``until`` holds or nobody has a legal action; then it jumps to ``end``.
+
+    Each time it runs (at the start and after every action's ``then``) it checks ``until``,
+    lists every listed player's options (the union of the alternatives' options, each
+    tagged with the alternative's index) and makes the players who have any the current
+    players; the engine then runs the chosen alternative's body (``entries[index]``), which
+    jumps back here. Who acts first is not the rules' business: a scheduler decides."""
+
+    __slots__ = ("players", "until", "alts", "entries", "end")
+    kind = "realtime"
+    cards = None  # not a card choice itself (see the engine's refusal reasons)
+    action = None
+
+    def __init__(self, players, until):
+        self.players, self.until = players, until
+        self.alts, self.entries, self.end = [], [], None
+
+    def seats(self, state, ctx) -> list:
+        if self.players is None:
+            return list(range(state.num_players))
+        seats = self.players(ctx)
+        if not isinstance(seats, list) or any(type(s) is not int or not 0 <= s < state.num_players for s in seats):
+            raise RuleError(f"realtime: players must be a list of seats, not {seats!r}")
+        return seats
+
+    def run(self, state, ctx, frame):
+        if self.until is not None and self.until(ctx):
+            frame[1] = self.end
+            return
+        from .context import Ctx
+        memo = {}  # the State does not change while the options are listed
+        active = []
+        for seat in self.seats(state, ctx):
+            c = Ctx(state, frame[2])
+            c.memo = memo
+            opts = self.legal(state, c, seat)
+            state._legal_cache[seat] = opts
+            if opts:
+                active.append(seat)
+        if not active:  # nobody can act: the block is over
+            state._legal_cache = {}
+            frame[1] = self.end
+            return
+        state.pending = {"players": active, "committed": {}, "simultaneous": False, "realtime": True}
+
+    def legal(self, state, ctx, seat) -> list:
+        """``seat``'s options: ``(text, value, card_id, mode, alternative index)`` tuples, the
+        alternatives in spec order. Two alternatives offering the same text is an error."""
+        out, seen = [], set()
+        memo = ctx.memo
+        for i, alt in enumerate(self.alts):
+            ctx.memo = memo
+            for opt in alt.legal(state, ctx, seat):
+                if opt[0] in seen:
+                    raise RuleError(f"realtime: two actions read the same ({opt[0]!r}); give each action its own verb")
+                seen.add(opt[0])
+                out.append(opt + (i,))
+        return out
+
+
+class RealtimeBind(BindChoice):
+    """Start of a real-time action's body: binds the acting player and the chosen value like
+    a choice's ``then`` (and plays a chosen card to ``to``), then forgets the pending choice."""
+
+    __slots__ = ()
+
+    def run(self, state, ctx, frame):
+        super().run(state, ctx, frame)
+        frame[2].pop("$choice", None)

@@ -136,6 +136,9 @@ def apply_action(state, action, player=None) -> None:
     else:
         raise IllegalAction(f"an action is an Action, its text or its index, not {type(action).__name__}")
     if player not in current:
+        if state.pending and state.pending.get("realtime") and isinstance(player, int) \
+                and 0 <= player < state.num_players:
+            raise IllegalAction(f"{state.player_name(player)} has no legal action now")
         if state.pending and str(player) in state.pending["committed"]:
             raise IllegalAction(f"{state.player_name(player)} has already chosen")
         who = ", ".join(state.player_name(p) for p in current)
@@ -150,6 +153,16 @@ def apply_action(state, action, player=None) -> None:
     if chosen is None:
         raise IllegalAction(_why_illegal(state, player, text, opts))
     pending = state.pending
+    if pending.get("realtime"):  # first come, first served: run this action's body now
+        frame = state.stack[-1]
+        instr = _pending_instr(state)
+        state.history.append([player, chosen[0]])
+        state.emit("action", player=player, text=chosen[0], hidden=False)
+        frame[2]["$choice"] = [player, _plain(chosen[1]), chosen[2], chosen[3]]
+        frame[1] = instr.entries[chosen[4]]
+        state.pending = None
+        advance(state)  # the others' options are listed again (advance clears the cache)
+        return
     state.history.append([player, chosen[0]])
     state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"])
     pending["committed"][str(player)] = [player, _plain(chosen[1]), chosen[2], chosen[3]]
@@ -179,6 +192,8 @@ def _why_illegal(state, player, text, opts) -> str:
     verb = text.split(" ")[0] if text else ""
     sample = ", ".join(allowed[:12]) + (" ..." if len(allowed) > 12 else "")
     instr = _pending_instr(state)
+    if getattr(instr, "alts", None):  # a real-time block: the action of that verb, if any
+        instr = next((a for a in instr.alts if a.action == verb), instr)
     if instr.cards is not None and verb == instr.action:
         rest = text[len(verb):].strip()
         card_name = rest.split(" as ")[0]
@@ -288,6 +303,8 @@ def observe(state, player: int) -> dict:
                    "chosen": sorted(int(p) for p in state.pending["committed"]),
                    "my_options": [o[0] for o in legal_options(state, player)],
                    "my_choice": mine}
+        if state.pending.get("realtime"):  # several may act at once; the first to act gets the spot
+            pending["realtime"] = True
     return {
         "player": player,
         "phase": [f[0] for f in state.stack],

@@ -6,15 +6,18 @@ class Card:
     """One physical card. ``id`` is its index in the game's card table (int),
     ``name`` its readable name (str; copies of one card share a name) and
     ``attrs`` its attributes (dict str -> plain value). Cards compare by identity:
-    two Escapes are two cards with the same name."""
+    two Escapes are two cards with the same name. ``seat`` is the seat a card of a
+    ``per_player`` entry belongs to (int), None for the cards every game uses: a game of n
+    players plays with the cards whose seat is None or below n."""
 
-    __slots__ = ("id", "name", "attrs", "modes")
+    __slots__ = ("id", "name", "attrs", "modes", "seat")
 
-    def __init__(self, id: int, name: str, attrs: dict, modes: dict | None = None):
+    def __init__(self, id: int, name: str, attrs: dict, modes: dict | None = None, seat: int | None = None):
         self.id = id
         self.name = name
         self.attrs = attrs
         self.modes = modes or {}
+        self.seat = seat
 
     def __repr__(self) -> str:
         return self.name

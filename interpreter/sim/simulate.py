@@ -51,10 +51,13 @@ class SimulationResult:
                 "mean_length": statistics.fmean(self.lengths) if self.lengths else 0.0, "seats": seats}
 
 
-def _play_one(game, num_players, seed, i, trace):
-    """Game ``i`` of a run: seed ``seed + i`` and the bots of that seed (see random_bots)."""
+def _play_one(game, num_players, seed, i, trace, schedule="round-robin", speeds=None):
+    """Game ``i`` of a run: seed ``seed + i`` and the bots of that seed (see random_bots);
+    ``schedule`` and ``speeds`` make its scheduler (see interpreter.agents.schedule)."""
+    from ..agents.schedule import Scheduler
     try:
-        state = play_game(game, num_players, seed + i, random_bots(seed + i, num_players), trace)
+        state = play_game(game, num_players, seed + i, random_bots(seed + i, num_players), trace,
+                          Scheduler(schedule, seed + i, speeds))
         return state.scores(), state.winners(), len(state.history)
     except RulebookError as exc:
         raise RuleError(f"{exc}\n    in game {i + 1} (seed {seed + i}); watch it with: rulebook play {game.file} "
@@ -66,19 +69,21 @@ def _text(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _play_chunk(spec_file, options, num_players, seed, indices):
+def _play_chunk(spec_file, options, num_players, seed, indices, schedule="round-robin", speeds=None):
     """Worker of a parallel run: loads the spec once, plays the games ``indices``."""
     from ..spec.loader import load_game
     game = load_game(spec_file, options)
-    return [(i, _play_one(game, num_players, seed, i, None)) for i in indices]
+    return [(i, _play_one(game, num_players, seed, i, None, schedule, speeds)) for i in indices]
 
 
 def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
-             jobs: int = 1):
+             jobs: int = 1, schedule: str = "round-robin", speeds: dict | None = None):
     """Play ``n_games`` random-bot games (game ``i`` with seed ``seed + i``: the same results
     whatever ``jobs``). ``progress(done)`` is called as games finish. With ``trace`` (a dict),
     counts how often each spec step ran (for heat diagrams; single process only). ``jobs`` > 1
-    plays in that many worker processes."""
+    plays in that many worker processes. ``schedule`` (``round-robin`` or ``random``) and
+    ``speeds`` (seat -> speed, reaction times) decide who acts first in real-time blocks
+    (see :mod:`interpreter.agents.schedule`)."""
     result = SimulationResult(game.name, num_players, [[] for _ in range(num_players)],
                               [0.0] * num_players)
     start = time.perf_counter()
@@ -89,7 +94,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         chunks = [list(range(k, min(n_games, k + size))) for k in range(0, n_games, size)]
         done = 0
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_play_chunk, game.file, game.options, num_players, seed, c) for c in chunks]
+            futures = [pool.submit(_play_chunk, game.file, game.options, num_players, seed, c, schedule, speeds)
+                       for c in chunks]
             for fut in as_completed(futures):
                 for i, outcome in fut.result():
                     outcomes[i] = outcome
@@ -98,7 +104,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
                     progress(done)
     else:
         for i in range(n_games):
-            outcomes[i] = _play_one(game, num_players, seed, i, trace)
+            outcomes[i] = _play_one(game, num_players, seed, i, trace, schedule, speeds)
             if progress is not None:
                 progress(i + 1)
     for scores, winners, length in outcomes:

@@ -21,7 +21,7 @@ _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
-              "deal", "choose", "log", "end", "random")
+              "deal", "choose", "log", "end", "random", "realtime")
 
 
 class _OptionsCtx:
@@ -203,6 +203,7 @@ class SpecCompiler:
             raise SpecError(errors)
         return Game(
             name=d.get("name", Path(self.file).stem), file=self.file, options=options, cards=cards,
+            _per_player_cards=any(c.seat is not None for c in cards),
             card_names={c.name for c in cards}, zones=zones, programs=programs, spec=d,
             positions=self.positions, min_players=players.get("min", 2), max_players=players.get("max", 8),
             winner_rule=d.get("winner", "highest"), display=d.get("display") or {},
@@ -336,6 +337,14 @@ class SpecCompiler:
                     combos = []
                     break
                 combos = [dict(c, **{key: v}) for c in combos for v in values]
+            if entry.get("per_player"):
+                # one set per seat (the card table holds players.max sets; a game of n players
+                # plays with the sets of seats 0..n-1, the others stay out of the game)
+                if "owner" in (entry.get("each") or {}) or "owner" in (entry.get("attributes") or {}):
+                    self.error(path, "a per_player card entry sets the attribute owner itself",
+                               "remove owner from each: and attributes:", key=True)
+                seats = range(int((self.data.get("players") or {}).get("max", 8)))
+                combos = [dict(c, owner=s) for s in seats for c in combos]
             count = entry.get("count", 1)
             if len(combos) * (count if isinstance(count, int) else 1) + len(out) > MAX_CARDS:
                 self.error(path, f"more than {MAX_CARDS} cards", "a deck this large cannot be played")
@@ -357,8 +366,9 @@ class SpecCompiler:
                 if not name:
                     self.error(path, "a card needs a name", "add name: \"{suit}-{rank}\" or a fixed name")
                     continue
+                seat = attrs["owner"] if entry.get("per_player") else None
                 for _ in range(count if isinstance(count, int) else 1):
-                    out.append(Card(len(out), name, attrs, {k: dict(v or {}) for k, v in modes.items()}))
+                    out.append(Card(len(out), name, attrs, {k: dict(v or {}) for k, v in modes.items()}, seat))
         names_seen: dict[str, tuple] = {}
         for c in out:
             if " as " in c.name:
@@ -645,19 +655,26 @@ class SpecCompiler:
         text = step["end"]
         self._emit(prog, P.End(self.template(path + ("end",), text, locs) if text else []), path)
 
-    def step_choose(self, step, path, locs, prog):
-        c = step["choose"]
-        cp = path + ("choose",)
+    def _choose_instr(self, c, cp, locs, path, prog, realtime=False):
+        """Compile the choice ``c`` (a choose mapping at spec path ``cp``) into a Choose
+        instruction emitted at ``path``; ``realtime``: an action of a real-time block (no
+        player/players: whoever acts is bound; neither cards nor options: the verb alone)."""
         as_name = c.get("as", "choice")
         by_name = c.get("by", "player")
         bound = {as_name, by_name}
         player = self.expr(cp + ("player",), c["player"], locs) if "player" in c else None
         players = self.expr(cp + ("players",), c["players"], locs) if "players" in c else None
-        if ("player" in c) == ("players" in c):
+        if realtime:
+            for key in ("player", "players", "optional"):
+                if key in c:
+                    self.error(cp + (key,), f"a real-time action has no {key}: any listed player may take it "
+                               "at any moment", "name the players on the realtime step (players: EXPR), "
+                               "or leave it out", key=True)
+        elif ("player" in c) == ("players" in c):
             self.error(cp, "choose needs exactly one of player (in turn) or players (all at once)")
         cards = self.zone(cp + ("cards",), c["cards"], locs, bound) if "cards" in c else None
         options = self.expr(cp + ("options",), c["options"], locs, bound) if "options" in c else None
-        if ("cards" in c) == ("options" in c):
+        if "cards" in c and "options" in c or not realtime and ("cards" in c) == ("options" in c):
             self.error(cp, "choose needs exactly one of cards (a zone) or options (a list)")
         where = self.expr(cp + ("where",), c["where"], locs, bound) if "where" in c else None
         to = self.zone(cp + ("to",), c["to"], locs | bound) if "to" in c else None
@@ -669,13 +686,19 @@ class SpecCompiler:
         instr = self._emit(prog, P.Choose(action, player, players, cards, where, options, to,
                                           bool(c.get("optional", False)), as_name, by_name), path)
         instr.label = c.get("label") or action
+        return instr, bound
+
+    def step_choose(self, step, path, locs, prog):
+        c = step["choose"]
+        cp = path + ("choose",)
+        instr, bound = self._choose_instr(c, cp, locs, path, prog)
         key = _frame_key("ch", path)
         init = self._emit(prog, P.ForInit(key, _pop_choices), path)
         init.step_id = None
         nxt = self._emit(prog, P.ForNext(key, "$choice"), path)
         nxt.step_id = None
         top = len(prog) - 1
-        bind = self._emit(prog, P.BindChoice(as_name, by_name, to, cards), path)
+        bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards), path)
         bind.step_id = None
         self.block(c.get("then", []), cp + ("then",), locs | bound, prog)
         j = self._emit(prog, P.Jump(top), path)
@@ -683,6 +706,49 @@ class SpecCompiler:
         nxt.end = len(prog)
         instr.skip_to = len(prog)
 
+    def step_realtime(self, step, path, locs, prog):
+        """``realtime``: from here on any listed player may act, until ``until`` holds (checked
+        before the first action and after each action's ``then``) or nobody can act. Compiled
+        as one waiting instruction (it lists every player's options: the union of the
+        ``actions``) followed by each action's body, which jumps back to it."""
+        r = step["realtime"]
+        rp = path + ("realtime",)
+        if not isinstance(r, dict):
+            self.error(rp, "realtime takes a mapping", "e.g. realtime: {until: EXPR, actions: [- choose: ...]}")
+            return
+        players = self.expr(rp + ("players",), r["players"], locs) if "players" in r else None
+        until = self.expr(rp + ("until",), r["until"], locs) if "until" in r else None
+        actions = r.get("actions")
+        if not isinstance(actions, list) or not actions:
+            self.error(rp + ("actions",), "a realtime step needs a list of actions",
+                       "actions: [- choose: {action: play, cards: player.hand, to: pile}]")
+            actions = []
+        top = len(prog)
+        wait = self._emit(prog, P.RealtimeWait(players, until), path)
+        alts, verbs = [], {}
+        # the alternatives are compiled into a scratch list: the engine asks them for options,
+        # it never runs them as steps
+        scratch: list = []
+        for i, a in enumerate(actions):
+            ap = rp + ("actions", i)
+            if not isinstance(a, dict) or set(a) - {"choose", "doc"} or not isinstance(a.get("choose"), dict):
+                self.error(ap, "each real-time action is a choose step", "- choose: {action: VERB, ...}")
+                continue
+            c = a["choose"]
+            alt, bound = self._choose_instr(c, ap + ("choose",), locs, ap, scratch, realtime=True)
+            if alt.action in verbs:
+                self.error(ap + ("choose", "action"), f"two real-time actions are both called {alt.action!r}",
+                           f"give each its own verb (the first is at action {verbs[alt.action]})")
+            verbs.setdefault(alt.action, i)
+            alts.append(alt)
+            wait.entries.append(len(prog))
+            bind = self._emit(prog, P.RealtimeBind(alt.as_name, alt.by_name, alt.to, alt.cards), ap)
+            bind.step_id = None
+            self.block(c.get("then", []), ap + ("choose", "then"), locs | bound, prog)
+            j = self._emit(prog, P.Jump(top), path)  # back to waiting for the next action
+            j.step_id = None
+        wait.alts = alts
+        wait.end = len(prog)
 
 def _frame_key(kind: str, path: tuple) -> str:
     """The name under which a loop or choice keeps its cursor in a frame's locals.

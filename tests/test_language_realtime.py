@@ -237,7 +237,7 @@ def test_validate_knows_the_step(tmp_path):
 
 
 def test_rule_error_inside_a_realtime_block_is_located(tmp_path):
-    text = SPEC.replace('where: "c.value == next"', 'where: "c.value == next + \'x\'"')
+    text = SPEC.replace('where: "c.value == next"', 'where: "c.value == [1][next]"')
     game = _game(tmp_path, text, "broken.yaml")
     with pytest.raises(RuleError) as exc:
         game.new_state(2)

@@ -4,7 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import RulebookError
+from ..model.state import State
 from ..spec.yamlpos import position_of
+from . import run
+from .context import Ctx
 
 
 @dataclass(frozen=True)
@@ -42,8 +45,6 @@ class Game:
         ``events`` (a list) receives what happens, for display (dicts with ``kind``: ``log``,
         ``action``, ``reveal``); ``trace`` (a dict) receives how often each spec step ran. Raises :class:`RulebookError` when the player
         count is outside the spec's range."""
-        from ..model.state import State
-        from .run import start
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise RulebookError(f"the seed must be a whole number, not {seed!r}")
         if isinstance(num_players, bool) or not isinstance(num_players, int):
@@ -56,7 +57,7 @@ class Game:
         state.events = events
         zone = self.initial_zone
         state.zones[zone].extend(self.cards_in_play(num_players))
-        start(state)
+        run.start(state)
         return state
 
     def cards_in_play(self, num_players: int) -> list:
@@ -65,6 +66,23 @@ class Game:
         if not getattr(self, "_per_player_cards", False):
             return list(range(len(self.cards)))
         return [c.id for c in self.cards if c.seat is None or c.seat < num_players]
+
+    # -- the rules of a State (its public methods delegate here: the State is data only) -----
+    def legal_actions(self, state, player=None) -> list:
+        """See :meth:`State.legal_actions <interpreter.model.state.State.legal_actions>`."""
+        return run.legal_actions(state, player)
+
+    def apply(self, state, action, player=None) -> None:
+        """See :meth:`State.apply <interpreter.model.state.State.apply>`."""
+        run.apply_action(state, action, player)
+
+    def scores(self, state) -> list:
+        """See :meth:`State.scores <interpreter.model.state.State.scores>`."""
+        return run.final_scores(state)
+
+    def observation(self, state, player: int) -> dict:
+        """See :meth:`State.observation <interpreter.model.state.State.observation>`."""
+        return run.observe(state, player)
 
     def replay(self, num_players: int, seed: int, actions, player_names=None):
         """Replay ``actions`` (list of ``[seat, text]``, e.g. a State's ``history``) from a new
@@ -77,13 +95,11 @@ class Game:
     def table_rows(self, state) -> list:
         """The score table now: one dict per seat, column title -> plain value
         (``display.player_columns``; by default every player variable)."""
-        from ..engine.context import Ctx
-        from ..engine.run import _plainify
         ctx = Ctx(state)
         rows = []
         for p in range(state.num_players):
             ctx.bound = {"p": p}
-            rows.append({title: _plainify(f(ctx)) for title, f in self.columns})
+            rows.append({title: run._plainify(f(ctx)) for title, f in self.columns})
         return rows
 
     def card(self, name: str):

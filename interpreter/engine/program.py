@@ -99,7 +99,8 @@ class ForInit(Instr):
             items = list(items)
         elif not isinstance(items, list):
             raise RuleError(f"cannot loop over {items!r}: expected a list or a number")
-        frame[2][self.key] = [items, 0]
+        # the cursor is a pair replaced at each pass (never changed in place)
+        frame[2][self.key] = (items, 0)
         frame[1] += 1
 
 
@@ -111,11 +112,11 @@ class ForNext(Instr):
 
     def run(self, state, ctx, frame):
         loc = frame[2]
-        it = loc[self.key]
-        if it[1] < len(it[0]):
+        items, i = loc[self.key]
+        if i < len(items):
             if self.var is not None:
-                loc[self.var] = it[0][it[1]]
-            it[1] += 1
+                loc[self.var] = items[i]
+            loc[self.key] = (items, i + 1)
             frame[1] += 1
         else:
             del loc[self.key]

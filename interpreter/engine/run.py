@@ -9,6 +9,7 @@ import re
 
 from ..errors import IllegalAction, RuleError, RulebookError
 from ..model.cards import Card
+from ..model.state import Action
 from .context import Ctx
 from .program import CHOICES
 
@@ -59,11 +60,10 @@ def advance(state) -> None:
             raise _located(game, instr, f"no player was asked to decide in {MAX_STEPS} steps: "
                                         "a loop with no end?")
     if state.pending is not None:
+        # a decision with no option is an error of the rules, reported where it is reached
+        # (the lists are cached: the players' bots ask for them next)
         for seat in state.pending["players"]:
-            if not legal_options(state, seat):
-                instr = _pending_instr(state)
-                raise _located(game, instr, f"{state.player_name(seat)} has no legal option "
-                                            f"(add optional: true, or make sure the options cannot be empty)")
+            legal_options(state, seat)
 
 
 def _located(game, instr, message):
@@ -99,33 +99,57 @@ def legal_options(state, seat) -> list:
         raise _located(state.game, instr, str(exc)) from None
     except _PY_ERRORS as exc:
         raise _located(state.game, instr, describe_python_error(exc)) from None
+    if not opts:
+        raise _located(state.game, instr, f"{state.player_name(seat)} has no legal option "
+                                          f"(add optional: true, or make sure the options cannot be empty)")
     state._legal_cache[seat] = opts
     return opts
 
 
+def legal_actions(state, player=None) -> list:
+    """See :meth:`State.legal_actions`: the options of ``player`` as :class:`Action` tuples."""
+    if player is None:
+        cur = state.current_players()
+        if not cur:
+            return []
+        player = cur[0]
+    return [Action(player, opt[0], i) for i, opt in enumerate(legal_options(state, player))]
+
+
 def apply_action(state, action, player=None) -> None:
-    """See :meth:`State.apply`."""
-    from ..model.state import Action
-    if state.is_terminal():
+    """See :meth:`State.apply`. An :class:`Action` or an index is applied by its position in
+    the (cached) option list, without reading its text; a text is matched case-insensitively."""
+    pending = state.pending
+    if pending is None:
         raise IllegalAction("the game is over")
-    current = state.current_players()
-    if isinstance(action, Action):
+    players, committed = pending["players"], pending["committed"]
+    chosen = None
+    if type(action) is Action:
         if player is not None and player != action.player:
             raise IllegalAction(f"this action is {state.player_name(action.player)}'s, not "
                                 f"{state.player_name(player)}'s")
-        player, text = action.player, action.text
+        player = action.player
+        _check_turn(state, player)
+        opts = legal_options(state, player)
+        i = action.index
+        if type(i) is int and 0 <= i < len(opts) and opts[i][0] == action.text:
+            chosen = opts[i]
+        else:  # an Action of an older list: find it by its text
+            text = action.text
     elif isinstance(action, int) and not isinstance(action, bool):
         if player is None:
-            if len(current) != 1:
+            if len(players) - len(committed) != 1:
                 raise IllegalAction("say which player acts: several players are choosing at once")
-            player = current[0]
+            player = state.current_players()[0]
+        _check_turn(state, player)
         opts = legal_options(state, player)
         if not 0 <= action < len(opts):
             raise IllegalAction(f"action index {action} is out of range 0..{len(opts) - 1}")
-        text = opts[action][0]
+        chosen = opts[action]
     elif isinstance(action, str):
         text = " ".join(action.split()).lower()
         if player is None:
+            current = state.current_players()
             if len(current) == 1:
                 player = current[0]
             else:
@@ -133,57 +157,57 @@ def apply_action(state, action, player=None) -> None:
                 if len(fits) != 1:
                     raise IllegalAction("say which player acts: several players are choosing at once")
                 player = fits[0]
+        _check_turn(state, player)
+        opts = legal_options(state, player)
     else:
         raise IllegalAction(f"an action is an Action, its text or its index, not {type(action).__name__}")
-    if player not in current:
-        if state.pending and state.pending.get("realtime") and isinstance(player, int) \
-                and 0 <= player < state.num_players:
-            raise IllegalAction(f"{state.player_name(player)} has no legal action now")
-        if state.pending and str(player) in state.pending["committed"]:
-            raise IllegalAction(f"{state.player_name(player)} has already chosen")
-        who = ", ".join(state.player_name(p) for p in current)
-        raise IllegalAction(f"it is not {state.player_name(player)}'s turn (waiting for {who})")
-    opts = legal_options(state, player)
-    chosen = None
-    low = text.lower()
-    for opt in opts:
-        if opt[0].lower() == low:
-            chosen = opt
-            break
     if chosen is None:
-        raise IllegalAction(_why_illegal(state, player, text, opts))
-    pending = state.pending
+        low = text.lower()
+        for opt in opts:
+            if opt[0].lower() == low:
+                chosen = opt
+                break
+        if chosen is None:
+            raise IllegalAction(_why_illegal(state, player, text, opts))
     if pending.get("realtime"):  # first come, first served: run this action's body now
         frame = state.stack[-1]
         instr = _pending_instr(state)
-        state.history.append([player, chosen[0]])
+        state.record(player, chosen[0])
         state.emit("action", player=player, text=chosen[0], hidden=False)
-        frame[2]["$choice"] = [player, _plain(chosen[1]), chosen[2], chosen[3]]
+        frame[2]["$choice"] = [player, chosen[1], chosen[2], chosen[3]]
         frame[1] = instr.entries[chosen[4]]
         state.pending = None
         advance(state)  # the others' options are listed again (advance clears the cache)
         return
-    state.history.append([player, chosen[0]])
-    state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"])
-    pending["committed"][str(player)] = [player, _plain(chosen[1]), chosen[2], chosen[3]]
+    state.record(player, chosen[0])
+    if state.events is not None:
+        state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"])
+    committed[str(player)] = [player, chosen[1], chosen[2], chosen[3]]
     # a commit changes nothing the others' options depend on: keep their cached lists
     state._legal_cache.pop(player, None)
-    if len(pending["committed"]) < len(pending["players"]):
+    if len(committed) < len(players):
         return
     frame = state.stack[-1]
-    frame[2][CHOICES] = [pending["committed"][str(p)] for p in pending["players"]]
+    frame[2][CHOICES] = [committed[str(p)] for p in players]
     frame[1] += 1
     state.pending = None
-    if pending["simultaneous"]:
-        for p in pending["players"]:
+    if pending["simultaneous"] and state.events is not None:
+        for p in players:
             state.emit("reveal", player=p, text=next(h[1] for h in reversed(state.history) if h[0] == p))
     advance(state)
 
 
-def _plain(value):
-    if type(value) is Card:
-        return value
-    return value
+def _check_turn(state, player) -> None:
+    """Raise IllegalAction unless ``player`` must decide now."""
+    pending = state.pending
+    if player in pending["players"] and str(player) not in pending["committed"]:
+        return
+    if pending.get("realtime") and isinstance(player, int) and 0 <= player < state.num_players:
+        raise IllegalAction(f"{state.player_name(player)} has no legal action now")
+    if str(player) in pending["committed"]:
+        raise IllegalAction(f"{state.player_name(player)} has already chosen")
+    who = ", ".join(state.player_name(p) for p in state.current_players())
+    raise IllegalAction(f"it is not {state.player_name(player)}'s turn (waiting for {who})")
 
 
 def _why_illegal(state, player, text, opts) -> str:
@@ -343,4 +367,4 @@ def _plainify(v):
     return v
 
 
-__all__ = ["start", "advance", "legal_options", "apply_action", "final_scores", "observe", "RulebookError"]
+__all__ = ["start", "advance", "legal_options", "legal_actions", "apply_action", "final_scores", "observe", "RulebookError"]

@@ -5,6 +5,11 @@ the marks of played cards (who played each, its declared mode), the control
 stack of frames ``[phase, pc, locals]``, the pending decision, the seeded RNG
 position and the history of actions. Everything else lives in the immutable
 :class:`~interpreter.engine.game.Game`.
+
+Layering: this module is data only and imports nothing from the engine. The public
+methods that follow the rules (:meth:`State.apply`, :meth:`State.legal_actions`,
+:meth:`State.scores`, :meth:`State.observation`) are one-line delegations to the
+State's Game (engine layer), which owns the behaviour.
 """
 from __future__ import annotations
 
@@ -40,7 +45,7 @@ class State:
 
     __slots__ = ("game", "num_players", "seed", "rng_count", "vars", "pvars", "zones", "marks",
                  "stack", "pending", "history", "player_names", "events", "_legal_cache", "stacked",
-                 "trace")
+                 "trace", "_hist_shared")
 
     def __init__(self, game, num_players: int, seed: int = 0, player_names=None):
         self.game = game
@@ -56,6 +61,7 @@ class State:
         self.stack = []
         self.pending = None
         self.history = []
+        self._hist_shared = False  # True while `history` is shared with a clone (copy on write)
         self.player_names = list(player_names) if player_names else [f"P{i}" for i in range(num_players)]
         self.events = None  # a list to receive events, or None (set by the CLI)
         self._legal_cache = {}
@@ -127,13 +133,7 @@ class State:
     def legal_actions(self, player: int | None = None) -> list:
         """The legal actions (list of :class:`Action`) of ``player`` (default: the only current
         player); ``[]`` if that player has nothing to decide now."""
-        from ..engine.run import legal_options
-        if player is None:
-            cur = self.current_players()
-            if not cur:
-                return []
-            player = cur[0]
-        return [Action(player, opt[0], i) for i, opt in enumerate(legal_options(self, player))]
+        return self.game.legal_actions(self, player)
 
     def apply(self, action, player: int | None = None) -> None:
         """Apply ``action`` (an :class:`Action`, its text, or its index in ``legal_actions``)
@@ -143,13 +143,11 @@ class State:
         Raises :class:`IllegalAction` with the reason, leaving the State unchanged, when the
         game is over, the player is not to act, or the action is not legal.
         """
-        from ..engine.run import apply_action
-        apply_action(self, action, player)
+        self.game.apply(self, action, player)
 
     def scores(self) -> list:
         """Each player's score (list indexed by seat), by the spec's ``score`` expression."""
-        from ..engine.run import final_scores
-        return final_scores(self)
+        return self.game.scores(self)
 
     def winners(self) -> list:
         """Seats with the best score (ties share the win); ``[]`` unless terminal."""
@@ -163,13 +161,14 @@ class State:
         """What ``player`` may see, as plain data: game and player variables, every zone
         the player may see (others as card counts), marks of visible cards, who must act,
         and the player's own uncommitted/committed status."""
-        from ..engine.run import observe
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
             raise RulebookError(f"there is no seat {player!r} ({self.num_players} players: seats 0..{self.num_players - 1})")
-        return observe(self, player)
+        return self.game.observation(self, player)
 
     def clone(self) -> "State":
-        """An independent copy (cheap: lists and dicts of plain values)."""
+        """An independent copy. Cheap: zones and variables are copied as plain lists and
+        dicts, cards are shared (immutable), and the history list is shared until one of
+        the two States records an action (copy on write)."""
         new = State.__new__(State)
         new.game = self.game
         new.num_players = self.num_players
@@ -177,18 +176,26 @@ class State:
         new.rng_count = self.rng_count
         new.vars = _copy(self.vars)
         new.pvars = [_copy(pv) for pv in self.pvars]
-        per = self.game.zones
-        new.zones = {k: [list(z) for z in v] if per[k].per_player else list(v) for k, v in self.zones.items()}
-        new.marks = {k: list(v) for k, v in self.marks.items()}
+        # a per-player zone is a list of lists; a game zone holds card ids (ints) only
+        new.zones = {k: [z[:] for z in v] if v and type(v[0]) is list else v[:] for k, v in self.zones.items()}
+        new.marks = self.marks.copy()  # the engine replaces a mark, never edits one in place
         new.stack = [[f[0], f[1], _copy(f[2])] for f in self.stack]
-        new.pending = _copy(self.pending)
-        new.history = [list(h) for h in self.history]
-        new.player_names = list(self.player_names)
+        new.pending = _copy(self.pending) if self.pending is not None else None
+        new.history = self.history
+        new._hist_shared = self._hist_shared = True
+        new.player_names = self.player_names
         new.events = None
         new._legal_cache = {}
         new.stacked = self.stacked
         new.trace = self.trace
         return new
+
+    def record(self, player: int, text: str) -> None:
+        """Append ``[player, text]`` to the history (copying it first if a clone shares it)."""
+        if self._hist_shared:
+            self.history = self.history[:]
+            self._hist_shared = False
+        self.history.append([player, text])
 
     def to_json(self) -> str:
         """The State as a JSON string (cards as ``{"card": id}``); see :meth:`from_json`."""
@@ -199,21 +206,24 @@ class State:
             "stack": self.stack, "pending": self.pending, "history": self.history,
             "player_names": self.player_names, "stacked": self.stacked,
         }
-        return json.dumps(data, default=_encode, sort_keys=True)
+        return _ENCODER.encode(data)
 
     @classmethod
     def from_json(cls, game, text: str) -> "State":
         """Rebuild a State of ``game`` from :meth:`to_json` output. Raises
         :class:`RulebookError` when the JSON is for another game or options."""
-        data = json.loads(text, object_hook=lambda d: _decode(game, d))
+        data = json.loads(text)
         if data["game"] != game.name or data["options"] != game.options:
             raise RulebookError(f"this State is of {data['game']} with options {data['options']}, "
                                 f"not {game.name} with {game.options}")
         st = cls(game, data["num_players"], data["seed"], data["player_names"])
         st.rng_count = data["rng_count"]
-        st.vars, st.pvars, st.zones = data["vars"], data["pvars"], data["zones"]
+        # cards ({"card": id}) can only be in variables, frame locals and choices: the zones,
+        # marks and history (most of the text) hold plain numbers and texts
+        cards = game.cards
+        st.vars, st.pvars, st.zones = _cards(cards, data["vars"]), _cards(cards, data["pvars"]), data["zones"]
         st.marks = {int(k): v for k, v in data["marks"].items()}
-        st.stack, st.pending, st.history = data["stack"], data["pending"], data["history"]
+        st.stack, st.pending, st.history = _cards(cards, data["stack"]), _cards(cards, data["pending"]), data["history"]
         st.stacked = data["stacked"]
         return st
 
@@ -224,17 +234,38 @@ def _encode(obj):
     raise TypeError(f"{obj!r} is not plain data")
 
 
-def _decode(game, d):
-    if len(d) == 1 and "card" in d and isinstance(d["card"], int):
-        return game.cards[d["card"]]
-    return d
+_ENCODER = json.JSONEncoder(default=_encode, sort_keys=True, check_circular=False)
+
+
+def _cards(cards, v):
+    """``v`` decoded from JSON with every ``{"card": id}`` replaced by that Card."""
+    t = type(v)
+    if t is dict:
+        if len(v) == 1 and type(v.get("card")) is int:
+            return cards[v["card"]]
+        return {k: _cards(cards, x) if type(x) in _NESTED else x for k, x in v.items()}
+    if t is list:
+        return [_cards(cards, x) if type(x) in _NESTED else x for x in v]
+    return v
+
+
+_NESTED = (dict, list, tuple)
+_NESTED_TYPES = frozenset(_NESTED)
 
 
 def _copy(v):
-    """Deep copy of plain data; cards are shared (immutable)."""
+    """Deep copy of plain data; cards, numbers and texts are shared (immutable)."""
     t = type(v)
     if t is dict:
-        return {k: _copy(x) for k, x in v.items()}
+        if _NESTED_TYPES.isdisjoint(map(type, v.values())):  # flat: one C-level copy
+            return v.copy()
+        return {k: _copy(x) if type(x) in _NESTED else x for k, x in v.items()}
     if t is list:
-        return [_copy(x) for x in v]
+        if _NESTED_TYPES.isdisjoint(map(type, v)):
+            return v[:]
+        return [_copy(x) if type(x) in _NESTED else x for x in v]
+    if t is tuple:  # a loop cursor (items, position): the items may be a live list
+        if _NESTED_TYPES.isdisjoint(map(type, v)):
+            return v
+        return tuple([_copy(x) if type(x) in _NESTED else x for x in v])
     return v

@@ -156,7 +156,7 @@ class _Checker:
                 w, e = self.writes(target, seen)
                 out |= w
                 ends = ends or e
-        elif kind not in ("start", "phase", "for", "repeat", "while", "if", "log", "end", "game_over"):
+        elif kind not in ("start", "phase", "for", "repeat", "while", "if", "log", "end", "game_over", "show"):
             out.add("*")  # a kind of step unknown here: assume it may change anything
         for role in ("do", "then", "else"):
             for c in children(G, nid, role):

@@ -39,7 +39,8 @@ from .refs import Refs, closure, define_refs, refs, template_refs
 LOOP_KINDS = ("for", "repeat", "while")
 CATEGORY = {"phase": "call", "for": "loop", "repeat": "loop", "while": "loop", "if": "branch",
             "choose": "decision", "shuffle": "chance", "deal": "chance", "random": "chance", "set": "effect",
-            "add": "effect", "move": "effect", "gather": "effect", "log": "effect", "end": "end"}
+            "add": "effect", "move": "effect", "gather": "effect", "log": "effect", "end": "end",
+            "show": "effect"}
 SET_LIKE = ("set", "add", "random")  # steps whose body maps targets to expressions
 GAME_OVER = "game-over"
 START = "flow"
@@ -157,12 +158,22 @@ class _Builder:
             out.update(refs(str(target)))
         elif kind in ("move", "deal", "choose") and isinstance(body, dict):
             for k, v in body.items():
-                if k not in ("then", "action", "label", "as", "by", "optional", "at") \
+                if k not in ("then", "action", "label", "as", "by", "optional", "at", "hidden_text") \
                         and not isinstance(v, (dict, list)):
                     out.update(refs(v))
+            if kind == "choose" and "hidden_text" in body:
+                out.update(template_refs(body["hidden_text"]))
         elif kind in ("log", "end"):
             text = body.get("text", "") if isinstance(body, dict) else body
             out.update(template_refs(text))
+            if kind == "log" and isinstance(body, dict):
+                out.update(template_refs(body.get("hidden_text", "")))
+                if "visible_to" in body:
+                    out.update(refs(body["visible_to"]))
+        elif kind == "show" and isinstance(body, dict):
+            for k in ("cards", "to"):
+                if k in body:
+                    out.update(refs(body[k]))
         elif isinstance(body, dict):  # a kind of step this module does not know yet
             for v in body.values():
                 if not isinstance(v, (dict, list)):
@@ -292,7 +303,20 @@ class _Builder:
         text = body.get("text", "") if isinstance(body, dict) else body
         table = isinstance(body, dict) and body.get("table")
         label = f"“{clean(text)}”"
-        self.add(nid, attrs, label, [label] + (["+ score table"] if table else []))
+        private = []
+        if isinstance(body, dict) and "visible_to" in body:
+            label += f" (only to {clean(body['visible_to'])})"
+            private = [f"private: only to {clean(body['visible_to'])}"]
+            if body.get("hidden_text"):
+                private.append(f"others: “{clean(body['hidden_text'])}”")
+        self.add(nid, attrs, f"“{clean(text)}”" if not private else label,
+                 [f"“{clean(text)}”"] + private + (["+ score table"] if table else []))
+        self.G.nodes[nid]["visible_to"] = clean(body["visible_to"]) if private else None
+
+    def s_show(self, nid, step, path, attrs, cluster, variant):
+        body = step["show"] if isinstance(step["show"], dict) else {}
+        label = f"show {clean(body.get('cards'))} to {clean(body.get('to'))}"
+        self.add(nid, attrs, label, ["◉ " + label, "(until the cards move)"])
 
     def s_end(self, nid, step, path, attrs, cluster, variant):
         text = clean(step["end"]) if step.get("end") else ""
@@ -319,9 +343,14 @@ class _Builder:
         if c.get("optional"):
             choices += ", or pass"
         label = f"{action}: {who_text}"
-        self.add(nid, attrs, label, [f"◆ DECISION: {action}", "by " + who_text, choices])
+        text = [f"◆ DECISION: {action}", "by " + who_text, choices]
+        visible_to = clean(c["visible_to"]) if "visible_to" in c else None
+        if visible_to is not None:
+            label += f" (seen only by {visible_to})"
+            text.append(f"private: seen only by {visible_to}")
+        self.add(nid, attrs, label, text)
         self.G.nodes[nid].update(action=action, who=who, simultaneous=simultaneous, choices=choices,
-                                 optional=bool(c.get("optional")))
+                                 optional=bool(c.get("optional")), visible_to=visible_to)
         self.block(c.get("then"), path + ("choose", "then"), nid, "then", cluster, variant)
 
 

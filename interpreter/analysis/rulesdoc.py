@@ -319,7 +319,14 @@ class _Doc:
         if kind == "log":
             text = body.get("text", "") if isinstance(body, dict) else body
             table = isinstance(body, dict) and body.get("table")
+            if isinstance(body, dict) and "visible_to" in body:
+                other = f" (the others read “{_md(body['hidden_text'])}”)" if body.get("hidden_text") else ""
+                return f"Tell only {_code(body['visible_to'])}: “{_md(text)}”{other}" + \
+                    (" and show the score table." if table else ".")
             return f"Announce “{_md(text)}”" + (" and show the score table." if table else ".")
+        if kind == "show" and isinstance(body, dict):
+            return (f"Let {_code(body.get('to'))} see {_code(body.get('cards'))} (in secret, until these "
+                    "cards move).")
         if kind == "end":
             return "**The game ends**" + (f": “{_md(body)}”." if body else ".")
         return f"{kind}: {_md(body)}"
@@ -346,6 +353,10 @@ class _Doc:
             text += f" (called `{c['as']}`)"
         if c.get("optional"):
             text += "; they may pass instead"
+        if "visible_to" in c:
+            text += f"; only {_code(c['visible_to'])} (and the chooser) see what was chosen"
+            if c.get("hidden_text"):
+                text += f", the others read “{_md(c['hidden_text'])}”"
         text += "."
         if c.get("then"):
             text += " Then" + (", for each chooser:" if d["simultaneous"] else ":")

@@ -252,8 +252,11 @@ class Move(Instr):
                 ids = src[len(src) - n:] if n else []
                 del src[len(src) - n:]
                 ids.reverse()  # taking one at a time from the top reverses their order
+        shown = state.shown
         for i in ids:
             marks.pop(i, None)
+            if shown:
+                shown.pop(i, None)  # a card shown to some seats is known only until it moves
         if self.at == "bottom":
             dst[0:0] = ids
         else:
@@ -282,6 +285,7 @@ class Gather(Instr):
         dst.extend(i for i in state.game.cards_in_play(state.num_players) if i not in held)
         dst.extend(kept)
         state.marks.clear()
+        state.shown.clear()
         frame[1] += 1
 
 
@@ -311,23 +315,80 @@ class Deal(Instr):
             for p in seats:
                 cid = src.pop()
                 state.marks.pop(cid, None)
+                state.shown.pop(cid, None)
                 hands[p].append(cid)
         frame[1] += 1
 
 
 class Log(Instr):
-    __slots__ = ("parts", "table")
+    """A message for the players. ``visible`` (a compiled expression giving a seat or a list of
+    seats, or None for everyone) limits who reads it; the others read ``hidden`` (a template)
+    if given, else nothing."""
+    __slots__ = ("parts", "table", "visible", "hidden")
     kind = "log"
 
-    def __init__(self, parts, table):
-        self.parts, self.table = parts, table
+    def __init__(self, parts, table, visible=None, hidden=None):
+        self.parts, self.table, self.visible, self.hidden = parts, table, visible, hidden
 
     def run(self, state, ctx, frame):
         if state.events is not None:  # nobody is watching: skip building the text
-            text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
+            text = render(ctx, self.parts)
+            to = other = None
+            if self.visible is not None:
+                to = seat_list(state, self.visible(ctx), "visible_to")
+                other = render(ctx, self.hidden) if self.hidden is not None else None
             # the table is a snapshot: later steps change the variables
-            state.emit("log", text=text, table=state.game.table_rows(state) if self.table else None)
+            state.emit("log", text=text, table=state.game.table_rows(state) if self.table else None,
+                       to=to, other=other)
         frame[1] += 1
+
+
+class Show(Instr):
+    """``show: {cards, to}``: the seats ``to`` (a seat or a list of seats) see ``cards`` (a card
+    or a list of cards) wherever they lie, until each card moves (see ``State.shown``)."""
+    __slots__ = ("cards", "to")
+    kind = "show"
+
+    def __init__(self, cards, to):
+        self.cards, self.to = cards, to
+
+    def run(self, state, ctx, frame):
+        chosen = self.cards(ctx)
+        if chosen is None:
+            chosen = []
+        elif type(chosen) is Card:
+            chosen = [chosen]
+        elif not isinstance(chosen, list):
+            raise RuleError(f"show: cards must be a card or a list of cards, not {chosen!r}")
+        seats = seat_list(state, self.to(ctx), "show: to")
+        shown = state.shown
+        for card in chosen:
+            if type(card) is not Card:
+                raise RuleError(f"show: {card!r} is not a card")
+            old = shown.get(card.id, [])
+            shown[card.id] = sorted(set(old) | set(seats))  # a new list: clones share the old one
+        if chosen and seats:
+            names = ", ".join(state.player_name(p) for p in seats)
+            cards = ", ".join(c.name for c in chosen)
+            state.emit("log", text=f"shown to {names}: {cards}", table=None, to=seats, other=None)
+        frame[1] += 1
+
+
+def seat_list(state, value, what) -> list:
+    """``value`` (a seat or a list of seats) as a sorted list of distinct seats; raises
+    :class:`RuleError` naming ``what`` for anything else."""
+    items = [value] if type(value) is int else value
+    if not isinstance(items, list):
+        raise RuleError(f"{what}: {value!r} is not a player or a list of players")
+    for seat in items:
+        if type(seat) is not int or not 0 <= seat < state.num_players:
+            raise RuleError(f"{what}: {seat!r} is not a player")
+    return sorted(set(items))
+
+
+def render(ctx, parts) -> str:
+    """The text of a compiled template (literal strings and compiled ``{expr}`` parts)."""
+    return "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in parts)
 
 
 def _text(ctx, value):
@@ -351,8 +412,7 @@ class End(Instr):
 
     def run(self, state, ctx, frame):
         if self.parts:
-            text = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
-            state.emit("log", text=text, table=None)
+            state.emit("log", text=render(ctx, self.parts), table=None, to=None, other=None)
         state.stack.clear()
 
 
@@ -360,17 +420,40 @@ class Choose(Instr):
     """A decision. Sequential (``player``) or simultaneous (``players``): every chooser
     picks one option without seeing the others'. Options are cards of a zone (``cards``,
     filtered by ``where``; identical cards give one option; a card with modes gives one
-    option per mode) or values of a list (``options``). ``optional`` adds ``pass``."""
+    option per mode) or values of a list (``options``). ``optional`` adds ``pass``.
+    ``visible`` (a compiled expression of the chooser and the choice, or None for everyone)
+    limits who reads the chosen action; the others read ``hidden`` (a template)."""
 
     __slots__ = ("action", "player", "players", "cards", "where", "options", "to", "optional",
-                 "as_name", "by_name", "skip_to", "label")
+                 "as_name", "by_name", "skip_to", "label", "visible", "hidden")
     kind = "choose"
 
-    def __init__(self, action, player, players, cards, where, options, to, optional, as_name, by_name):
+    def __init__(self, action, player, players, cards, where, options, to, optional, as_name, by_name,
+                 visible=None, hidden=None):
         self.action, self.player, self.players = action, player, players
         self.cards, self.where, self.options = cards, where, options
         self.to, self.optional, self.as_name, self.by_name = to, optional, as_name, by_name
+        self.visible, self.hidden = visible, hidden
         self.skip_to = None
+
+    def privacy(self, state, ctx, seat, option) -> list | None:
+        """``[seats who read the action, text the others read]`` for ``seat``'s chosen ``option``
+        (a ``(text, value, card_id, mode)`` tuple), or None when the action is public. The
+        chooser always reads their own action."""
+        if self.visible is None:
+            return None
+        b = ctx.bound
+        b[self.by_name] = seat
+        b[self.as_name] = state.game.cards[option[2]] if option[2] is not None else option[1]
+        try:
+            seats = seat_list(state, self.visible(ctx), "visible_to")
+            if self.hidden is not None:
+                other = render(ctx, self.hidden)
+            else:
+                other = f"{state.player_name(seat)} made a hidden choice ({self.action})"
+        finally:
+            b.clear()
+        return [sorted(set(seats) | {seat}), other]
 
     def run(self, state, ctx, frame):
         if self.player is not None:
@@ -487,6 +570,7 @@ class BindChoice(Instr):
                         src = None
                 (src if src is not None else state.find_zone(cid)).remove(cid)
                 dst.append(cid)
+                state.shown.pop(cid, None)
                 state.marks[cid] = [seat, mode]
         else:
             loc[self.as_name] = value

@@ -169,11 +169,23 @@ def apply_action(state, action, player=None) -> None:
                 break
         if chosen is None:
             raise IllegalAction(_why_illegal(state, player, text, opts))
+    instr = _pending_instr(state)
+    decision = instr.alts[chosen[4]] if pending.get("realtime") else instr
+    secret = None
+    if decision.visible is not None:  # evaluated before any change: an error leaves the State as it was
+        try:
+            secret = decision.privacy(state, Ctx(state, state.stack[-1][2]), player, chosen)
+        except RuleError as exc:
+            raise _located(state.game, decision, str(exc)) from None
+        except _PY_ERRORS as exc:
+            raise _located(state.game, decision, describe_python_error(exc)) from None
+        state.private[str(len(state.history))] = secret
     if pending.get("realtime"):  # first come, first served: run this action's body now
         frame = state.stack[-1]
-        instr = _pending_instr(state)
         state.record(player, chosen[0])
-        state.emit("action", player=player, text=chosen[0], hidden=False)
+        if state.events is not None:
+            state.emit("action", player=player, text=chosen[0], hidden=False,
+                       to=secret[0] if secret else None, other=secret[1] if secret else None)
         frame[2]["$choice"] = [player, chosen[1], chosen[2], chosen[3]]
         frame[1] = instr.entries[chosen[4]]
         state.pending = None
@@ -181,7 +193,8 @@ def apply_action(state, action, player=None) -> None:
         return
     state.record(player, chosen[0])
     if state.events is not None:
-        state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"])
+        state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"],
+                   to=secret[0] if secret else None, other=secret[1] if secret else None)
     committed[str(player)] = [player, chosen[1], chosen[2], chosen[3]]
     # a commit changes nothing the others' options depend on: keep their cached lists
     state._legal_cache.pop(player, None)
@@ -192,8 +205,13 @@ def apply_action(state, action, player=None) -> None:
     frame[1] += 1
     state.pending = None
     if pending["simultaneous"] and state.events is not None:
+        # the commits are the last entries of the history, one per chooser
+        first = len(state.history) - len(players)
+        index = {state.history[i][0]: i for i in range(first, len(state.history))}
         for p in players:
-            state.emit("reveal", player=p, text=next(h[1] for h in reversed(state.history) if h[0] == p))
+            secret = state.private.get(str(index[p]))
+            state.emit("reveal", player=p, text=state.history[index[p]][1],
+                       to=secret[0] if secret else None, other=secret[1] if secret else None)
     advance(state)
 
 
@@ -314,10 +332,10 @@ def observe(state, player: int) -> dict:
     for name, zdef in game.zones.items():
         z = state.zones[name]
         if zdef.per_player:
-            zones[name] = [_show(state, ids, zdef.visibility == "public" or (zdef.visibility == "owner" and seat == player))
-                           for seat, ids in enumerate(z)]
+            zones[name] = [_show(state, ids, zdef.visibility == "public" or (zdef.visibility == "owner" and seat == player),
+                                 player) for seat, ids in enumerate(z)]
         else:
-            zones[name] = _show(state, z, zdef.visibility == "public")
+            zones[name] = _show(state, z, zdef.visibility == "public", player)
     pending = None
     if state.pending is not None:
         mine = None
@@ -340,10 +358,17 @@ def observe(state, player: int) -> dict:
     }
 
 
-def _show(state, ids, visible):
-    if not visible:
-        return {"count": len(ids)}
+def _show(state, ids, visible, player):
     cards = state.game.cards
+    if not visible:
+        shown = state.shown
+        if shown:
+            # cards a `show` step let this player see, by card-table order: their places in the
+            # zone (changed by shuffles the player did not see) stay unknown
+            seen = sorted(i for i in ids if player in shown.get(i, ()))
+            if seen:
+                return {"count": len(ids), "seen": [cards[i].name for i in seen]}
+        return {"count": len(ids)}
     out = []
     for i in ids:
         mark = state.marks.get(i)

@@ -45,7 +45,7 @@ class State:
 
     __slots__ = ("game", "num_players", "seed", "rng_count", "vars", "pvars", "zones", "marks",
                  "stack", "pending", "history", "player_names", "events", "_legal_cache", "stacked",
-                 "trace", "_hist_shared")
+                 "trace", "_hist_shared", "shown", "private")
 
     def __init__(self, game, num_players: int, seed: int = 0, player_names=None):
         self.game = game
@@ -67,6 +67,11 @@ class State:
         self._legal_cache = {}
         self.stacked = False  # scenario tests: shuffles keep the order given
         self.trace = None  # a dict step_id -> count, when tracing for diagrams
+        # card id -> seats a `show` step let see it, until it moves (lists are replaced, never changed)
+        self.shown = {}
+        # history index (str) -> [seats who read that action, the text the others read] for the
+        # actions of `choose` steps with visible_to (see interpreter.view for every per-seat output)
+        self.private = {}
 
     # -- helpers used by the engine --------------------------------------------------
     def shuffle(self, ids: list) -> None:
@@ -159,8 +164,9 @@ class State:
 
     def observation(self, player: int) -> dict:
         """What ``player`` may see, as plain data: game and player variables, every zone
-        the player may see (others as card counts), marks of visible cards, who must act,
-        and the player's own uncommitted/committed status."""
+        the player may see (others as card counts, ``{"count": n}``, with ``"seen": [names]``
+        for the cards a ``show`` step let the player see, in card-table order), marks of visible
+        cards, who must act, and the player's own uncommitted/committed status."""
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.num_players:
             raise RulebookError(f"there is no seat {player!r} ({self.num_players} players: seats 0..{self.num_players - 1})")
         return self.game.observation(self, player)
@@ -188,6 +194,8 @@ class State:
         new._legal_cache = {}
         new.stacked = self.stacked
         new.trace = self.trace
+        new.shown = dict(self.shown)  # values are never changed in place
+        new.private = dict(self.private)
         return new
 
     def record(self, player: int, text: str) -> None:
@@ -197,14 +205,26 @@ class State:
             self._hist_shared = False
         self.history.append([player, text])
 
-    def to_json(self) -> str:
-        """The State as a JSON string (cards as ``{"card": id}``); see :meth:`from_json`."""
+    def export(self, player: int) -> dict:
+        """What ``player`` may know of the game, as plain data (no seed, no card it may not see,
+        no unrevealed or private choice of another player): see :func:`interpreter.view.export`.
+        The full record is :meth:`to_json`. Raises :class:`RulebookError` for a seat that does
+        not exist."""
+        from ..view import export
+        return export(self, player)
+
+    def to_json(self, seat: int | None = None) -> str:
+        """The State as a JSON string (cards as ``{"card": id}``); see :meth:`from_json`.
+        With ``seat``, only what that player may know (:meth:`export` as JSON; not loadable)."""
+        if seat is not None:
+            return json.dumps(self.export(seat), sort_keys=True)
         data = {
             "game": self.game.name, "options": self.game.options, "num_players": self.num_players,
             "seed": self.seed, "rng_count": self.rng_count, "vars": self.vars, "pvars": self.pvars,
             "zones": self.zones, "marks": {str(k): v for k, v in self.marks.items()},
             "stack": self.stack, "pending": self.pending, "history": self.history,
             "player_names": self.player_names, "stacked": self.stacked,
+            "shown": {str(k): v for k, v in self.shown.items()}, "private": self.private,
         }
         return _ENCODER.encode(data)
 
@@ -225,6 +245,8 @@ class State:
         st.marks = {int(k): v for k, v in data["marks"].items()}
         st.stack, st.pending, st.history = _cards(cards, data["stack"]), _cards(cards, data["pending"]), data["history"]
         st.stacked = data["stacked"]
+        st.shown = {int(k): v for k, v in (data.get("shown") or {}).items()}  # older saves have none
+        st.private = data.get("private") or {}
         return st
 
 

@@ -21,7 +21,7 @@ _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
-              "deal", "choose", "log", "end", "random", "realtime")
+              "deal", "choose", "log", "end", "random", "realtime", "show")
 
 
 class _OptionsCtx:
@@ -143,14 +143,14 @@ class SpecCompiler:
         line, col = self._expr_position(path, 1, 1)
         self.diags.append(Diagnostic(self.file, line, col, exc.message, exc.hint))
 
-    def template(self, path, text, locals_=()):
+    def template(self, path, text, locals_=(), bound=()):
         """Split ``text`` into literal strings and compiled ``{expr}`` parts."""
         parts, last = [], 0
         text = str(text)
         for m in _TEMPLATE.finditer(text):
             if m.start() > last:
                 parts.append(text[last:m.start()])
-            f = self.expr(path, m.group(1), locals_)
+            f = self.expr(path, m.group(1), locals_, bound)
             parts.append(f if f is not None else m.group(0))
             last = m.end()
         if last < len(text):
@@ -649,7 +649,28 @@ class SpecCompiler:
         text = spec.get("text", "") if isinstance(spec, dict) else spec
         table = bool(spec.get("table", False)) if isinstance(spec, dict) else False
         key = ("log", "text") if isinstance(spec, dict) else ("log",)
-        self._emit(prog, P.Log(self.template(path + key, text, locs), table), path)
+        visible, hidden = self._privacy(spec, path + ("log",), locs)
+        self._emit(prog, P.Log(self.template(path + key, text, locs), table, visible, hidden), path)
+
+    def _privacy(self, spec, path, locs, bound=()):
+        """``visible_to`` (compiled) and ``hidden_text`` (a template) of a log or choose step."""
+        if not isinstance(spec, dict):
+            return None, None
+        visible = self.expr(path + ("visible_to",), spec["visible_to"], locs, bound) if "visible_to" in spec else None
+        hidden = None
+        if "hidden_text" in spec:
+            if "visible_to" not in spec:
+                self.error(path + ("hidden_text",), "hidden_text is what the others read in place of a "
+                           "private text, but nothing is private here", "add visible_to: SEATS, or drop hidden_text",
+                           key=True)
+            hidden = self.template(path + ("hidden_text",), spec["hidden_text"], locs, bound)
+        return visible, hidden
+
+    def step_show(self, step, path, locs, prog):
+        m = step["show"]
+        cards = self.expr(path + ("show", "cards"), m["cards"], locs)
+        to = self.expr(path + ("show", "to"), m["to"], locs)
+        self._emit(prog, P.Show(cards, to), path)
 
     def step_end(self, step, path, locs, prog):
         text = step["end"]
@@ -684,7 +705,8 @@ class SpecCompiler:
         if " " in action or not action:
             self.error(cp + ("action",), "an action verb is one word", "e.g. action: play")
         instr = self._emit(prog, P.Choose(action, player, players, cards, where, options, to,
-                                          bool(c.get("optional", False)), as_name, by_name), path)
+                                          bool(c.get("optional", False)), as_name, by_name,
+                                          *self._privacy(c, cp, locs, bound)), path)
         instr.label = c.get("label") or action
         return instr, bound
 

@@ -81,7 +81,7 @@ def _describe(e) -> tuple[str, str]:
         return f"{where}: {e.message}", (f"allowed keys here: {allowed}" if allowed else "")
     if e.validator == "oneOf" and isinstance(e.instance, dict):
         return f"{where}: not a known step", ("a step has one of: phase, for, repeat, while, if, set, add, "
-                                              "shuffle, move, gather, deal, choose, realtime, log, end")
+                                              "shuffle, move, gather, deal, choose, realtime, log, end, show")
     if e.validator == "enum":
         return f"{where}: {e.instance!r} is not allowed", "one of: " + ", ".join(map(str, e.validator_value))
     if e.validator == "type":

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import RulebookError
-from .export import FORMATS
+from .formats import FORMATS
 
 SUFFIXES = {".svg": "svg", ".png": "png", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid",
             ".html": "html", ".htm": "html"}

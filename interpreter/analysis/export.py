@@ -9,10 +9,10 @@ from __future__ import annotations
 import html
 import io
 
+from .formats import FORMATS  # noqa: F401  (re-exported)
 from .graph import roots
 from .layout import PHASE_FILLS, STYLE, Heat, draw, save
 
-FORMATS = ("svg", "png", "dot", "mermaid", "html")
 TEXT_FORMATS = ("dot", "mermaid", "html", "svg")
 
 

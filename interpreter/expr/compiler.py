@@ -17,12 +17,21 @@ from pathlib import Path
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ..cache import cache_dir, digest
 from ..errors import RuleError
 from ..model.cards import Card
 from .builtins import BUILTINS, LAMBDA_ARGS, MAX_ITEMS
 
-_PARSER = Lark((Path(__file__).parent / "grammar.lark").read_text(), parser="lalr", start="start",
-               propagate_positions=False, cache=False)
+def _make_parser() -> Lark:
+    """The expression parser. Its LALR tables are kept in the user's cache folder (see
+    :mod:`interpreter.cache`): building them costs a quarter of a second at every start."""
+    grammar = (Path(__file__).parent / "grammar.lark").read_text()
+    folder = cache_dir()
+    cache = str(folder / f"grammar-{digest(grammar)}.lark") if folder is not None else False
+    return Lark(grammar, parser="lalr", start="start", propagate_positions=False, cache=cache)
+
+
+_PARSER = _make_parser()
 _TREE_CACHE: dict[str, Tree] = {}
 
 # Card attributes that every card has, whatever the spec says.

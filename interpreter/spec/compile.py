@@ -24,6 +24,28 @@ STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", 
               "deal", "choose", "log", "end", "random", "realtime", "show")
 
 
+def _has_cycle(edges: dict) -> bool:
+    """True when the directed graph ``edges`` (node -> list of nodes) has a cycle (iterative DFS)."""
+    state = {}  # node -> 1 on the current path, 2 done
+    for root in edges:
+        if root in state:
+            continue
+        state[root] = 1
+        path = [(root, iter(edges.get(root, ())))]
+        while path:
+            node, it = path[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                path.pop()
+            elif state.get(nxt) == 1:
+                return True
+            elif nxt not in state:
+                state[nxt] = 1
+                path.append((nxt, iter(edges.get(nxt, ()))))
+    return False
+
+
 class _OptionsCtx:
     """The context of expressions evaluated at load time (card lists): options only."""
 
@@ -439,6 +461,8 @@ class SpecCompiler:
                 self._name_error(("define", key), body, exc)
         # no recursion: evaluation must stay bounded. Each cycle is reported once, at its first define.
         calls = self.names.called_defines
+        if not _has_cycle({a: [b for b in callees if b in parsed] for a, callees in calls.items()}):
+            return  # the usual case: networkx (slow to import) is needed only to list the cycles
         import networkx as nx
         graph = nx.DiGraph((a, b) for a, callees in calls.items() for b in callees if b in parsed)
         for cycle in sorted(nx.simple_cycles(graph), key=lambda c: (len(c), c))[:20]:

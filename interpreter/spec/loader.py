@@ -9,8 +9,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import jsonschema
-
+from ..cache import digest, has_stamp, stamp
 from ..errors import Diagnostic, SpecError
 from .compile import SpecCompiler
 from .yamlpos import load_yaml, position_of
@@ -21,9 +20,15 @@ SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
 @lru_cache(maxsize=None)
+def schema_text(name: str = "game") -> str:
+    """The text of the JSON Schema ``schemas/<name>.schema.json``."""
+    return (SCHEMA_DIR / f"{name}.schema.json").read_text()
+
+
+@lru_cache(maxsize=None)
 def schema(name: str = "game") -> dict:
     """The JSON Schema ``schemas/<name>.schema.json`` (dict)."""
-    return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
+    return json.loads(schema_text(name))
 
 
 def read_text(path) -> str:
@@ -37,6 +42,7 @@ def read_text(path) -> str:
 
 def schema_diagnostics(data, positions, file: str, schema_name: str = "game") -> list[Diagnostic]:
     """Every JSON Schema violation of ``data`` as a located diagnostic."""
+    import jsonschema  # here, not at the top: a spec checked before skips it (see load_spec)
     validator = jsonschema.Draft202012Validator(schema(schema_name))
     out = []
     for err in sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
@@ -97,9 +103,14 @@ def load_spec(path) -> tuple[dict, dict, str]:
     if not isinstance(data, dict):
         raise SpecError([Diagnostic(file, 1, 1, "a spec is a YAML mapping",
                                     "start with name:, players:, cards:, zones:, flow:")])
-    diags = schema_diagnostics(data, positions, file)
-    if diags:
-        raise SpecError(diags)
+    # The same text under the same schema passes again: a stamp of a text that passed before
+    # skips the check (and the import of the schema library). The semantic checks always run.
+    key = digest(schema_text("game"), text)
+    if not has_stamp("schema-ok", key):
+        diags = schema_diagnostics(data, positions, file)
+        if diags:
+            raise SpecError(diags)
+        stamp("schema-ok", key)
     return data, positions, text
 
 

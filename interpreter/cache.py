@@ -1,0 +1,63 @@
+"""A private per-user cache of work that depends only on file contents (start-up speed).
+
+Two things are kept, each under a name derived from the SHA-256 of everything it depends on,
+so a changed grammar, schema or spec simply misses the cache:
+
+- the expression parser's tables (Lark's own cache file, rebuilt by Lark if unreadable);
+- a stamp per spec text that passed the JSON Schema check (an empty file: the check is skipped
+  for that exact text under that exact schema, so the schema library is not even imported).
+
+The folder is ``$RULEBOOK_CACHE`` or ``$XDG_CACHE_HOME/rulebook`` or ``~/.cache/rulebook``,
+created readable by its owner only. ``RULEBOOK_CACHE=off`` (or a folder that cannot be
+created) turns the cache off; everything then works as before, only slower to start.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_DIR: list = []
+
+
+def cache_dir() -> Path | None:
+    """The cache folder (created on first use, mode 0700), or None when caching is off."""
+    if _DIR:
+        return _DIR[0]
+    where = os.environ.get("RULEBOOK_CACHE")
+    if where and where.lower() in ("off", "0", "no", "false"):
+        path = None
+    else:
+        base = Path(where) if where else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rulebook"
+        try:
+            base.mkdir(mode=0o700, parents=True, exist_ok=True)
+            path = base if os.access(base, os.W_OK) and base.stat().st_uid == os.getuid() else None
+        except OSError:
+            path = None
+    _DIR.append(path)
+    return path
+
+
+def digest(*parts: str) -> str:
+    """SHA-256 (hex) of ``parts`` with the package version: a cache key."""
+    from . import __version__
+    h = hashlib.sha256(__version__.encode())
+    for p in parts:
+        h.update(b"\0" + p.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def has_stamp(kind: str, key: str) -> bool:
+    """True when ``stamp(kind, key)`` was called before (in any process)."""
+    d = cache_dir()
+    return d is not None and (d / f"{kind}-{key}").exists()
+
+
+def stamp(kind: str, key: str) -> None:
+    """Remember ``key`` (best effort: a read-only cache is not an error)."""
+    d = cache_dir()
+    if d is not None:
+        try:
+            (d / f"{kind}-{key}").touch()
+        except OSError:
+            pass

@@ -1,0 +1,105 @@
+"""The speed work keeps behaviour: clones are independent, actions apply by index or text,
+start-up imports only what a command needs. (No timings here: those are in tools/bench.py.)"""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import State, load_game
+from interpreter.spec.compile import _has_cycle
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = sorted((ROOT / "specs").glob("*.yaml"))
+
+
+def _midgame(game, n=4, seed=3, steps=60):
+    state = game.new_state(n, seed=seed)
+    rng = random.Random(seed)
+    while len(state.history) < steps and not state.is_terminal():
+        p = state.current_players()[0]
+        state.apply(rng.choice(state.legal_actions(p)))
+    return state
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.stem)
+def test_clones_share_nothing_that_changes(spec):
+    game = load_game(spec)
+    state = _midgame(game, game.min_players, steps=12)
+    assert not state.is_terminal()
+    before = state.to_json()
+    clone = state.clone()
+    rng = random.Random(1)
+    while not clone.is_terminal():  # play the clone to the end: the original must not move
+        p = clone.current_players()[0]
+        clone.apply(rng.choice(clone.legal_actions(p)))
+    assert state.to_json() == before
+    other = state.clone()
+    p = state.current_players()[0]
+    state.apply(state.legal_actions(p)[0])  # and the other way round
+    assert len(other.history) == len(state.history) - 1
+    assert State.from_json(game, other.to_json()).to_json() == other.to_json()
+
+
+def test_an_action_of_an_older_list_applies_by_its_text():
+    game = load_game(ROOT / "specs" / "skull_king.yaml")
+    state = game.new_state(3, seed=5)
+    p = state.current_players()[0]
+    actions = state.legal_actions(p)
+    stale = actions[-1]._replace(index=0)  # its index no longer matches its text
+    state.apply(stale)
+    assert state.history[-1] == [p, actions[-1].text]
+
+
+def test_to_json_round_trip_keeps_cards_in_variables_and_frames():
+    game = load_game(ROOT / "specs" / "skull_king.yaml")
+    state = _midgame(game, 4, 8, 40)
+    text = state.to_json()
+    data = json.loads(text)
+    assert any("card" in json.dumps(f) for f in data["stack"]) or "card" in json.dumps(data["vars"])
+    again = State.from_json(game, text)
+    assert again.to_json() == text
+    assert again.vars == state.vars and again.stack == [[f[0], f[1], {k: list(v) if type(v) is tuple else v
+                                                                      for k, v in f[2].items()}]
+                                                        for f in state.stack]
+
+
+def test_define_cycles_are_found():
+    assert not _has_cycle({})
+    assert not _has_cycle({"a": ["b"], "b": ["c"], "c": []})
+    assert _has_cycle({"a": ["b"], "b": ["a"]})
+    assert _has_cycle({"a": ["a"]})
+    assert _has_cycle({"x": ["y"], "y": ["z"], "z": ["y"]})
+    assert not _has_cycle({"x": ["y", "z"], "y": ["z"], "z": []})
+
+
+def test_simulate_imports_no_drawing_or_graph_library(tmp_path):
+    code = ("import sys; from interpreter.cli import main; "
+            f"main(['simulate', {str(ROOT / 'specs' / 'skull_king.yaml')!r}, '-n', '1', '-p', '3', '--quiet']); "
+            "print(sorted(m for m in ('networkx', 'matplotlib', 'jsonschema') if m in sys.modules))")
+    env = {"RULEBOOK_CACHE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip().splitlines()[-1] == "['jsonschema']"  # checked once, then stamped
+    assert any(p.name.startswith("schema-ok-") for p in (tmp_path / "cache").iterdir())
+    assert any(p.name.startswith("grammar-") for p in (tmp_path / "cache").iterdir())
+    second = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_spec_that_fails_the_schema_is_never_stamped(tmp_path, monkeypatch):
+    from interpreter import SpecError
+    from interpreter import cache
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "c"))
+    monkeypatch.setattr(cache, "_DIR", [])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((ROOT / "specs" / "skull_king.yaml").read_text().replace("flow:", "flow_typo:", 1))
+    for _ in range(2):
+        with pytest.raises(SpecError):
+            load_game(bad)
+    assert not any(p.name.startswith("schema-ok-") for p in (tmp_path / "c").iterdir())

@@ -40,7 +40,7 @@ LOOP_KINDS = ("for", "repeat", "while")
 CATEGORY = {"phase": "call", "for": "loop", "repeat": "loop", "while": "loop", "if": "branch",
             "choose": "decision", "shuffle": "chance", "deal": "chance", "random": "chance", "set": "effect",
             "add": "effect", "move": "effect", "gather": "effect", "log": "effect", "end": "end",
-            "show": "effect"}
+            "show": "effect", "assert": "effect"}
 SET_LIKE = ("set", "add", "random")  # steps whose body maps targets to expressions
 GAME_OVER = "game-over"
 START = "flow"
@@ -322,6 +322,10 @@ class _Builder:
         text = clean(step["end"]) if step.get("end") else ""
         label = "END" + (f": “{text}”" if text else "")
         self.add(nid, attrs, label, ["■ END OF GAME"] + ([f"“{text}”"] if text else []))
+
+    def s_assert(self, nid, step, path, attrs, cluster, variant):
+        label = f"the rules require {clean(step['assert'])}"
+        self.add(nid, attrs, label, ["✔ " + label] + ([f"“{clean(step['message'])}”"] if step.get("message") else []))
 
     def s_choose(self, nid, step, path, attrs, cluster, variant):
         c = step["choose"] if isinstance(step["choose"], dict) else {}

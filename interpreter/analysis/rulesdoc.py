@@ -327,6 +327,8 @@ class _Doc:
         if kind == "show" and isinstance(body, dict):
             return (f"Let {_code(body.get('to'))} see {_code(body.get('cards'))} (in secret, until these "
                     "cards move).")
+        if kind == "assert":
+            return f"The rules require {_code(body)}" + (f": “{_md(step['message'])}”." if step.get("message") else ".")
         if kind == "end":
             return "**The game ends**" + (f": “{_md(body)}”." if body else ".")
         return f"{kind}: {_md(body)}"
@@ -504,6 +506,9 @@ class _Doc:
             values = decl.get("values")
             typ = decl.get("type") or ("choice" if values else type(decl.get("default")).__name__)
             vals = ", ".join(map(str, values)) if values else {"bool": "true, false", "int": "a number"}.get(typ, typ)
+            if decl.get("min") is not None or decl.get("max") is not None:
+                vals = (f"{decl['min']}–{decl['max']}" if "min" in decl and "max" in decl
+                        else f"at least {decl['min']}" if "min" in decl else f"at most {decl['max']}")
             doc = _md(decl.get("doc") or "")
             cards = [str(e.get("name")) for e in self.spec.get("cards") or []
                      if isinstance(e, dict) and "when" in e and name in refs(e["when"]).options]
@@ -512,6 +517,13 @@ class _Doc:
             self.w(f"| `{name}` | {vals} | {_value(decl.get('default'))} | {doc} | "
                    f"{'; '.join(changes)}{f'; and {more} more' if more > 0 else ''} |")
         self.w()
+        constraints = self.spec.get("constraints") or []
+        if constraints:
+            self.w("Allowed combinations (checked when a game starts):")
+            self.w()
+            for c in constraints:
+                self.w(f"- {_code(c.get('check'))}" + (f" — {_md(c['message'])}" if c.get("message") else ""))
+            self.w()
         if presets:
             self.w("Presets:")
             self.w()

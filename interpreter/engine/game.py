@@ -57,6 +57,7 @@ class Game:
         state.events = events
         zone = self.initial_zone
         state.zones[zone].extend(self.cards_in_play(num_players))
+        self.check_constraints(state)
         run.start(state)
         return state
 
@@ -83,6 +84,26 @@ class Game:
     def observation(self, state, player: int) -> dict:
         """See :meth:`State.observation <interpreter.model.state.State.observation>`."""
         return run.observe(state, player)
+
+    def check_constraints(self, state) -> None:
+        """The spec's ``constraints`` (conditions on options and the player count) for a new
+        State; raises :class:`RulebookError` with the spec's message and line for the first that
+        does not hold."""
+        ctx = Ctx(state)
+        for check, parts, path in getattr(self, "constraints", ()):
+            try:
+                ok = check(ctx)
+                message = "".join(p if isinstance(p, str) else str(p(ctx)) for p in parts)
+            except RulebookError as exc:
+                ok, message = False, str(exc)
+            except (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError) as exc:
+                ok, message = False, run.describe_python_error(exc)
+            if not ok:
+                pos = self.position(path)
+                message = message or f"the check {self.spec['constraints'][path[1]]['check']!r} does not hold"
+                options = ", ".join(f"{k}={v}" for k, v in self.options.items()) or "none"
+                raise RulebookError(f"{self.file}:{pos.line}:{pos.column}: these options cannot be played by "
+                                    f"{state.num_players} players: {message}\n    hint: options now: {options}")
 
     def replay(self, num_players: int, seed: int, actions, player_names=None):
         """Replay ``actions`` (list of ``[seat, text]``, e.g. a State's ``history``) from a new

@@ -416,6 +416,22 @@ class End(Instr):
         state.stack.clear()
 
 
+class Assert(Instr):
+    """``assert``: a condition the rules require at this point; when it does not hold the game
+    stops with a RuleError carrying the spec's message (not a confusing failure later)."""
+    __slots__ = ("cond", "parts", "text")
+    kind = "assert"
+
+    def __init__(self, cond, parts, text):
+        self.cond, self.parts, self.text = cond, parts, text
+
+    def run(self, state, ctx, frame):
+        if not self.cond(ctx):
+            message = "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in self.parts)
+            raise RuleError(f"the rules require {self.text}" + (f": {message}" if message else ""))
+        frame[1] += 1
+
+
 class Choose(Instr):
     """A decision. Sequential (``player``) or simultaneous (``players``): every chooser
     picks one option without seeing the others'. Options are cards of a zone (``cards``,

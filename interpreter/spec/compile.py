@@ -21,7 +21,7 @@ _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
-              "deal", "choose", "log", "end", "random", "realtime", "show")
+              "deal", "choose", "log", "end", "random", "realtime", "show", "assert")
 
 
 def _has_cycle(edges: dict) -> bool:
@@ -200,6 +200,12 @@ class SpecCompiler:
                 self.error(("phases", name), "a phase may not be called 'flow'", "rename it", key=True)
                 continue
             programs[name] = self.compile_program(steps or [], ("phases", name))
+        constraints = []
+        for i, c in enumerate(d.get("constraints") or []):
+            f = self.expr(("constraints", i, "check"), c.get("check"))
+            if f is not None:
+                constraints.append((f, self.template(("constraints", i, "message"), c.get("message", "")),
+                                    ("constraints", i, "check")))
         score_src = d.get("score", "p.score" if "score" in n.player_vars else "0")
         score_fn = self.expr(("score",), score_src, bound={"p"})
         columns = self.build_columns()
@@ -231,7 +237,7 @@ class SpecCompiler:
             winner_rule=d.get("winner", "highest"), display=d.get("display") or {},
             var_defaults=d.get("variables") or {}, pvar_defaults=d.get("player_variables") or {},
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
-            warnings=[x for x in self.diags if x.severity == "warning"],
+            warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints,
         )
 
     def check_literals(self, cards) -> None:
@@ -314,6 +320,15 @@ class SpecCompiler:
                 self.error(("options", k), f"option {k} must be a {_option_type(decl)}, not {v!r}", key=True)
         for k, v in values.items():
             decl = declared.get(k) or {}
+            low, high = decl.get("min"), decl.get("max")
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and (
+                    (low is not None and v < low) or (high is not None and v > high)):
+                limits = " and ".join(x for x in (f"at least {low}" if low is not None else "",
+                                                   f"at most {high}" if high is not None else "") if x)
+                where = ("options", k, "default") if v == decl.get("default") and k not in given else ("options", k)
+                self.error(where, f"option {k} must be {limits}, not {v!r}",
+                           decl.get("doc") or f"e.g. --option {k}={low if low is not None else high}",
+                           key=where == ("options", k))
             if decl.get("values") is not None and v not in decl["values"]:
                 self.error(("options", k), f"option {k} cannot be {v!r}",
                            "choose one of: " + ", ".join(map(str, decl["values"])), key=True)
@@ -699,6 +714,11 @@ class SpecCompiler:
     def step_end(self, step, path, locs, prog):
         text = step["end"]
         self._emit(prog, P.End(self.template(path + ("end",), text, locs) if text else []), path)
+
+    def step_assert(self, step, path, locs, prog):
+        cond = self.expr(path + ("assert",), step["assert"], locs)
+        message = self.template(path + ("message",), step.get("message", ""), locs)
+        self._emit(prog, P.Assert(cond, message, str(step["assert"])), path)
 
     def _choose_instr(self, c, cp, locs, path, prog, realtime=False):
         """Compile the choice ``c`` (a choose mapping at spec path ``cp``) into a Choose

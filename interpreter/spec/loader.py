@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..cache import digest, has_stamp, stamp
 from ..errors import Diagnostic, SpecError
-from .compile import SpecCompiler
+from .compile import STEP_KINDS, SpecCompiler
 from .yamlpos import load_yaml, position_of
 
 # interpreter/schemas is a link to the top-level schemas/ (copied into wheels), so both checkouts
@@ -86,8 +86,7 @@ def _describe(e) -> tuple[str, str]:
         allowed = ", ".join(sorted((e.schema.get("properties") or {}).keys()))
         return f"{where}: {e.message}", (f"allowed keys here: {allowed}" if allowed else "")
     if e.validator == "oneOf" and isinstance(e.instance, dict):
-        return f"{where}: not a known step", ("a step has one of: phase, for, repeat, while, if, set, add, "
-                                              "shuffle, move, gather, deal, choose, realtime, log, end, show")
+        return f"{where}: not a known step", "a step has one of: " + ", ".join(STEP_KINDS)
     if e.validator == "enum":
         return f"{where}: {e.instance!r} is not allowed", "one of: " + ", ".join(map(str, e.validator_value))
     if e.validator == "type":

@@ -298,7 +298,9 @@ def _ask_human(state, p):
     order = _card_order(game)
     for name, zdef in game.zones.items():
         z = obs["zones"][name]
-        if zdef.per_player:
+        if zdef.sets:  # sets on the table, numbered from 1 as lay-off options count them
+            _show_sets(state, p, name, zdef, z)
+        elif zdef.per_player:
             mine = z[p]
             if isinstance(mine, list) and zdef.visibility == "owner":
                 cards = sorted((_card_name(c) for c in mine), key=lambda c: order.get(c, len(order)))
@@ -306,6 +308,14 @@ def _ask_human(state, p):
         elif isinstance(z, list) and z and name in (game.display.get("show_zones") or [name]):
             console.print(f"[bold]{_escape(name)}:[/bold] " + ", ".join(_card_text(c, state) for c in z))
     actions = state.legal_actions(p)
+    picked = (obs.get("pending") or {}).get("my_picked")
+    if picked is not None:  # a set choice: say how to build the set
+        from .engine.run import _pending_instr
+        verb = _pending_instr(state).action
+        if picked:
+            console.print("[bold]Set so far:[/bold] " + _escape(", ".join(picked)))
+        console.print(f"[dim]Build the set with pick NAME (undo takes the last back), or type it whole: "
+                      f"{_escape(verb)} {_escape(' '.join(picked) or 'NAME NAME ...')}[/dim]")
     doc = _decision_doc(state)
     if doc:
         console.print(f"[italic]{_escape(doc)}[/italic]")
@@ -344,6 +354,19 @@ def _ask_human(state, p):
         except IllegalAction as exc:
             console.print(f"[red]{_escape(_friendly_reason(state, p, exc.reason))}[/red]  "
                           "(type a number, an action's text, or q)")
+
+
+def _show_sets(state, p, name, zdef, z):
+    """Print a zone of sets: every seat's sets (or their sizes when hidden), numbered from 1."""
+    owners = list(enumerate(z)) if zdef.per_player else [(None, z)]
+    for seat, sets in owners:
+        who = "" if seat is None else ("Your " if seat == p else f"{state.player_name(seat)}'s ")
+        if isinstance(sets, dict):
+            shown = ", ".join(f"[{k}] {n} card(s)" for k, n in enumerate(sets.get("sets", []), 1))
+        else:
+            shown = "  ".join(f"[{k}] " + ", ".join(_card_text(c, None) for c in s) for k, s in enumerate(sets, 1))
+        if shown:
+            console.print(f"[bold]{_escape(who + name)}:[/bold] {shown}")
 
 
 def _card_name(c) -> str:

@@ -51,12 +51,8 @@ def game_for(spec, options):
 
 def all_card_ids(state):
     ids = []
-    for name, zone in state.zones.items():
-        if state.game.zones[name].per_player:
-            for z in zone:
-                ids.extend(z)
-        else:
-            ids.extend(zone)
+    for _, _, _, cards in state.card_lists():  # every zone, every seat, every set of a zone of sets
+        ids.extend(cards)
     return ids
 
 
@@ -154,6 +150,8 @@ def test_observation_hides_private_zones(spec, seed):
                         if zdef.visibility == "owner" and seat == viewer:
                             assert isinstance(content, list)
                             assert len(content) == len(state.zones[z][seat])
+                        elif zdef.sets:
+                            assert content == {"sets": [len(s) for s in state.zones[z][seat]]}
                         else:
                             assert content == {"count": len(state.zones[z][seat])}, \
                                 f"{viewer} sees {z} of {seat}"
@@ -161,7 +159,11 @@ def test_observation_hides_private_zones(spec, seed):
                     assert shown == {"count": len(state.zones[z])}
             # a simultaneous choice stays secret until everyone has chosen
             if obs["pending"] is not None:
-                assert set(obs["pending"]) == {"players", "chosen", "my_options", "my_choice"}
+                # my_picked: the cards a player has picked so far in a set choice (their own only)
+                assert set(obs["pending"]) - {"my_picked"} == {"players", "chosen", "my_options", "my_choice"}
+                if "my_picked" in obs["pending"]:
+                    picked = (state.pending.get("picked") or {}).get(str(viewer), [])
+                    assert obs["pending"]["my_picked"] == [game.cards[i].name for i in picked]
 
     play_random(game.new_state(n, seed), rng, check)
 

@@ -12,11 +12,14 @@ from .context import Ctx
 
 @dataclass(frozen=True)
 class ZoneDef:
-    """A zone's declaration: ``per_player`` (bool), ``visibility`` (public | owner | hidden)."""
+    """A zone's declaration: ``per_player`` (bool), ``visibility`` (public | owner | hidden) and
+    ``sets`` (bool): a zone of sets (melds on the table) holds a list of sets, each a list of
+    card ids of its own, instead of one list of card ids."""
 
     name: str
     per_player: bool
     visibility: str
+    sets: bool = False
 
 
 class Game:

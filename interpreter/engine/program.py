@@ -27,15 +27,17 @@ class Instr:
 
 class ZoneRef:
     """A zone named in a step: a game zone (``owner`` is None) or a player's zone
-    (``owner`` is a compiled expression giving the seat)."""
+    (``owner`` is a compiled expression giving the seat). For a zone of sets, ``index``
+    (a compiled expression, 0-based) names one set; without it the zone as a destination
+    means a new set."""
 
-    __slots__ = ("name", "owner", "text")
+    __slots__ = ("name", "owner", "text", "index", "sets")
 
-    def __init__(self, name, owner, text):
+    def __init__(self, name, owner, text, index=None, sets=False):
         self.name, self.owner, self.text = name, owner, text
+        self.index, self.sets = index, sets
 
-    def cards(self, state, ctx) -> list:
-        """The zone's list of card ids (the live list, not a copy)."""
+    def _whole(self, state, ctx):
         zone = state.zones[self.name]
         if self.owner is None:
             return zone
@@ -43,6 +45,26 @@ class ZoneRef:
         if type(seat) is not int or not 0 <= seat < state.num_players:
             raise RuleError(f"{self.text}: {seat!r} is not a player")
         return zone[seat]
+
+    def cards(self, state, ctx) -> list:
+        """The zone's list of card ids (the live list, not a copy); one set of a zone of sets."""
+        zone = self._whole(state, ctx)
+        if not self.sets:
+            return zone
+        if self.index is None:
+            raise RuleError(f"{self.text} is a zone of sets: name one set, e.g. {self.text}[0]")
+        k = self.index(ctx)
+        if type(k) is not int or not -len(zone) <= k < len(zone):
+            raise RuleError(f"{self.text}: there is no set {k!r} (there are {len(zone)})")
+        return zone[k]
+
+    def dest(self, state, ctx) -> list:
+        """The live list cards are put into: a zone of sets without an index opens a new set."""
+        if self.sets and self.index is None:
+            zone = self._whole(state, ctx)
+            zone.append([])
+            return zone[-1]
+        return self.cards(state, ctx)
 
 
 class Call(Instr):
@@ -214,14 +236,14 @@ class Shuffle(Instr):
 class Move(Instr):
     """Moves cards: ``count`` from the top of ``src``, or the given ``cards`` (from ``src``
     if given, else from wherever they are). ``at`` is ``top`` or ``bottom`` of ``dst``."""
-    __slots__ = ("src", "dst", "count", "cards", "at")
+    __slots__ = ("src", "dst", "count", "cards", "at", "sets_touched")
     kind = "move"
 
-    def __init__(self, src, dst, count, cards, at):
+    def __init__(self, src, dst, count, cards, at, sets_touched=False):
         self.src, self.dst, self.count, self.cards, self.at = src, dst, count, cards, at
+        self.sets_touched = sets_touched  # the game has zones of sets: a set emptied here disappears
 
     def run(self, state, ctx, frame):
-        dst = self.dst.cards(state, ctx)
         marks = state.marks
         if self.cards is not None:
             chosen = self.cards(ctx)
@@ -257,10 +279,14 @@ class Move(Instr):
             marks.pop(i, None)
             if shown:
                 shown.pop(i, None)  # a card shown to some seats is known only until it moves
-        if self.at == "bottom":
-            dst[0:0] = ids
-        else:
-            dst.extend(ids)
+        if ids or not self.dst.sets:  # moving nothing opens no new set
+            dst = self.dst.dest(state, ctx)
+            if self.at == "bottom":
+                dst[0:0] = ids
+            else:
+                dst.extend(ids)
+        if self.sets_touched:
+            state.drop_empty_sets()
         frame[1] += 1
 
 
@@ -276,7 +302,8 @@ class Gather(Instr):
         dst = self.dst.cards(state, ctx)
         kept = list(dst) if state.stacked else []  # scenario decks keep their given order on top
         for name, zone in state.zones.items():
-            if state.game.zones[name].per_player:
+            zdef = state.game.zones[name]
+            if zdef.per_player:
                 for z in zone:
                     z.clear()
             else:
@@ -432,25 +459,48 @@ class Assert(Instr):
         frame[1] += 1
 
 
+PICK, UNDO = "$pick", "$undo"  # the mode field of a set choice's building options
+SET_SEARCH_BUDGET = 2000  # cards tried while checking that a partial set can still be completed
+
+
 class Choose(Instr):
     """A decision. Sequential (``player``) or simultaneous (``players``): every chooser
     picks one option without seeing the others'. Options are cards of a zone (``cards``,
     filtered by ``where``; identical cards give one option; a card with modes gives one
-    option per mode) or values of a list (``options``). ``optional`` adds ``pass``.
+    option per mode) or values of a list (``options``).
     ``visible`` (a compiled expression of the chooser and the choice, or None for everyone)
-    limits who reads the chosen action; the others read ``hidden`` (a template)."""
+    limits who reads the chosen action; the others read ``hidden`` (a template).
+
+    ``optional`` is None or ``(text, when)``: an extra action (``pass`` by default, or the
+    spec's own verb) that chooses nothing, offered while ``when`` (None: always) holds.
+
+    A *set choice* (``min``/``max`` given, with ``cards``) chooses several cards of the zone as
+    one decision: the chooser builds the set card by card (``pick NAME``, ``undo``) and
+    confirms it with ``VERB NAME NAME ...``, listed once the set so far satisfies ``valid``
+    and the size bounds (see :meth:`set_legal`); that full text is also accepted directly.
+    """
 
     __slots__ = ("action", "player", "players", "cards", "where", "options", "to", "optional",
-                 "as_name", "by_name", "skip_to", "label", "visible", "hidden")
+                 "as_name", "by_name", "skip_to", "label", "visible", "hidden", "min", "max", "valid",
+                 "each_name")
     kind = "choose"
 
     def __init__(self, action, player, players, cards, where, options, to, optional, as_name, by_name,
-                 visible=None, hidden=None):
+                 visible=None, hidden=None, min_=None, max_=None, valid=None, each_name="card"):
         self.action, self.player, self.players = action, player, players
         self.cards, self.where, self.options = cards, where, options
-        self.to, self.optional, self.as_name, self.by_name = to, optional, as_name, by_name
+        self.to, self.as_name, self.by_name = to, as_name, by_name
+        if optional is True:
+            optional = ("pass", None)
+        self.optional = optional or None
         self.visible, self.hidden = visible, hidden
+        self.min, self.max, self.valid, self.each_name = min_, max_, valid, each_name
         self.skip_to = None
+
+    @property
+    def is_set(self) -> bool:
+        """Whether this is a set choice (several cards as one decision)."""
+        return self.min is not None or self.max is not None
 
     def privacy(self, state, ctx, seat, option) -> list | None:
         """``[seats who read the action, text the others read]`` for ``seat``'s chosen ``option``
@@ -490,7 +540,9 @@ class Choose(Instr):
         b[self.by_name] = seat
         out = []
         try:
-            if self.cards is not None:
+            if self.is_set:
+                out = self.set_legal(state, ctx, seat)
+            elif self.cards is not None:
                 zone = self.cards.cards(state, ctx)
                 cards = state.game.cards
                 seen = set()
@@ -531,11 +583,142 @@ class Choose(Instr):
                         continue
                     seen[text] = v
                     out.append((text, v, None, None))
+            if self.optional is not None:
+                text, when = self.optional
+                if when is None or when(ctx):
+                    if any(o[0] == text for o in out):
+                        raise RuleError(f"the optional action {text!r} reads like another option")
+                    out.append((text, None, None, None))
         finally:
             b.clear()
-        if self.optional:
-            out.append(("pass", None, None, None))
         return out
+
+    # -- set choices ------------------------------------------------------------------
+    def bounds(self, ctx, zone_size) -> tuple:
+        """``(min, max)`` sizes of a set choice (max defaults to the zone's size)."""
+        lo = self.min(ctx) if self.min is not None else 1
+        hi = self.max(ctx) if self.max is not None else zone_size
+        for what, v in (("min", lo), ("max", hi)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise RuleError(f"choose: {what} must be a whole number, not {v!r}")
+        return lo, hi
+
+    def set_fits(self, ctx, ids) -> bool:
+        """Whether the cards ``ids`` satisfy ``valid`` (the set bound to ``as``)."""
+        if self.valid is None:
+            return True
+        cards = ctx.game.cards
+        ctx.bound[self.as_name] = [cards[i] for i in ids]
+        return bool(self.valid(ctx))
+
+    def may_join(self, ctx, prefix, cid) -> bool:
+        """Whether card ``cid`` may join the set ``prefix`` (``where``, with the set so far bound
+        to ``as`` and the card to ``each``)."""
+        if self.where is None:
+            return True
+        cards = ctx.game.cards
+        ctx.bound[self.as_name] = [cards[i] for i in prefix]
+        ctx.bound[self.each_name] = cards[cid]
+        return bool(self.where(ctx))
+
+    def set_legal(self, state, ctx, seat) -> list:
+        """The options of a set choice for ``seat``, given the cards already picked
+        (``state.pending["picked"][seat]``, card ids):
+
+        - ``pick NAME`` for each kind of card that may join (``where``) and after which a valid
+          set is still reachable within ``max`` (a bounded search; past SET_SEARCH_BUDGET tries
+          the card is offered);
+        - ``VERB NAME ...`` (the cards picked, in card-table order) when they form a valid set
+          of ``min``..``max`` cards; its value is the list of cards;
+        - ``undo`` when a card has been picked.
+
+        So a player with 11 cards sees at most a dozen options at every stage, never every
+        subset."""
+        cards = state.game.cards
+        zone = self.cards.cards(state, ctx)
+        picked = list(((state.pending or {}).get("picked") or {}).get(str(seat), ()))
+        taken = set(picked)
+        by_name: dict = {}
+        for cid in sorted(zone):
+            if cid not in taken:
+                by_name.setdefault(cards[cid].name, []).append(cid)
+        lo, hi = self.bounds(ctx, len(zone))
+        names = list(by_name)
+        budget = [SET_SEARCH_BUDGET]
+
+        def complete(prefix):
+            return lo <= len(prefix) <= hi and self.set_fits(ctx, prefix)
+
+        def reachable(prefix, used, start):
+            if complete(prefix):
+                return True
+            if len(prefix) >= hi:
+                return False
+            for j in range(start, len(names)):
+                ids = by_name[names[j]]
+                u = used.get(j, 0)
+                if u >= len(ids):
+                    continue
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return True  # too many to search: offer it (undo is always there)
+                if not self.may_join(ctx, prefix, ids[u]):
+                    continue
+                used[j] = u + 1
+                found = reachable(prefix + [ids[u]], used, j)
+                used[j] = u
+                if found:
+                    return True
+            return False
+
+        out = []
+        if len(picked) < hi:
+            for j, name in enumerate(names):
+                cid = by_name[name][0]
+                if self.may_join(ctx, picked, cid) and reachable(picked + [cid], {j: 1}, 0):
+                    out.append((f"pick {name}", None, cid, PICK))
+        if complete(picked):
+            chosen = sorted(picked)
+            out.append((set_text(self.action, [cards[i].name for i in chosen]),
+                        [cards[i] for i in chosen], None, None))
+        if picked:
+            out.append(("undo", None, None, UNDO))
+        return out
+
+    def direct_set(self, state, ctx, seat, names):
+        """The option for the whole set ``names`` typed at once (``VERB NAME NAME ...``), or a
+        reason (str) why it is not legal. The cards already picked must be among them."""
+        cards = state.game.cards
+        zone = sorted(self.cards.cards(state, ctx))
+        picked = list(((state.pending or {}).get("picked") or {}).get(str(seat), ()))
+        wanted = list(names)
+        for cid in picked:
+            if cards[cid].name in wanted:
+                wanted.remove(cards[cid].name)
+            else:
+                return f"the set must include the card(s) already picked ({', '.join(cards[i].name for i in picked)}); type undo to drop one"
+        prefix = list(picked)
+        for name in wanted:
+            cid = next((i for i in zone if cards[i].name == name and i not in prefix), None)
+            if cid is None:
+                have = sum(1 for i in zone if cards[i].name == name)
+                return (f"there is no card named {name!r} in this game" if name not in state.game.card_names
+                        else f"not enough {name} in {self.cards.text} ({have} held)")
+            if not self.may_join(ctx, prefix, cid):
+                return f"{name} may not join {', '.join(cards[i].name for i in prefix) or 'the set'}"
+            prefix.append(cid)
+        lo, hi = self.bounds(ctx, len(zone))
+        if not lo <= len(prefix) <= hi:
+            return f"a set here has {lo} to {hi} cards, not {len(prefix)}"
+        if not self.set_fits(ctx, prefix):
+            return "these cards do not form a valid set here"
+        chosen = sorted(prefix)
+        return (set_text(self.action, [cards[i].name for i in chosen]), [cards[i] for i in chosen], None, None)
+
+
+def set_text(action, names) -> str:
+    """The text of a chosen set: the verb and the card names (``meld mary mary crown-jewels``)."""
+    return " ".join([action] + list(names))
 
 
 def _value_text(v) -> str:
@@ -577,7 +760,7 @@ class BindChoice(Instr):
             loc[self.as_name] = card
             if self.to is not None:
                 ctx.locals = loc
-                dst = self.to.cards(state, ctx)
+                dst = self.to.dest(state, ctx)
                 src = None
                 if self.src is not None:
                     ctx.bound[self.by_name] = seat
@@ -588,8 +771,18 @@ class BindChoice(Instr):
                 dst.append(cid)
                 state.shown.pop(cid, None)
                 state.marks[cid] = [seat, mode]
+                if state.game.has_sets:
+                    state.drop_empty_sets()
         else:
             loc[self.as_name] = value
+            if self.to is not None and type(value) is list and value:  # a set choice: one move
+                ctx.locals = loc
+                dst = self.to.dest(state, ctx)
+                for card in value:
+                    state.find_zone(card.id).remove(card.id)
+                    state.marks[card.id] = [seat, None]
+                dst.extend(card.id for card in value)
+                state.drop_empty_sets()
         frame[1] += 1
 
 

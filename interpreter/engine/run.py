@@ -11,7 +11,7 @@ from ..errors import IllegalAction, RuleError, RulebookError
 from ..model.cards import Card
 from ..model.state import Action
 from .context import Ctx
-from .program import CHOICES
+from .program import CHOICES, PICK, UNDO
 
 MAX_STEPS = 1_000_000  # steps without a decision before the game is declared stuck
 
@@ -168,7 +168,11 @@ def apply_action(state, action, player=None) -> None:
                 chosen = opt
                 break
         if chosen is None:
-            raise IllegalAction(_why_illegal(state, player, text, opts))
+            instr = _pending_instr(state)
+            if getattr(instr, "is_set", False) and low.startswith(instr.action + " "):
+                chosen = _direct_set(state, player, instr, low)  # the whole set typed at once
+            else:
+                raise IllegalAction(_why_illegal(state, player, text, opts))
     instr = _pending_instr(state)
     decision = instr.alts[chosen[4]] if pending.get("realtime") else instr
     secret = None
@@ -191,6 +195,20 @@ def apply_action(state, action, player=None) -> None:
         state.pending = None
         advance(state)  # the others' options are listed again (advance clears the cache)
         return
+    if chosen[3] == PICK or chosen[3] == UNDO:  # building a set: the decision is still open
+        picked = pending.setdefault("picked", {}).setdefault(str(player), [])
+        if chosen[3] == PICK:
+            picked.append(chosen[2])
+        else:
+            picked.pop()
+        # a card picked (or put back) is still in the hand: only the chooser reads which
+        state.private[str(len(state.history))] = [[player], f"{state.player_name(player)} is choosing a set"]
+        state.record(player, chosen[0])
+        state.emit("action", player=player, text=chosen[0], hidden=True)
+        state._legal_cache.pop(player, None)
+        return
+    if "picked" in pending:
+        pending["picked"].pop(str(player), None)
     state.record(player, chosen[0])
     if state.events is not None:
         state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"],
@@ -215,6 +233,27 @@ def apply_action(state, action, player=None) -> None:
     advance(state)
 
 
+def _direct_set(state, player, instr, text):
+    """The option of a set typed whole (``meld mary mary crown-jewels``), or IllegalAction."""
+    ctx = _ctx_for(state, player, instr)
+    names = text[len(instr.action):].split()
+    lower = {n.lower(): n for n in state.game.card_names}
+    names = [lower.get(n, n) for n in names]
+    try:
+        got = instr.direct_set(state, ctx, player, names)
+    except RuleError as exc:
+        raise _located(state.game, instr, str(exc)) from None
+    except _PY_ERRORS as exc:
+        raise _located(state.game, instr, describe_python_error(exc)) from None
+    finally:
+        ctx.bound.clear()
+    if isinstance(got, str):
+        rule = _step_text(state.game, instr.path, "valid")
+        because = f" (the rule here is `{rule}`)" if rule and "valid set" in got else ""
+        raise IllegalAction(f"{text!r} is not a legal set for {state.player_name(player)}: {got}{because}")
+    return got
+
+
 def _check_turn(state, player) -> None:
     """Raise IllegalAction unless ``player`` must decide now."""
     pending = state.pending
@@ -236,6 +275,13 @@ def _why_illegal(state, player, text, opts) -> str:
     instr = _pending_instr(state)
     if getattr(instr, "alts", None):  # a real-time block: the action of that verb, if any
         instr = next((a for a in instr.alts if a.action == verb), instr)
+    if getattr(instr, "is_set", False) and verb == "pick":
+        name = text[4:].strip()
+        if name not in state.game.card_names:
+            return f"there is no card named {name!r} in this game (legal: {sample})"
+        return f"{name} cannot be added to this set now: either not held, or no valid set could include it (legal: {sample})"
+    if getattr(instr, "is_set", False) and verb == "undo":
+        return f"no card has been picked yet (legal: {sample})"
     if instr.cards is not None and verb == instr.action:
         rest = text[len(verb):].strip()
         card_name = rest.split(" as ")[0]
@@ -331,11 +377,12 @@ def observe(state, player: int) -> dict:
     zones = {}
     for name, zdef in game.zones.items():
         z = state.zones[name]
+        show = _show_sets if zdef.sets else _show
         if zdef.per_player:
-            zones[name] = [_show(state, ids, zdef.visibility == "public" or (zdef.visibility == "owner" and seat == player),
-                                 player) for seat, ids in enumerate(z)]
+            zones[name] = [show(state, ids, zdef.visibility == "public" or (zdef.visibility == "owner" and seat == player),
+                                player) for seat, ids in enumerate(z)]
         else:
-            zones[name] = _show(state, z, zdef.visibility == "public", player)
+            zones[name] = show(state, z, zdef.visibility == "public", player)
     pending = None
     if state.pending is not None:
         mine = None
@@ -347,6 +394,9 @@ def observe(state, player: int) -> dict:
                    "my_choice": mine}
         if state.pending.get("realtime"):  # several may act at once; the first to act gets the spot
             pending["realtime"] = True
+        if getattr(_pending_instr(state), "is_set", False):  # the cards this player has picked so far (nobody else sees them)
+            picked = (state.pending.get("picked") or {}).get(str(player), [])
+            pending["my_picked"] = [game.cards[i].name for i in picked]
     return {
         "player": player,
         "phase": [f[0] for f in state.stack],
@@ -356,6 +406,13 @@ def observe(state, player: int) -> dict:
         "pending": pending,
         "terminal": state.is_terminal(),
     }
+
+
+def _show_sets(state, sets, visible, player):
+    """A zone of sets as seen: a list of sets (lists of cards), or the counts of cards per set."""
+    if not visible:
+        return {"sets": [len(s) for s in sets]}
+    return [_show(state, s, True, player) for s in sets]
 
 
 def _show(state, ids, visible, player):

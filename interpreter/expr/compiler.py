@@ -119,6 +119,7 @@ class Names:
     player_vars: set = field(default_factory=set)
     game_zones: set = field(default_factory=set)
     player_zones: set = field(default_factory=set)
+    set_zones: set = field(default_factory=set)  # zones of sets (either kind): read as lists of lists
     defines: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
     card_attrs: set = field(default_factory=set)
@@ -212,6 +213,8 @@ def get_attr(ctx, obj, name):
         zone = state.zones.get(name)
         if zone is not None:
             cards = ctx.game.cards
+            if ctx.game.zones[name].sets:
+                return [[cards[i] for i in s] for s in zone[obj]]
             return [cards[i] for i in zone[obj]]
         raise RuleError(f"players have no variable or zone named {name!r}")
     if type(obj) is dict:
@@ -286,6 +289,12 @@ class Compiler:
             n.read_vars.add(name)
             return lambda ctx: ctx.state.vars[name]
         if name in n.game_zones:
+            if name in n.set_zones:
+                def set_zone(ctx):
+                    cards = ctx.game.cards
+                    return [[cards[i] for i in s] for s in ctx.state.zones[name]]
+                return set_zone
+
             def zone(ctx):
                 cards = ctx.game.cards
                 return [cards[i] for i in ctx.state.zones[name]]

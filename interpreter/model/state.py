@@ -90,27 +90,41 @@ class State:
         self.rng_count += 1
         return rng.randrange(n)
 
-    def find_zone(self, cid: int) -> list:
-        """The live list that holds card ``cid``."""
+    def card_lists(self):
+        """Every live list of card ids: ``(zone name, owner seat or None, set index or None, list)``.
+        A zone of sets (``sets: true``) gives one list per set."""
         for name, zone in self.zones.items():
-            if self.game.zones[name].per_player:
-                for z in zone:
-                    if cid in z:
-                        return z
-            elif cid in zone:
-                return zone
+            zdef = self.game.zones[name]
+            owners = enumerate(zone) if zdef.per_player else [(None, zone)]
+            for seat, z in owners:
+                if zdef.sets:
+                    for k, s in enumerate(z):
+                        yield name, seat, k, s
+                else:
+                    yield name, seat, None, z
+
+    def find_zone(self, cid: int) -> list:
+        """The live list that holds card ``cid`` (one set, for a zone of sets)."""
+        for _, _, _, z in self.card_lists():
+            if cid in z:
+                return z
         raise RulebookError(f"card {cid} is in no zone")  # pragma: no cover - cards are never lost
 
     def zone_of(self, cid: int) -> tuple:
         """``(zone name, owner seat or None)`` of card ``cid``."""
-        for name, zone in self.zones.items():
-            if self.game.zones[name].per_player:
-                for seat, z in enumerate(zone):
-                    if cid in z:
-                        return name, seat
-            elif cid in zone:
-                return name, None
+        for name, seat, _, z in self.card_lists():
+            if cid in z:
+                return name, seat
         raise RulebookError(f"card {cid} is in no zone")  # pragma: no cover
+
+    def drop_empty_sets(self) -> None:
+        """Remove sets left empty (a set exists while it holds a card)."""
+        for name, zdef in self.game.zones.items():
+            if zdef.sets:
+                zone = self.zones[name]
+                for z in (zone if zdef.per_player else [zone]):
+                    if any(not s for s in z):
+                        z[:] = [s for s in z if s]
 
     def emit(self, kind: str, **data) -> None:
         if self.events is not None:
@@ -182,8 +196,13 @@ class State:
         new.rng_count = self.rng_count
         new.vars = _copy(self.vars)
         new.pvars = [_copy(pv) for pv in self.pvars]
-        # a per-player zone is a list of lists; a game zone holds card ids (ints) only
+        # a per-player zone is a list of lists; a game zone holds card ids (ints) only; a zone of
+        # sets is one level deeper (a list of sets per seat)
         new.zones = {k: [z[:] for z in v] if v and type(v[0]) is list else v[:] for k, v in self.zones.items()}
+        if self.game.has_sets:
+            for k, zdef in self.game.zones.items():
+                if zdef.sets and zdef.per_player:
+                    new.zones[k] = [[s[:] for s in z] for z in self.zones[k]]
         new.marks = self.marks.copy()  # the engine replaces a mark, never edits one in place
         new.stack = [[f[0], f[1], _copy(f[2])] for f in self.stack]
         new.pending = _copy(self.pending) if self.pending is not None else None

@@ -237,6 +237,7 @@ class SpecCompiler:
             winner_rule=d.get("winner", "highest"), display=d.get("display") or {},
             var_defaults=d.get("variables") or {}, pvar_defaults=d.get("player_variables") or {},
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
+            has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints,
         )
 
@@ -429,8 +430,14 @@ class SpecCompiler:
             if vis == "owner" and not per:
                 self.error(("zones", name, "visibility"), f"zone {name} is not per player, so it has no owner",
                            "use public or hidden, or add per_player: true")
-            zones[name] = ZoneDef(name, per, vis)
+            sets = bool(zd.get("sets", False))
+            if sets and zd.get("initial") == "all":
+                self.error(("zones", name, "sets"), f"zone {name} holds sets, so it cannot hold every card at the start",
+                           "put initial: all on a zone such as deck")
+            zones[name] = ZoneDef(name, per, vis, sets)
             (self.names.player_zones if per else self.names.game_zones).add(name)
+            if sets:
+                self.names.set_zones.add(name)
         return zones
 
     def check_name_clashes(self):
@@ -624,31 +631,57 @@ class SpecCompiler:
         self._emit(prog, P.RandomSet(targets), path)
 
     def zone(self, path, text, locs, bound=(), per_player_name_ok=False):
-        """Compile a zone reference: ``deck`` or ``EXPR.hand``."""
+        """Compile a zone reference: ``deck``, ``EXPR.hand``, or one set of a zone of sets:
+        ``melds[EXPR]`` / ``EXPR.melds[EXPR]`` (0-based)."""
         n = self.names
         text = str(text)
+        sets = n.set_zones
         if text in n.game_zones:
-            return P.ZoneRef(text, None, text)
+            return P.ZoneRef(text, None, text, sets=text in sets)
         if per_player_name_ok and text in n.player_zones:
-            return P.ZoneRef(text, None, text)
+            return P.ZoneRef(text, None, text, sets=text in sets)
         try:
             tree = parse(text)
         except ExprSyntaxError as exc:
             self.error(path, f"bad zone {text!r}: {exc.message}")
             return None
+        index = None
+        if tree.data == "index":
+            whole, key = tree.children
+            is_set_zone = ((whole.data == "name" and str(whole.children[0]) in n.game_zones & sets)
+                           or (whole.data == "attr" and str(whole.children[1]) in n.player_zones & sets))
+            if is_set_zone:
+                try:
+                    index = self.compiler.compile(key, locs, bound)
+                except ExprNameError as exc:
+                    self._name_error(path, text, exc)
+                    return None
+                tree = whole
+                if tree.data == "name":
+                    name = str(tree.children[0])
+                    return P.ZoneRef(name, None, text, index=index, sets=True)
         if tree.data == "attr" and str(tree.children[1]) in n.player_zones:
             try:
                 owner = self.compiler.compile(tree.children[0], locs, bound)
             except ExprNameError as exc:
                 self._name_error(path, text, exc)
                 return None
-            return P.ZoneRef(str(tree.children[1]), owner, text)
+            name = str(tree.children[1])
+            return P.ZoneRef(name, owner, text, index=index, sets=name in sets)
         zones = sorted(n.game_zones) + [f"p.{z}" for z in sorted(n.player_zones)]
-        self.error(path, f"{text!r} is not a zone", "zones: " + ", ".join(zones))
+        self.error(path, f"{text!r} is not a zone", "zones: " + ", ".join(zones)
+                   + (" (a zone of sets also as ZONE[i])" if sets else ""))
         return None
+
+    def one_list(self, path, z, what):
+        """Report a zone of sets named without a set where one list of cards is needed."""
+        if z is not None and z.sets and z.index is None:
+            self.error(path, f"{z.text} is a zone of sets: {what} needs one set",
+                       f"name a set, e.g. {z.text}[0] (0-based), or use a zone that is not sets: true")
 
     def step_shuffle(self, step, path, locs, prog):
         z = self.zone(path + ("shuffle",), step["shuffle"], locs)
+        self.one_list(path + ("shuffle",), z, "shuffle")
         self._emit(prog, P.Shuffle(z), path)
 
     def step_gather(self, step, path, locs, prog):
@@ -657,6 +690,8 @@ class SpecCompiler:
         z = self.zone(path + ("gather",), target, locs)
         if z is not None and z.owner is not None:
             self.error(path + ("gather",), "gather collects into a game zone", "e.g. gather: deck")
+        elif z is not None and z.sets:
+            self.error(path + ("gather",), "gather collects into a zone that is not a zone of sets", "e.g. gather: deck")
         self._emit(prog, P.Gather(z), path)
 
     def step_move(self, step, path, locs, prog):
@@ -665,12 +700,14 @@ class SpecCompiler:
             self.error(path + ("move",), "move takes a mapping", "e.g. move: {from: trick, to: leader.won}")
             return
         src = self.zone(path + ("move", "from"), m["from"], locs) if "from" in m else None
+        self.one_list(path + ("move", "from"), src, "move from")
         dst = self.zone(path + ("move", "to"), m.get("to"), locs)
         count = self.expr(path + ("move", "count"), m["count"], locs) if "count" in m else None
         cards = self.expr(path + ("move", "cards"), m["cards"], locs) if "cards" in m else None
         if src is None and cards is None and "from" not in m:
             self.error(path + ("move",), "move needs from (and count) or cards", "e.g. move: {from: deck, to: p.hand, count: 1}")
-        self._emit(prog, P.Move(src, dst, count, cards, m.get("at", "top")), path)
+        if dst is not None:
+            self._emit(prog, P.Move(src, dst, count, cards, m.get("at", "top"), bool(self.names.set_zones)), path)
 
     def step_deal(self, step, path, locs, prog):
         m = step["deal"]
@@ -678,6 +715,9 @@ class SpecCompiler:
         to = str(m.get("to"))
         if to not in self.names.player_zones:
             self.error(path + ("deal", "to"), f"{to!r} is not a player zone", "deal to a per_player zone such as hand")
+        elif to in self.names.set_zones:
+            self.error(path + ("deal", "to"), f"{to!r} is a zone of sets", "deal to a zone such as hand, then move cards into sets")
+        self.one_list(path + ("deal", "from"), src, "deal from")
         count = self.expr(path + ("deal", "count"), m["count"], locs) if "count" in m else None
         start = self.expr(path + ("deal", "start"), m["start"], locs) if "start" in m else None
         players = self.expr(path + ("deal", "players"), m["players"], locs) if "players" in m else None
@@ -738,19 +778,52 @@ class SpecCompiler:
         elif ("player" in c) == ("players" in c):
             self.error(cp, "choose needs exactly one of player (in turn) or players (all at once)")
         cards = self.zone(cp + ("cards",), c["cards"], locs, bound) if "cards" in c else None
+        self.one_list(cp + ("cards",), cards, "choose")
         options = self.expr(cp + ("options",), c["options"], locs, bound) if "options" in c else None
         if "cards" in c and "options" in c or not realtime and ("cards" in c) == ("options" in c):
             self.error(cp, "choose needs exactly one of cards (a zone) or options (a list)")
-        where = self.expr(cp + ("where",), c["where"], locs, bound) if "where" in c else None
+        is_set = "min" in c or "max" in c
+        each = str(c.get("each", "card"))
+        where_bound = bound | {each} if is_set else bound
+        where = self.expr(cp + ("where",), c["where"], locs, where_bound) if "where" in c else None
         to = self.zone(cp + ("to",), c["to"], locs | bound) if "to" in c else None
         if to is not None and cards is None:
             self.error(cp + ("to",), "to is for card choices", "use cards: ZONE, or drop to")
         action = str(c.get("action", "choose"))
         if " " in action or not action:
             self.error(cp + ("action",), "an action verb is one word", "e.g. action: play")
+        min_ = self.expr(cp + ("min",), c["min"], locs, bound) if "min" in c else None
+        max_ = self.expr(cp + ("max",), c["max"], locs, bound) if "max" in c else None
+        valid = self.expr(cp + ("valid",), c["valid"], locs, bound) if "valid" in c else None
+        for key in ("valid", "each"):
+            if key in c and not is_set:
+                self.error(cp + (key,), f"{key} is for set choices", "add min: N (and max: M) to choose a set of cards",
+                           key=True)
+        if is_set:
+            if cards is None:
+                self.error(cp, "a set choice (min/max) chooses cards", "add cards: ZONE")
+            if action in ("pick", "undo"):
+                self.error(cp + ("action",), f"{action!r} is used to build a set", "choose another verb, e.g. meld")
+            for key in ("min", "max"):
+                if isinstance(c.get(key), int) and not isinstance(c.get(key), bool) and c[key] < 0:
+                    self.error(cp + (key,), f"{key} cannot be negative")
+            if isinstance(c.get("min"), int) and isinstance(c.get("max"), int) and c["min"] > c["max"]:
+                self.error(cp + ("min",), f"min {c['min']} is more than max {c['max']}", "swap them")
+        optional = c.get("optional", False)
+        if isinstance(optional, dict):
+            verb = str(optional.get("action", "pass"))
+            if " " in verb or not verb:
+                self.error(cp + ("optional", "action"), "an action verb is one word", "e.g. action: draw")
+            if verb == action:
+                self.error(cp + ("optional", "action"), f"the optional action reads like the choice's own verb {action!r}",
+                           "give it another verb")
+            when = self.expr(cp + ("optional", "when"), optional["when"], locs, bound) if "when" in optional else None
+            optional = (verb, when)
+        else:
+            optional = ("pass", None) if optional else None
         instr = self._emit(prog, P.Choose(action, player, players, cards, where, options, to,
-                                          bool(c.get("optional", False)), as_name, by_name,
-                                          *self._privacy(c, cp, locs, bound)), path)
+                                          optional, as_name, by_name,
+                                          *self._privacy(c, cp, locs, bound), min_, max_, valid, each), path)
         instr.label = c.get("label") or action
         return instr, bound
 

@@ -204,9 +204,9 @@ def build_state(game, data: dict, positions: dict | None = None, file: str = "<s
                 if seat is None:
                     raise where.error(path + (key,), f"setup.zones.{zone}: {_no_seat(key, n)}",
                                       f"{zone} is per player: {{SEAT: [cards]}} with SEAT in 0..{n - 1}", key=True)
-                _place(game, state, state.zones[zone][seat], cards, zone, where, path + (key,))
+                _place_zone(game, state, state.zones[zone][seat], cards, zone, where, path + (key,))
         else:
-            _place(game, state, state.zones[zone], content, zone, where, path)
+            _place_zone(game, state, state.zones[zone], content, zone, where, path)
     start = data.get("start", "flow")
     if start not in game.programs:
         raise where.error(("start",), f"start: {game.name} has no phase {start!r}",
@@ -227,6 +227,21 @@ def _take(game, state, name, where, path):
                           "cards are written by name, as in the actions' texts (play NAME)")
     raise where.error(path, f"no copy of {name!r} is left to place",
                       "each card exists only as often as the deck has it")
+
+
+def _place_zone(game, state, target, cards, zone, where, path):
+    """Fill one zone: a list of cards, or for a zone of sets a list of sets (lists of cards)."""
+    if not game.zones[zone].sets:
+        _place(game, state, target, cards, zone, where, path)
+        return
+    if cards is None:
+        return
+    if not isinstance(cards, list) or not all(isinstance(x, list) for x in cards):
+        raise where.error(path, f"setup.zones.{zone} holds sets: give a list of sets, each a list of cards",
+                          f"e.g. [[{next(iter(game.card_names), 'card')}, ...], [...]]")
+    for k, one in enumerate(cards):
+        target.append([])
+        _place(game, state, target[-1], one, zone, where, path + (k,))
 
 
 def _place(game, state, target, cards, zone, where, path):
@@ -433,8 +448,22 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
                                         f"zones: {_known(game.zones)}", key=True))
                 continue
             per_player = game.zones[zone].per_player
+            sets = game.zones[zone].sets
+
+            def size(z):  # cards in a zone (all its sets, for a zone of sets)
+                return sum(len(x) for x in z) if sets else len(z)
+
+            def names(z):  # a zone's cards by name, in any order; a zone of sets: each set so, in order
+                if sets:
+                    return [sorted(game.cards[i].name for i in x) for x in z]
+                return sorted(game.cards[i].name for i in z)
+
+            def wanted(cards):
+                if sets:
+                    return [sorted(x) if isinstance(x, list) else x for x in (cards or [])]
+                return sorted(cards or []) if isinstance(cards, list) else cards
             if kind == "zone_counts":
-                got = [len(x) for x in state.zones[zone]] if per_player else len(state.zones[zone])
+                got = [size(x) for x in state.zones[zone]] if per_player else size(state.zones[zone])
                 if got != want:
                     fails.append(f"{at}.zone_counts.{zone}: expected {want}, got {got}")
             elif per_player:
@@ -448,14 +477,13 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
                         fails.append(where.text(base + (kind, zone, key), f"{at}.zones.{zone}: {_no_seat(key, n)}",
                                                 key=True))
                         continue
-                    got = [game.cards[i].name for i in state.zones[zone][seat]]
-                    if sorted(got) != sorted(cards or []):
-                        fails.append(f"{at}.zones.{zone}[{key}]: expected {sorted(cards or [])}, got {sorted(got)}")
+                    got = names(state.zones[zone][seat])
+                    if got != wanted(cards):
+                        fails.append(f"{at}.zones.{zone}[{key}]: expected {wanted(cards)}, got {got}")
             else:
-                got = [game.cards[i].name for i in state.zones[zone]]
-                if not isinstance(want, list) or sorted(got) != sorted(want):
-                    fails.append(f"{at}.zones.{zone}: expected {sorted(want) if isinstance(want, list) else want!r}, "
-                                 f"got {sorted(got)}")
+                got = names(state.zones[zone])
+                if not isinstance(want, list) or got != wanted(want):
+                    fails.append(f"{at}.zones.{zone}: expected {wanted(want)!r}, got {got}")
     if "terminal" in expect:
         result.checks += 1
         if state.is_terminal() != expect["terminal"]:

@@ -698,12 +698,13 @@ class Choose(Instr):
             else:
                 return f"the set must include the card(s) already picked ({', '.join(cards[i].name for i in picked)}); type undo to drop one"
         prefix = list(picked)
+        where = f"their {self.cards.name}" if self.cards.owner is not None else self.cards.text
         for name in wanted:
             cid = next((i for i in zone if cards[i].name == name and i not in prefix), None)
             if cid is None:
                 have = sum(1 for i in zone if cards[i].name == name)
                 return (f"there is no card named {name!r} in this game" if name not in state.game.card_names
-                        else f"not enough {name} in {self.cards.text} ({have} held)")
+                        else f"not enough {name} in {where} ({have} held)")
             if not self.may_join(ctx, prefix, cid):
                 return f"{name} may not join {', '.join(cards[i].name for i in prefix) or 'the set'}"
             prefix.append(cid)

@@ -800,6 +800,9 @@ class SpecCompiler:
                 self.error(cp + (key,), f"{key} is for set choices", "add min: N (and max: M) to choose a set of cards",
                            key=True)
         if is_set:
+            if realtime:
+                self.error(cp, "a real-time action cannot choose a set of cards (min/max)",
+                           "choose the set in a turn-based or simultaneous choose step")
             if cards is None:
                 self.error(cp, "a set choice (min/max) chooses cards", "add cards: ZONE")
             if action in ("pick", "undo"):

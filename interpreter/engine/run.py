@@ -71,6 +71,7 @@ def _located(game, instr, message):
     if isinstance(message, str) and message.startswith(game.file + ":"):
         return RuleError(message)
     pos = game.position(instr.path)
+    message = plain_words(message)
     return RuleError(f"{game.file}:{pos.line}:{pos.column}: error while running the rules: {message}\n"
                      f"    hint: the spec is valid, but this step failed in play; check the values it uses "
                      f"(rulebook play with --seed shows the game up to here)")
@@ -343,27 +344,72 @@ class _ScorePath:
     path = ("score",)
 
 
+_PY_WORDING = [  # (pattern of a Python error text, the spec author's wording); {0}, {1}: kinds
+    (r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'",
+     lambda m: f"cannot compare {_a(m[2])} with {_a(m[3])} using {m[1]}"),
+    (r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'",
+     lambda m: f"cannot apply {m[1]} to {_a(m[2])} and {_a(m[3])}"),
+    (r'can only concatenate (\w+) \(not "(\w+)"\) to', lambda m: f"cannot add {_a(m[2])} to {_a(m[1])}"),
+    (r"object of type '(\w+)' has no len\(\)", lambda m: f"{_a(m[1])} is not a list: it has no length"),
+    (r"'(\w+)' object is not iterable", lambda m: f"{_a(m[1])} is not a list: it cannot be gone through"),
+    (r"'(\w+)' object is not subscriptable", lambda m: f"{_a(m[1])} has no entries to read with [ ]"),
+    (r"bad operand type for unary (\S+): '(\w+)'", lambda m: f"cannot apply {m[1]} to {_a(m[2])}"),
+    (r"unhashable type: '(\w+)'", lambda m: f"{_a(m[1])} cannot be a map key"),
+    (r"can't multiply sequence by non-int of type '(\w+)'",
+     lambda m: f"a text or list can be repeated only a whole number of times, not a {_kind(m[1])}"),
+    (r"'(\w+)' object has no attribute '(\w+)'", lambda m: f"{_a(m[1])} cannot be used here"),
+    (r"'(\w+)' object cannot be interpreted as an integer", lambda m: f"a whole number is needed, not a {_kind(m[1])}"),
+]
+
+
 def describe_python_error(exc) -> str:
-    """A rule author's wording of a Python error met while evaluating an expression."""
+    """A rule author's wording of a Python error met while evaluating an expression: the
+    message never shows Python's words (``NoneType``, ``'int' object is not subscriptable``)."""
     text = str(exc)
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
     if isinstance(exc, RecursionError):
         return "the expression is nested too deeply"
-    if isinstance(exc, TypeError):
-        m = re.search(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+    for pattern, wording in _PY_WORDING:
+        m = re.search(pattern, text)
         if m:
-            return f"cannot compare a {_kind(m.group(2))} with a {_kind(m.group(3))} using {m.group(1)}"
-        m = re.search(r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'", text)
-        if m:
-            return f"cannot apply {m.group(1)} to a {_kind(m.group(2))} and a {_kind(m.group(3))}"
-        m = re.search(r'can only concatenate (\w+) \(not "(\w+)"\) to', text)
-        if m:
-            return f"cannot add a {_kind(m.group(2))} to a {_kind(m.group(1))}"
-        return f"a value of the wrong type ({text})"
-    if isinstance(exc, (IndexError, KeyError)):
-        return f"no such entry ({text})"
-    return text
+            return wording(m)
+    if isinstance(exc, IndexError):
+        return "there is no entry at that position"
+    if isinstance(exc, KeyError):
+        return f"there is no entry {spec_text(exc.args[0]) if exc.args else ''}".rstrip()
+    return "a value of the wrong type for this operation"
+
+
+def spec_text(value) -> str:
+    """``value`` written as the spec language writes it (``null``, ``true``, ``'text'``)."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(spec_text(v) for v in value[:10]) + (", ..." if len(value) > 10 else "") + "]"
+    if isinstance(value, dict):
+        items = list(value.items())[:10]
+        return "{" + ", ".join(f"{spec_text(k)}: {spec_text(v)}" for k, v in items) + \
+            (", ..." if len(value) > 10 else "") + "}"
+    return str(value)
+
+
+_PY_LITERALS = re.compile(r"(?<![\w'\"])(None|True|False)(?![\w'\"])")
+
+
+def plain_words(message: str) -> str:
+    """Python's ``None``/``True``/``False`` in a rule error, written as the spec writes them."""
+    return _PY_LITERALS.sub(lambda m: {"None": "null", "True": "true", "False": "false"}[m[1]], message)
+
+
+def _a(py_type: str) -> str:
+    """``'int'`` -> ``'a number'``, ``'NoneType'`` -> ``'null'``."""
+    kind = _kind(py_type)
+    return kind if kind == "null" else f"a {kind}"
 
 
 def _kind(py_type: str) -> str:

@@ -101,6 +101,10 @@ def _escape(text: str) -> str:
     return escape(text)
 
 
+BOT_HELP = ("the bot at a seat (repeatable; other seats are random): random, first, greedy or ismcts, with a "
+            "budget of iterations (ismcts:500) or seconds per decision (ismcts:0.1s)")
+
+
 # -- play -----------------------------------------------------------------------------------
 def seat_names(n: int, humans) -> list:
     """Display names that read well in the rules' log lines ("Player 0 (you) deals"):
@@ -136,7 +140,8 @@ def print_result(state, game) -> None:
 def cmd_play(args) -> int:
     import secrets
 
-    from .agents.basic import random_bots
+    from .agents.basic import step
+    from .agents.registry import bots_for, parse_bots
     if args.save:
         check_writable(args.save, "--save", "the game log")
     game = _load(args)
@@ -145,12 +150,21 @@ def cmd_play(args) -> int:
     for h in humans:
         if not 0 <= h < n:
             raise RulebookError(f"--human {h}: seats are 0..{n - 1}")
+    kinds = parse_bots(args.bot, n)
+    both = sorted(humans & set(kinds))
+    if both:
+        raise RulebookError(f"seat {both[0]} is given both --human and --bot")
     seed = args.seed if args.seed is not None else secrets.randbelow(100_000)
     scheduler = _scheduler(args, seed, n)
     state = game.new_state(n, seed, player_names=seat_names(n, humans), events=[])
-    agents = random_bots(seed, n)
+    agents = bots_for(seed, n, kinds)
+    for agent in dict.fromkeys(agents):
+        agent.reset()
     _last_table[0] = None
     print_header(game, n, seed, replay_hint=True)
+    if kinds:
+        console.print("[dim]bots: " + ", ".join(f"{state.player_name(p)} {k}" for p, k in sorted(kinds.items()))
+                      + (", the others random" if len(kinds) + len(humans) < n else "") + "[/dim]")
     _flush(state, game)
     try:
         while not state.is_terminal():
@@ -171,6 +185,8 @@ def cmd_play(args) -> int:
                     continue
             else:
                 action = agents[p].act(state, p)
+            for agent in dict.fromkeys(agents):  # what every bot may learn from it (shown lacking)
+                agent.notify(state, p, action)
             state.apply(action, p)
             scheduler.acted(p)
             _flush(state, game)
@@ -403,13 +419,16 @@ def cmd_simulate(args) -> int:
     if not game.min_players <= args.players <= game.max_players:
         raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
     speeds = _scheduler(args, args.seed, args.players).speeds
+    from .agents.registry import parse_bots
+    bots = parse_bots(args.bot, args.players)
     with Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("games", total=args.games)
         trace = {} if args.trace else None
         result = simulate(game, args.games, args.players, args.seed,
                           progress=lambda i: progress.update(task, completed=i), trace=trace,
-                          jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds)
+                          jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds,
+                          bots=bots)
     # files first: a failure to write them must not come after (or hide) the statistics' output
     notes = []
     if args.trace:
@@ -433,14 +452,14 @@ def cmd_simulate(args) -> int:
             timing = f"; {args.schedule} schedule"
         console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
                       f"seed {args.seed}{timing}")
-        console.print(f"{summary['games_per_second']:.1f} games/s ({result.seconds:.2f} s); "
+        console.print(f"{summary['games_per_second']:.3g} games/s ({result.seconds:.2f} s); "
                       f"mean game length {summary['mean_length']:.1f} actions")
         table = Table(box=None, padding=(0, 2), header_style="bold")
-        for col in ("seat", "mean score", "stdev", "min", "max", "win rate"):
-            table.add_column(col, justify="right")
+        for col in ("seat", "bot", "mean", "stdev", "min", "max", "win rate (95% interval)"):
+            table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
         for s in summary["seats"]:
-            table.add_row(str(s["seat"]), f"{s['mean']:.1f}", f"{s['stdev']:.1f}", str(s["min"]), str(s["max"]),
-                          f"{100 * s['win_rate']:.1f}%")
+            table.add_row(str(s["seat"]), _escape(s["bot"]), f"{s['mean']:.1f}", f"{s['stdev']:.1f}", str(s["min"]),
+                          str(s["max"]), f"{100 * s['win_rate']:.1f}% ({100 * s['win_low']:.1f}–{100 * s['win_high']:.1f})")
         console.print(table)
     for note in notes:  # with --json, stdout is the JSON only
         (err_console if args.json else console).print(_escape(note))
@@ -574,6 +593,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--option", action="append", metavar="KEY=VALUE")
     pl.add_argument("--save", metavar="FILE.json", help="save the game for `rulebook replay` (also when you quit)")
     _add_schedule_args(pl)
+    pl.add_argument("--bot", action="append", metavar="SEAT=KIND[:BUDGET]", help=BOT_HELP)
     pl.set_defaults(func=cmd_play)
 
     s = sub.add_parser("simulate", help="many games between random bots, with statistics")
@@ -586,6 +606,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--plot", metavar="FILE.png", help="also draw score distributions and win rates")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (same results, faster)")
+    s.add_argument("--bot", action="append", metavar="SEAT=KIND[:BUDGET]", help=BOT_HELP)
     s.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran "
                    "(for rulebook diagram --trace)")
     _add_schedule_args(s)

@@ -13,6 +13,13 @@ class Agent:
     def act(self, state, player):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def notify(self, state, player, action) -> None:
+        """Called before any seat's ``action`` is applied to ``state`` (so a bot can learn what a
+        seat may observe, e.g. that a player failed to follow suit). Default: nothing."""
+
+    def reset(self) -> None:
+        """Forget everything learnt in a game (called before a new game). Default: nothing."""
+
 
 class RandomAgent(Agent):
     """Picks uniformly among the legal actions, from its own seeded generator."""
@@ -50,8 +57,20 @@ def play_game(game, num_players: int, seed: int, agents, trace: dict | None = No
     from .schedule import Scheduler
     scheduler = scheduler if scheduler is not None else Scheduler(seed=seed)
     state = game.new_state(num_players, seed, trace=trace)
+    for agent in dict.fromkeys(agents):
+        agent.reset()
     while not state.is_terminal():
         p = scheduler.next_player(state)
-        state.apply(agents[p].act(state, p), p)
+        step(state, agents, p)
         scheduler.acted(p)
     return state
+
+
+def step(state, agents, player):
+    """Ask ``agents[player]`` for an action, tell every agent about it (:meth:`Agent.notify`),
+    then apply it. Returns the action applied."""
+    action = agents[player].act(state, player)
+    for agent in dict.fromkeys(agents):
+        agent.notify(state, player, action)
+    state.apply(action, player)
+    return action

@@ -31,6 +31,8 @@ def add_analysis_commands(subparsers) -> None:
                    "by how often it ran")
     d.add_argument("--players", "-p", type=int, help="players for --heat (default: the spec's minimum)")
     d.add_argument("--seed", type=int, default=0, help="first seed for --heat")
+    d.add_argument("--bot", action="append", metavar="SEAT=KIND[:BUDGET]",
+                   help="for --heat: the bot at a seat (repeatable; others random), e.g. 0=ismcts:100")
     d.add_argument("--trace", metavar="LOG.json", help="colour by a trace written by rulebook simulate --trace")
     d.set_defaults(func=cmd_diagram)
 
@@ -97,11 +99,17 @@ def cmd_diagram(args) -> int:
         players = args.players if args.players is not None else game.min_players
         if not game.min_players <= players <= game.max_players:
             raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {players}")
+        from ..agents.registry import parse_bots
         from ..sim.simulate import simulate
+        bots = parse_bots(args.bot, players)
         counts: dict = {}
-        simulate(game, args.heat, players, args.seed, trace=counts)
+        simulate(game, args.heat, players, args.seed, trace=counts, bots=bots)
         heat = Heat(counts, args.heat)
-        note = f" · heat: {args.heat} random game(s), {players} players, seed {args.seed}"
+        who = "random" if not bots else ", ".join(f"seat {p} {k}" for p, k in sorted(bots.items())) + \
+            (", others random" if len(bots) < players else "")
+        note = f" · heat: {args.heat} game(s) ({who}), {players} players, seed {args.seed}"
+    elif args.bot:
+        raise RulebookError("--bot is for --heat N (the bots of the simulated games)")
     elif args.trace:
         counts = read_trace(args.trace)
         G0 = flow_graph(game)

@@ -37,19 +37,22 @@ def plot_simulation(result, path: str) -> None:
     bins = 25
     for p in range(n):
         ax1.hist(result.scores[p], bins=bins, range=(lo, hi + 1e-9), histtype="step", linewidth=1.6,
-                 label=f"seat {p}")
+                 label=f"seat {p} ({_bot(result, p)})")
     ax1.set_title(f"{result.game}: final scores over {result.games} games ({n} players)")
     ax1.set_xlabel("final score")
     ax1.set_ylabel("games")
     ax1.legend(fontsize="small", framealpha=0.85)
     rates = [100 * w / result.games for w in result.wins]
     equal = 100 / n
-    ax2.bar([str(p) for p in range(n)], rates, color="tab:blue")
+    from .stats import wilson_interval
+    bounds = [wilson_interval(w, result.games) for w in result.wins]
+    errors = [[r - 100 * b[0] for r, b in zip(rates, bounds)], [100 * b[1] - r for r, b in zip(rates, bounds)]]
+    ax2.bar([f"{p}\n{_bot(result, p)}" for p in range(n)], rates, color="tab:blue", yerr=errors, capsize=3)
     ax2.axhline(equal, color="grey", linestyle="--", linewidth=1, label=f"equal share ({equal:.1f}%)")
-    ax2.set_title("win rate per seat (ties shared)")
-    ax2.set_xlabel("seat")
+    ax2.set_title("win rate per seat (ties shared; 95% interval)")
+    ax2.set_xlabel("seat and bot")
     ax2.set_ylabel("% of games won")
-    ax2.set_ylim(0, max(rates + [equal]) * 1.12 or 1)
+    ax2.set_ylim(0, min(100, max([100 * b[1] for b in bounds] + [equal]) * 1.12) or 1)
     # below the axes, clear of the bars whatever their heights
     ax2.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     fig.tight_layout()
@@ -57,3 +60,8 @@ def plot_simulation(result, path: str) -> None:
         fig.savefig(path, dpi=110)
     except (OSError, ValueError) as exc:  # a missing folder, or a suffix matplotlib cannot write
         raise RulebookError(f"cannot write the plot {path}: {exc}") from None
+
+
+def _bot(result, p) -> str:
+    bots = getattr(result, "bots", None) or []
+    return bots[p] if p < len(bots) else "random"

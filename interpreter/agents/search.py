@@ -1,0 +1,263 @@
+"""Search bots: :class:`ISMCTSAgent` (information-set Monte Carlo tree search) and
+:class:`GreedyAgent` (one-ply lookahead with rollouts). Both work for any spec: they know only the
+State API, the spec's own ``score`` and ``winner`` rule, and what their seat may see (through
+:class:`~interpreter.agents.determinize.Determiniser`).
+
+**Budget.** ``iterations`` (an int: tree iterations for ISMCTS, rollouts per decision for greedy) or
+``seconds`` (a float, per decision). With iterations and a seed a bot is deterministic.
+
+**Horizon and value.** A rollout plays random legal actions until the game ends or, with
+``horizon="phase"`` (the default), until the phase the flow is running at the root ends (in a game of
+rounds, the end of the round, after its scoring). The position reached is then valued for each seat
+in 0..1 as ``0.5 * rank + 0.5 * margin``: ``rank`` is the share of the other seats it beats on the
+spec's score (ties count half; for ``winner: lowest`` a lower score beats), ``margin`` squashes the
+seat's score gain over the horizon minus the others' mean gain by the spread of gains seen so far.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from .basic import Agent
+from .determinize import Determiniser
+
+
+class _Scale:
+    """Running spread of score gains (for the margin part of the value)."""
+
+    __slots__ = ("n", "sq")
+
+    def __init__(self):
+        self.n, self.sq = 0, 0.0
+
+    def add(self, x):
+        self.n += 1
+        self.sq += x * x
+
+    def value(self):
+        return math.sqrt(self.sq / self.n) if self.n and self.sq > 0 else 1.0
+
+
+def _horizon_mark(state, horizon):
+    """What must still be on the control stack for the rollout to go on (None: to the end)."""
+    if horizon == "phase" and len(state.stack) >= 2:
+        return state.stack[1]
+    return None
+
+
+def _within(state, mark) -> bool:
+    if state.pending is None and not state.stack:
+        return False
+    if mark is None:
+        return True
+    return len(state.stack) >= 2 and state.stack[1] is mark
+
+
+def _sign(game) -> int:
+    return -1 if game.winner_rule == "lowest" else 1
+
+
+def values(state, base, scale: _Scale) -> list:
+    """Each seat's value in 0..1 of ``state`` (see the module doc); ``base`` are the scores at
+    the root."""
+    sign = _sign(state.game)
+    scores = [sign * s for s in state.scores()]
+    n = len(scores)
+    if n == 1:
+        return [1.0]
+    gains = [scores[p] - base[p] for p in range(n)]
+    total = sum(gains)
+    out = []
+    spread = scale.value()
+    for p in range(n):
+        beat = sum(1.0 if scores[p] > scores[q] else 0.5 if scores[p] == scores[q] else 0.0
+                   for q in range(n) if q != p) / (n - 1)
+        rel = gains[p] - (total - gains[p]) / (n - 1)
+        scale.add(rel)
+        out.append(0.5 * beat + 0.25 * (1.0 + math.tanh(rel / spread)))
+    return out
+
+
+def _actor(state, rng):
+    """Who acts next in a search: the first current player (a simultaneous step is searched as if
+    its players chose in seat order, each without seeing the others' secret choices in the State),
+    or one drawn at random when several may act in real time."""
+    cur = state.current_players()
+    if len(cur) > 1 and not (state.pending or {}).get("simultaneous", True):
+        return rng.choice(cur)
+    return cur[0]
+
+
+def rollout(state, rng, mark) -> None:
+    """Random legal actions until the horizon (in place)."""
+    from ..engine.run import legal_options
+    while _within(state, mark):
+        p = _actor(state, rng)
+        opts = legal_options(state, p)
+        state.apply(rng.randrange(len(opts)), p)
+
+
+class _Budget:
+    def __init__(self, iterations, seconds):
+        self.iterations, self.seconds = iterations, seconds
+
+    def start(self):
+        self.t0 = time.perf_counter()
+        self.done = 0
+
+    def more(self) -> bool:
+        if self.iterations is not None:
+            return self.done < self.iterations
+        return self.done == 0 or time.perf_counter() - self.t0 < self.seconds
+
+
+class SearchAgent(Agent):
+    """Shared parts of the search bots: budget, seeded generator, determiniser per seat."""
+
+    def __init__(self, iterations: int | None = None, seconds: float | None = None, seed: int | None = 0,
+                 horizon: str = "phase"):
+        if iterations is None and seconds is None:
+            iterations = 200
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise ValueError(f"iterations must be a whole number >= 1, not {iterations!r}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be > 0, not {seconds!r}")
+        if horizon not in ("phase", "game"):
+            raise ValueError(f"horizon is 'phase' or 'game', not {horizon!r}")
+        self.budget = _Budget(iterations, seconds)
+        self.rng = random.Random(seed)
+        self.horizon = horizon
+        self.dets = {}
+        self.scale = _Scale()
+
+    def determiniser(self, state, seat) -> Determiniser:
+        det = self.dets.get(seat)
+        if det is None or det.game is not state.game:
+            det = self.dets[seat] = Determiniser(state.game, seat)
+        return det
+
+    def notify(self, state, player, action) -> None:
+        for seat, det in self.dets.items():
+            det.observe(state, player, str(action), random.Random(len(state.history) * 7919 + seat))
+
+    def reset(self) -> None:
+        """Forget what was learnt about the hands (call between games)."""
+        self.dets = {}
+
+
+class Node:
+    """A node of the ISMCTS tree: reached by ``action`` (text) of ``player``."""
+
+    __slots__ = ("children", "visits", "value", "avail", "player")
+
+    def __init__(self, player=None):
+        self.children = {}
+        self.visits = 0
+        self.value = 0.0
+        self.avail = 0
+        self.player = player
+
+
+class ISMCTSAgent(SearchAgent):
+    """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012) over ``clone()``.
+
+    Each iteration draws a determinisation of the root from what the seat may see, walks the tree
+    choosing among the actions legal in that determinisation by UCB1 with availability counts
+    (``c`` = exploration), adds one node, rolls out at random to the horizon, and backs up each
+    seat's value to the nodes where that seat acted. The action visited most at the root is played.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, iterations=None, seconds=None, seed=0, horizon="phase", c: float = 0.7):
+        super().__init__(iterations, seconds, seed, horizon)
+        self.c = c
+
+    def act(self, state, player):
+        from ..engine.run import legal_options
+        legal = state.legal_actions(player)
+        if len(legal) == 1:
+            return legal[0]
+        det_of = self.determiniser(state, player)
+        rng = self.rng
+        base = [_sign(state.game) * s for s in state.scores()]
+        root = Node()
+        budget = self.budget
+        budget.start()
+        c = self.c
+        while budget.more():
+            budget.done += 1
+            s = det_of.sample(state, rng)
+            mark = _horizon_mark(s, self.horizon)
+            node = root
+            path = []
+            p = player
+            while _within(s, mark):
+                if node is not root:
+                    p = _actor(s, rng)
+                texts = [o[0] for o in legal_options(s, p)]
+                children = node.children
+                untried = [t for t in texts if t not in children]
+                if untried:
+                    text = untried[rng.randrange(len(untried))]
+                    child = children[text] = Node(p)
+                    for t in texts:
+                        ch = children.get(t)
+                        if ch is not None:
+                            ch.avail += 1
+                    s.apply(text, p)
+                    path.append(child)
+                    break
+                best, best_u = None, -1.0
+                for t in texts:
+                    ch = children[t]
+                    ch.avail += 1
+                    u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if u > best_u:
+                        best, best_u = t, u
+                s.apply(best, p)
+                node = children[best]
+                path.append(node)
+            rollout(s, rng, mark)
+            vals = values(s, base, self.scale)
+            for nd in path:
+                nd.visits += 1
+                nd.value += vals[nd.player]
+        texts = {a.text: a for a in legal}
+        best = max((ch.visits, ch.value / max(1, ch.visits), t) for t, ch in root.children.items() if t in texts)
+        return texts[best[2]]
+
+
+class GreedyAgent(SearchAgent):
+    """One-ply lookahead: every legal action is tried on determinisations and followed by a random
+    rollout to the horizon; the action with the best mean value (the spec's score, see the module
+    doc) is played. The budget is shared out evenly (``iterations`` rollouts in all, at least one
+    per action)."""
+
+    name = "greedy"
+
+    def act(self, state, player):
+        legal = state.legal_actions(player)
+        if len(legal) == 1:
+            return legal[0]
+        det_of = self.determiniser(state, player)
+        rng = self.rng
+        base = [_sign(state.game) * s for s in state.scores()]
+        totals = [0.0] * len(legal)
+        counts = [0] * len(legal)
+        budget = self.budget
+        budget.start()
+        k = 0
+        while budget.more() or k < len(legal):
+            i = k % len(legal)
+            k += 1
+            budget.done += 1
+            s = det_of.sample(state, rng)
+            mark = _horizon_mark(s, self.horizon)
+            s.apply(legal[i].text, player)
+            rollout(s, rng, mark)
+            totals[i] += values(s, base, self.scale)[player]
+            counts[i] += 1
+        best = max(range(len(legal)), key=lambda i: (totals[i] / counts[i] if counts[i] else -1.0, -i))
+        return legal[best]

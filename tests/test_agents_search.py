@@ -235,3 +235,16 @@ def test_cli_bots_in_simulate_play_and_heat(capsys, tmp_path):
     assert main(["simulate", witches, "-n", "1", "-p", "3", "--bot", "5=greedy"]) == 1
     assert "no seat 5" in capsys.readouterr().err
     assert main(["play", witches, "-p", "2", "--human", "0", "--bot", "0=greedy"]) == 1
+
+
+def test_search_bots_play_a_realtime_game(tmp_path):
+    """In a real-time block the bots act when the scheduler picks them; the search treats whoever
+    may act as acting in a random order."""
+    from test_language_realtime import SPEC
+    path = tmp_path / "race.yaml"
+    path.write_text(SPEC)
+    game = load_game(path)
+    for kind in ("ismcts:10", "greedy:6"):
+        state = play_game(game, 3, 2, bots_for(2, 3, {0: kind}))
+        assert state.is_terminal()
+        assert game.replay(3, 2, state.history).scores() == state.scores()

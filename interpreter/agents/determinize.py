@@ -7,7 +7,8 @@ random among the places ``s`` cannot see, keeping
 - every zone ``s`` sees (``public`` zones, ``s``'s own ``owner`` zones) exactly as it is;
 - the number of cards in each zone hidden from ``s`` (counts are public);
 - every card named by a game or player variable, or by a name the rules have bound (those were shown:
-  the trump card drawn into a hand, the card that won the last trick), where it is;
+  the trump card drawn into a hand, the card that won the last trick), and every card a ``show``
+  step let ``s`` see, where it is;
 - what each other player has **shown they lack** (below);
 
 and, since future chance must not be read either, a fresh seed for the clone's generator. Choices the
@@ -19,7 +20,8 @@ When the action plays a card from a zone hidden from ``s`` (a hand), the determi
 card ``h`` that ``s`` cannot see: *with a hand of just the played card, is the action legal, and with
 the played card and ``h``, is it not?* If so the player cannot have held ``h`` (a hand holding ``h``
 would have made the play illegal, as failing to follow suit shows no card of the suit led). The probe
-runs on a determinisation, so it reads nothing hidden. The inference assumes that adding a card to a
+runs on a determinisation, so it reads nothing hidden. Only actions everyone reads count: a secret
+(simultaneous) choice and a choice with ``visible_to`` teach nothing here. The inference assumes that adding a card to a
 hand only ever removes options from it (true of follow-suit and must-trump rules); it is dropped for a
 zone as soon as cards enter it that the plays seen since do not account for (a refill or a new deal).
 
@@ -81,9 +83,9 @@ class Determiniser:
         return z if owner is None else z[owner]
 
     def pinned(self, state) -> set:
-        """Card ids the seat knows where they are although they lie in hidden zones: the ones
-        named by variables or bound names (they were shown)."""
-        out = set()
+        """Card ids the seat knows where they are although they lie in hidden zones: the ones a
+        ``show`` step showed it, and the ones named by variables or bound names (they were shown)."""
+        out = {cid for cid, seats in state.shown.items() if self.seat in seats}
         _cards_in(state.vars, out)
         for pv in state.pvars:
             _cards_in(pv, out)
@@ -112,16 +114,18 @@ class Determiniser:
         """Learn from ``player`` taking the action ``text`` in ``state`` (before it is applied)."""
         for place in list(self.lacking):
             self._valid(state, place)
-        if player == self.seat or state.pending is None:
-            return
+        if player == self.seat or state.pending is None or state.pending.get("simultaneous"):
+            return  # a secret choice teaches nothing until it is revealed (not used: see the doc)
         from ..engine.run import legal_options, _pending_instr
         instr = _pending_instr(state)
-        if getattr(instr, "cards", None) is None:
-            return
         opts = legal_options(state, player)
         chosen = next((o for o in opts if o[0].lower() == text.lower()), None)
         if chosen is None or chosen[2] is None:
             return
+        if state.pending.get("realtime"):
+            instr = instr.alts[chosen[4]]
+        if getattr(instr, "cards", None) is None or getattr(instr, "visible", None) is not None:
+            return  # not a card played from a zone, or an action others may not read
         cid = chosen[2]
         hidden = self.hidden_places(state)
         place = state.zone_of(cid)

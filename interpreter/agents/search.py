@@ -84,7 +84,7 @@ def _actor(state, rng):
     its players chose in seat order, each without seeing the others' secret choices in the State),
     or one drawn at random when several may act in real time."""
     cur = state.current_players()
-    if len(cur) > 1 and not (state.pending or {}).get("simultaneous", True):
+    if len(cur) > 1 and state.pending.get("realtime"):
         return rng.choice(cur)
     return cur[0]
 

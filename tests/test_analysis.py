@@ -45,7 +45,7 @@ def _call_site(G, phase, cluster):
 def test_skull_king_graph_has_its_phases_as_clusters(sk):
     game, G = sk
     phases = {d["label"] for n, d in G.nodes(data=True) if d["kind"] == "phase"}
-    assert phases == {"round", "trick", "scoring"}
+    assert phases == {"round", "trick", "scoring", "pirate_ability"}
     assert G.nodes["phases/trick"]["parent_phase"] == "round"      # a sub-phase of round
     assert G.nodes["phases/scoring"]["parent_phase"] == "round"
     assert G.nodes["phases/round"]["parent_phase"] is None          # called from the flow
@@ -71,20 +71,24 @@ def test_skull_king_round_calls_trick_in_a_loop_and_trick_loops_over_players(sk)
     tricks = G.nodes[call]["parent"]
     assert G.nodes[tricks]["label"] == "repeat cards_dealt times"
     turn = children(G, "phases/trick")[0]
-    assert G.nodes[turn]["kind"] == "for" and G.nodes[turn]["label"] == "for p in turn_order(leader)"
-    play = children(G, turn)[0]
+    assert G.nodes[turn]["kind"] == "for" and G.nodes[turn]["label"] == "for p in play_order"
+    ghost_turn = children(G, turn)[0]  # §11: Graybeard's turn (2 players), else the seat's decision
+    assert G.nodes[ghost_turn]["condition"] == "p == null"
+    play = children(G, ghost_turn, "else")[0]
     d = G.nodes[play]
     assert (d["kind"], d["category"], d["action"], d["who"], d["simultaneous"]) == \
         ("choose", "decision", "play", "p", False)
     assert "lead_suit" in d["options"]                               # through may_play -> lead_suit_of
-    assert _edge(G, turn, play)["kind"] == "body"
+    assert _edge(G, turn, ghost_turn)["kind"] == "body"
+    assert _edge(G, ghost_turn, play)["branch"] == "else"
     assert _edge(G, play, turn)["kind"] == "back"
 
 
 def test_skull_king_trick_branches_on_nobody_winning(sk):
     _, G = sk
-    branch = [n for n, d in G.nodes(data=True) if d["kind"] == "if" and d["cluster"] == "trick"]
-    assert len(branch) == 1
+    branch = [n for n, d in G.nodes(data=True) if d["kind"] == "if" and d["cluster"] == "trick"
+              and G.nodes[n]["parent"] == "phases/trick"]
+    assert len(branch) == 1  # the other branches (Graybeard, Loot, abilities) are nested
     b = branch[0]
     assert G.nodes[b]["condition"] == "winning == null"
     then_edge = _edge(G, b, children(G, b, "then")[0])
@@ -98,7 +102,7 @@ def test_skull_king_decisions_chance_and_line_numbers(sk):
     bid = [d for n, d in G.nodes(data=True) if d.get("action") == "bid"][0]
     assert bid["simultaneous"] is True and bid["who"] == "players"
     chance = {d["kind"] for n, d in G.nodes(data=True) if d["category"] == "chance"}
-    assert chance == {"shuffle", "deal"}
+    assert chance == {"shuffle", "deal", "move"}  # move: Graybeard's (§11) and Bendt's (§10) draws
     text = SKULL_KING.read_text().split("\n")
     # the step starts where its list item does (its doc: comes first in this spec)
     assert text[bid["line"] - 1].strip().startswith("- doc:")
@@ -460,7 +464,7 @@ def test_cli_rejects_a_trace_of_another_spec(tmp_path, capsys):
 def test_rules_document_of_skull_king(sk):
     game, _ = sk
     md = rules_markdown(game)
-    for text in ("# Skull King — rules", "**Players:** 3 to 8.", "56 × **green-1** … **black-14**",
+    for text in ("# Skull King — rules", "**Players:** 2 to 8.", "56 × **green-1** … **black-14**",
                  "5 × **escape**", "played as *pirate* or *escape*", "only with option `kraken`",
                  "That is **70 cards**", "1. Repeat `10` times:", "### Phase trick",
                  "**Decision — bid:** every player in `players` chooses at the same time",
@@ -471,7 +475,7 @@ def test_rules_document_of_skull_king(sk):
         assert text in md, text
     # steps are numbered in order within each phase
     trick = md.split("### Phase trick")[1].split("###")[0]
-    assert re.findall(r"^(\d+)\. ", trick, re.M) == ["1", "2", "3"]
+    assert re.findall(r"^(\d+)\. ", trick, re.M) == ["1", "2", "3", "4", "5"]
 
 
 LONG_FLOW = """\
@@ -571,8 +575,10 @@ def test_cli_doc_for_every_spec(tmp_path):
         game = load_game(spec)
         assert md.startswith(f"# {game.name} — rules")
         assert "## How a game goes" in md and "## Scoring and winning" in md
+        G = flow_graph(game)
         for name in game.spec.get("phases") or {}:
-            assert f"### Phase {name}" in md
+            # a phase only optional rules call is left out when they are off
+            assert (f"### Phase {name}" in md) != G.nodes[f"phases/{name}"]["inactive"], name
 
 
 def test_analysis_names_no_game():
@@ -580,3 +586,63 @@ def test_analysis_names_no_game():
     for path in (ROOT / "interpreter" / "analysis").glob("*.py"):
         text = path.read_text().lower()
         assert not [w for w in words if w in text], path
+
+
+MODULAR = """
+name: Modular
+players: {min: 2, max: 4}
+options:
+  bonus_round: {type: bool, default: false}
+  extra: {type: bool, default: false}
+cards:
+  - each: {rank: "range(1, 5)"}
+    name: "c-{rank}"
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per_player: true, visibility: owner}
+variables: {turns: 0, extra_on: false}
+player_variables: {score: 0}
+define:
+  duel: "num_players == 2"
+  wants_extra: "options.extra"
+flow:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 1}
+  - if: "options.bonus_round and turns == 0"
+    then:
+      - phase: bonus
+  - if: "wants_extra"
+    then:
+      - set: {extra_on: true}
+    else:
+      - set: {extra_on: false}
+  - if: duel
+    then:
+      - add: {turns: 1}
+phases:
+  bonus:
+    - choose: {action: pick, player: 0, options: "[1, 2]", as: k, then: [add: {player.score: k}]}
+"""
+
+
+def test_option_guards_mark_variants_and_inactive_steps(tmp_path):
+    """An `if` conjunct that reads only options (also through a define) guards its branch as a
+    variant; with those options off the branch is inactive, and so is a phase called only there;
+    a player-count guard is named by its define."""
+    path = tmp_path / "modular.yaml"
+    path.write_text(MODULAR)
+    G = flow_graph(load_game(path))
+    assert G.nodes["flow/2/then/0"]["variant"] == ["bonus_round"] and G.nodes["flow/2/then/0"]["inactive"]
+    assert G.nodes["phases/bonus"]["inactive"] and G.nodes["phases/bonus/0"]["variant"] == ["bonus_round"]
+    assert G.nodes["flow/3"]["then_off"] and not G.nodes["flow/3"]["else_off"]
+    assert G.nodes["flow/4/then/0"]["variant"] == ["duel"] and not G.nodes["flow/4/then/0"]["inactive"]
+    md = rules_markdown(load_game(path))
+    assert "### Phase bonus" not in md and "Decision — pick" not in md
+    assert "Set `extra_on` to `false`" in md and "Set `extra_on` to `true`" not in md   # the else inlined
+    assert "If `options.bonus_round" not in md
+    on = load_game(path, {"bonus_round": True, "extra": True})
+    G = flow_graph(on)
+    assert not G.nodes["phases/bonus"]["inactive"] and G.nodes["flow/3"]["else_off"]
+    md = rules_markdown(on)
+    assert "### Phase bonus" in md and "Decision — pick" in md
+    assert "Set `extra_on` to `true`" in md and "Set `extra_on` to `false`" not in md

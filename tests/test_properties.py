@@ -20,6 +20,7 @@ from interpreter.spec.loader import load_spec
 
 SPECS = sorted((Path(__file__).resolve().parents[1] / "specs").glob("*.yaml"))
 MAX_ACTIONS = 20_000
+MAX_FULL_PRODUCT = 16  # more option combinations than this: a pairwise cover instead (bounded time)
 
 
 def option_combinations(spec_path):
@@ -32,10 +33,43 @@ def option_combinations(spec_path):
         elif isinstance(decl.get("default"), bool):
             choices[name] = [False, True]
     names = sorted(choices)
-    combos = [dict(zip(names, values)) for values in itertools.product(*(choices[n] for n in names))]
+    lists = [choices[n] for n in names]
+    total = 1
+    for values in lists:
+        total *= len(values)
+    if total <= MAX_FULL_PRODUCT:
+        combos = [dict(zip(names, values)) for values in itertools.product(*lists)]
+    else:  # many options: every pair of values of every two options still meets in some game
+        combos = [dict(zip(names, values)) for values in pairwise_cover(lists)]
     for preset in data.get("presets") or {}:
         combos.append({"preset": preset})
     return combos
+
+
+def pairwise_cover(lists) -> list:
+    """A small list of rows (one value from each list) in which every pair of values of every
+    two lists occurs at least once. The first row takes the first value of each list (the
+    defaults, when they come first) and the last row the last of each; the rest is greedy and
+    deterministic."""
+    pairs = {(i, a, j, b) for i, j in itertools.combinations(range(len(lists)), 2)
+             for a in range(len(lists[i])) for b in range(len(lists[j]))}
+    rows = []
+
+    def take(row):
+        rows.append(row)
+        for i, j in itertools.combinations(range(len(lists)), 2):
+            pairs.discard((i, row[i], j, row[j]))
+
+    take(tuple(0 for _ in lists))
+    take(tuple(len(v) - 1 for v in lists))
+    while pairs:
+        best, gain = None, -1
+        for row in itertools.product(*(range(len(v)) for v in lists)):
+            g = sum((i, row[i], j, row[j]) in pairs for i, j in itertools.combinations(range(len(lists)), 2))
+            if g > gain:
+                best, gain = row, g
+        take(best)
+    return [tuple(lists[i][k] for i, k in enumerate(row)) for row in rows]
 
 
 CASES = [(spec, options) for spec in SPECS for options in option_combinations(spec)]

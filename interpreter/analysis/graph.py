@@ -17,10 +17,17 @@ Node attributes
     ``cluster``   the phase the step belongs to (``"flow"`` for the top level)
     ``options``   the options the step depends on (read by its expressions, directly or
                   through ``define`` entries, or by the ``when:`` of a card it names)
-    ``variant``   the options guarding it (it only runs in some variants)
+    ``variant``   the options guarding it (it only runs in some variants): the options read by
+                  the conjuncts of an enclosing ``if`` that read nothing but options (and the
+                  player count), and those of every call site of its phase; a guard on the player
+                  count alone is named by its text (``ghost_game``) or ``player count``
+    ``inactive``  True when the options the game was compiled with turn the step off (an
+                  enclosing option-only guard is false, or every call of its phase is inactive);
+                  ``rulebook doc`` leaves such steps out
     ``parent``/``role``/``index``  its place in the step tree (``role`` is do, then or else)
     loops: ``count`` (repeat), ``condition`` (while), ``var``/``items`` (for), ``max`` (while)
-    ``if``: ``condition``; ``choose``: ``action``, ``who``, ``simultaneous``, ``choices``,
+    ``if``: ``condition``, ``then_off``/``else_off`` (that branch cannot run with these options);
+    ``choose``: ``action``, ``who``, ``simultaneous``, ``choices``,
     ``optional``; ``call``: ``phase``
 
 Edge attributes: ``kind`` (seq, body, back, exit, branch, then, call, end), ``label``, and for
@@ -34,7 +41,8 @@ from __future__ import annotations
 import networkx as nx
 
 from ..spec.compile import STEP_KINDS  # the engine's own list: a new kind of step shows up here too
-from .refs import Refs, closure, define_refs, refs, template_refs
+from ..expr.compiler import Compiler, ExprSyntaxError, parse
+from .refs import Refs, closure, define_refs, refs, template_refs, tree_refs
 
 LOOP_KINDS = ("for", "repeat", "while")
 CATEGORY = {"phase": "call", "for": "loop", "repeat": "loop", "while": "loop", "if": "branch",
@@ -100,6 +108,60 @@ class _Builder:
                              if getattr(zd, "visibility", "") == "hidden"}
         self.player_zones = set(getattr(names, "player_zones", ()) or ())
         self.card_options = card_options(self.spec)
+        self.options = dict(getattr(game, "options", None) or {})
+
+    def guard(self, text):
+        """``(labels, then_off, else_off)`` of an ``if`` condition. Its top-level ``and`` conjuncts
+        that read only options and the player count (directly or through ``define`` entries)
+        guard the branch: ``labels`` names them (the options read; for a player-count test, its
+        define's name or ``player count``). ``then_off``: an option-only conjunct is false with
+        the game's options; ``else_off``: the whole condition is option-only and true."""
+        try:
+            tree = parse(text)
+        except ExprSyntaxError:
+            return set(), False, False
+        conjuncts, todo = [], [tree]
+        while todo:
+            t = todo.pop()
+            if getattr(t, "data", None) == "and_":
+                todo.extend(reversed(t.children))
+            else:
+                conjuncts.append(t)
+        labels, then_off, all_true = set(), False, True
+        for c in conjuncts:
+            r = tree_refs(c)
+            full = closure(r, self.defines)
+            if (full.names - set(self.defines)) - {"num_players", "players"}:
+                all_true = False
+                continue
+            if full.options and not (full.names - set(self.defines)) & {"num_players", "players"}:
+                labels |= full.options
+                value = self.evaluate(c)
+                if value is None:
+                    all_true = False
+                elif not value:
+                    then_off = True
+            else:
+                all_true = False
+                if full.options:
+                    labels |= full.options
+                elif getattr(c, "data", None) == "name":
+                    labels.add(str(c.children[0]))
+                else:
+                    labels.add("player count")
+        return labels, then_off, (all_true and not then_off)
+
+    def evaluate(self, tree):
+        """The truth of an option-only expression with the game's options, or None when it cannot be
+        evaluated here."""
+        names = getattr(self.game, "names", None)
+        if names is None:
+            return None
+        try:
+            fn = Compiler(names).compile(tree)
+            return bool(fn(_OptionsOnly(self.game)))
+        except Exception:  # noqa: BLE001 - an analysis never fails on what it cannot evaluate
+            return None
 
     def pos(self, path):
         p = self.game.position(path)
@@ -219,9 +281,9 @@ class _Builder:
         cond = clean(step["if"])
         self.add(nid, attrs, f"if {cond}", [f"if {cond}"])
         self.G.nodes[nid]["condition"] = cond
-        r = refs(step["if"])  # a branch on options alone is a variant-only part
-        guard = r.options if not (r.names - {"num_players"}) and not r.calls else set()
-        inner = variant + sorted(guard)
+        guard, then_off, else_off = self.guard(step["if"])  # the option-only part: a variant
+        self.G.nodes[nid].update(then_off=then_off, else_off=else_off)
+        inner = variant + sorted(set(guard) - set(variant))
         self.block(step.get("then"), path + ("then",), nid, "then", cluster, inner)
         if "else" in step:
             self.block(step.get("else"), path + ("else",), nid, "else", cluster, inner)
@@ -358,6 +420,19 @@ class _Builder:
         self.block(c.get("then"), path + ("choose", "then"), nid, "then", cluster, variant)
 
 
+class _OptionsOnly:
+    """The context an option-only guard is evaluated in: the options, nothing of a State."""
+
+    def __init__(self, game):
+        self.options = game.options
+        self.game = game
+        self.state = None
+        self.bound = {}
+        self.locals = {}
+        self.memo = None
+        self.work = 0
+
+
 # -- edges --------------------------------------------------------------------------------------
 def children(G, nid, role="do") -> list:
     """The ordered child steps of ``nid`` in block ``role`` (do, then, else)."""
@@ -460,7 +535,50 @@ def flow_graph(game) -> nx.DiGraph:
                options=[], variant=[], parent=None, role=None, index=0, doc="")
     connect(G)
     _phase_parents(G)
+    _variants_and_inactive(G)
     return G
+
+
+def _variants_and_inactive(G) -> None:
+    """Mark ``inactive`` steps (in a branch the options turn off) and pass guards on to called
+    phases: a phase whose every call site is guarded by an option gets that variant, and one whose
+    every call site is inactive is inactive (``inactive`` on its phase node too)."""
+    def walk(nid, off, extra):
+        d = G.nodes[nid]
+        for role in ("do", "then", "else"):
+            child_off = off or (d["kind"] == "if" and bool(d.get(f"{role}_off")))
+            for c in children(G, nid, role):
+                cd = G.nodes[c]
+                cd["inactive"] = child_off
+                if extra:
+                    cd["variant"] = sorted(set(cd["variant"]) | extra)
+                walk(c, child_off, extra)
+
+    G.nodes[START]["inactive"] = False
+    walk(START, False, set())
+    phases = [n for n, d in G.nodes(data=True) if d["kind"] == "phase"]
+    done = set()
+    for _ in range(len(phases) + 1):  # callers first: phases may call phases
+        progress = False
+        for p in phases:
+            if p in done:
+                continue
+            sites = [u for u in G.predecessors(p) if G.edges[u, p]["kind"] == "call"]
+            if any("inactive" not in G.nodes[u] for u in sites):
+                continue  # a caller not marked yet
+            off = bool(sites) and all(G.nodes[u]["inactive"] for u in sites)
+            inherited = set.intersection(*[set(G.nodes[u]["variant"]) for u in sites]) if sites else set()
+            G.nodes[p]["inactive"] = off
+            G.nodes[p]["variant"] = sorted(inherited)
+            walk(p, off, inherited)
+            done.add(p)
+            progress = True
+        if not progress:
+            break
+    for p in phases:  # phases only reached through a cycle of calls
+        if p not in done:
+            G.nodes[p]["inactive"] = False
+            walk(p, False, set())
 
 
 def _phase_parents(G) -> None:

@@ -61,6 +61,14 @@ def refs(text) -> Refs:
                 set(cached.strings), cached.ok)
 
 
+def tree_refs(tree) -> Refs:
+    """The references of a parsed expression tree (or of a part of one)."""
+    out, bound = Refs(), set()
+    _walk(tree, out, bound)
+    out.names -= bound
+    return out
+
+
 def template_refs(text) -> Refs:
     """The references of every ``{expr}`` in a log/end text."""
     out = Refs()

@@ -221,7 +221,7 @@ class _Doc:
         self.w()
         self.block(children(self.G, START))
         self.w()
-        phases = [n for n, d in self.G.nodes(data=True) if d["kind"] == "phase"]
+        phases = [n for n, d in self.G.nodes(data=True) if d["kind"] == "phase" and not d.get("inactive")]
         for p in phases:
             d = self.G.nodes[p]
             self.w(f"### Phase {d['label']}")
@@ -241,10 +241,26 @@ class _Doc:
         self.w("When the flow above is over, the game ends.")
         self.w()
 
+    def shown(self, ids) -> list:
+        """The steps of ``ids`` that run with the options chosen: inactive steps are left out, and
+        an ``if`` whose then-branch the options turn off is replaced by its else-branch."""
+        out = []
+        for n in ids:
+            d = self.G.nodes[n]
+            if d.get("inactive"):
+                continue
+            if d["kind"] == "if" and d.get("then_off"):
+                out.extend(self.shown(children(self.G, n, "else")))
+                continue
+            out.append(n)
+        return out
+
     def block(self, ids, pad=""):
         """Numbered items at indentation ``pad``; the steps inside an item are indented by the width
         of its marker (``"1. "``: 3 spaces, ``"10. "``: 4), which is where CommonMark (and GitHub)
-        put the item's content: with less, the sub-steps of item 10 and up would become siblings."""
+        put the item's content: with less, the sub-steps of item 10 and up would become siblings.
+        Steps the chosen options turn off are left out (see :meth:`shown`)."""
+        ids = self.shown(ids)
         for i, n in enumerate(ids, 1):
             d = self.G.nodes[n]
             text = self.sentence(n, d)
@@ -258,7 +274,7 @@ class _Doc:
             kind = d["kind"]
             if kind == "if":
                 self.block(children(self.G, n, "then"), inner)
-                other = children(self.G, n, "else")
+                other = [] if d.get("else_off") else self.shown(children(self.G, n, "else"))
                 if other:
                     self.w(f"{inner}- Otherwise:")
                     self.block(other, inner + "  ")
@@ -365,7 +381,7 @@ class _Doc:
         return text
 
     def decisions(self):
-        ids = [n for n, d in self.G.nodes(data=True) if d["kind"] == "choose"]
+        ids = [n for n, d in self.G.nodes(data=True) if d["kind"] == "choose" and not d.get("inactive")]
         if not ids:
             return
         self.w("## Decisions")
@@ -450,7 +466,7 @@ class _Doc:
         for _ in range(2):
             new = set()
             for n, d in self.G.nodes(data=True):
-                if d["kind"] not in ("set", "add") or n in steps:
+                if d["kind"] not in ("set", "add") or n in steps or d.get("inactive"):
                     continue
                 body = d["step"].get(d["kind"]) or {}
                 hits = [v for t, v in body.items() if "." in str(t) and str(t).rsplit(".", 1)[-1] in wanted]

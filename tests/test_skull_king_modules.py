@@ -1,0 +1,142 @@
+"""Skull King's optional modules (digest §8-§11): off by default they change no game; on, games
+keep the invariants and the hidden information stays hidden.
+
+The rules themselves are checked by the scenarios in tests/scenarios/skull_king/ (loot_*, rascal_*,
+ability_*, ghost_*); this file checks whole games.
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from interpreter import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from skull_king_golden import OUT as GOLDEN, SPEC, digest, play  # noqa: E402
+
+ALL_ON = {"loot": True, "scoring": "rascal_cannonball", "pirate_abilities": True, "kraken": True,
+          "white_whale": True}
+NAMED = ["rosie-d-laney", "bendt-the-bandit", "rascal-of-roatan", "juanita-jade", "harry-the-giant"]
+_GAMES: dict = {}
+
+
+def game(options):
+    key = json.dumps(options, sort_keys=True)
+    if key not in _GAMES:
+        _GAMES[key] = load_game(SPEC, options)
+    return _GAMES[key]
+
+
+RECORDED = json.loads(GOLDEN.read_text())
+
+
+@pytest.mark.parametrize("case", RECORDED, ids=[f"{c['players']}p-{json.dumps(c['options'], sort_keys=True)}"
+                                                for c in RECORDED])
+def test_modules_off_games_unchanged(case):
+    """The games recorded before the modules existed replay to the same history and scores."""
+    history, scores = play(game(case["options"]), case["players"], case["seed"])
+    assert len(history) == case["actions"]
+    assert digest(history) == case["history_sha256"]
+    assert scores == case["scores"]
+
+
+def test_defaults_are_all_off():
+    g = game({})
+    assert g.options["loot"] is False and g.options["pirate_abilities"] is False
+    assert g.options["scoring"] == "classic"
+    names = [c.name for c in g.cards]
+    assert len(names) == 70 and names.count("pirate") == 5 and "loot" not in names
+    assert not set(NAMED) & set(names)
+
+
+def test_deck_with_every_module_on():
+    """§1: 74 cards with Loot and both creatures; the named Pirates take the plain Pirates' places."""
+    off, on = game({"kraken": True, "white_whale": True}), game(ALL_ON)
+    assert len(on.cards) == 74
+    for a, b in zip(off.cards, on.cards):  # same card table up to the Pirates; Loot comes last
+        assert a.name == b.name or (a.name == "pirate" and b.name in NAMED)
+    assert [c.name for c in on.cards[72:]] == ["loot", "loot"]
+    assert sorted(c.name for c in on.cards if c.attrs.get("kind") == "pirate") == sorted(NAMED)
+
+
+def _all_ids(state):
+    out = []
+    for name, zone in state.zones.items():
+        out.extend(i for z in zone for i in z) if state.game.zones[name].per_player else out.extend(zone)
+    return out
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 8), seed=st.integers(0, 10_000),
+       loot=st.booleans(), abilities=st.booleans(), scoring=st.sampled_from(["classic", "rascal", "rascal_cannonball"]),
+       creatures=st.booleans())
+def test_games_with_modules_keep_invariants(players, seed, loot, abilities, scoring, creatures):
+    """Any mix of modules, 2-8 players: cards are never created or lost, every game ends, and it
+    replays exactly from (spec, options, seed, actions)."""
+    options = {"loot": loot, "pirate_abilities": abilities, "scoring": scoring, "kraken": creatures,
+               "white_whale": creatures}
+    g = game(options)
+    rng = random.Random(seed)
+    state = g.new_state(players, seed)
+    total = len(g.cards)
+    steps = 0
+    while not state.is_terminal():
+        p = rng.choice(state.current_players())
+        state.apply(rng.choice(state.legal_actions(p)))
+        ids = _all_ids(state)
+        assert len(ids) == total and len(set(ids)) == total
+        steps += 1
+        assert steps < 5000
+    assert len(state.scores()) == players and state.winners()
+    assert g.replay(players, seed, state.history).to_json() == state.to_json()
+    if players == 2:  # §11: only the humans act; Graybeard's pile is played out every round
+        assert {seat for seat, _ in state.history} <= {0, 1}
+        assert state.zones["ghost"] == []
+
+
+def _play_until(state, rng, stop, limit=5000):
+    """Random play until ``stop(state)`` holds (True) or the game ends (False)."""
+    for _ in range(limit):
+        if stop(state):
+            return True
+        if state.is_terminal():
+            return False
+        p = rng.choice(state.current_players())
+        state.apply(rng.choice(state.legal_actions(p)))
+    return False
+
+
+def _pending_action(state):
+    return state.legal_actions(state.current_players()[0])[0].text.split()[0] if state.current_players() else None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bendt_draw_and_discards_stay_private(seed):
+    """§10 Bendt: the drawn cards are in his hand (others see its size only) and the discarded
+    cards are face down: nobody's observation names them."""
+    g = game({"pirate_abilities": True})
+    found = False
+    for s in range(seed * 50, seed * 50 + 50):
+        state = g.new_state(4, s)
+        if _play_until(state, random.Random(s), lambda st: _pending_action(st) == "discard"):
+            found = True
+            break
+    assert found, "no game in 50 seeds let Bendt win a trick before the last"
+    bendt = state.current_players()[0]
+    state.apply(state.legal_actions(bendt)[0])
+    state.apply(state.legal_actions(bendt)[0])
+    aside = [g.cards[i].name for i in state.zones["set_aside"]]
+    assert len(aside) == 2
+    for viewer in range(4):
+        obs = state.observation(viewer)
+        assert obs["zones"]["set_aside"] == {"count": 2}
+        for seat, hand in enumerate(obs["zones"]["hand"]):
+            if seat != viewer:
+                assert hand == {"count": len(state.zones["hand"][seat])}

@@ -379,7 +379,7 @@ def _rulebook(*args, cwd=REPO):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["play", "specs/skull_king.yaml", "--players", "9"], "is for 3 to 8 players, not 9"),
+    (["play", "specs/skull_king.yaml", "--players", "9"], "is for 2 to 8 players, not 9"),
     (["simulate", "nosuch.yaml", "-n", "1", "--players", "4"], "nosuch.yaml:0:0: error: no such file"),
     (["play", "specs/skull_king.yaml", "--players", "4", "--option", "kraken=maybe"], "option kraken must be bool"),
     (["simulate", "specs/skull_king.yaml", "-n", "1", "--players", "4", "--option", "preset=nope"],

@@ -469,8 +469,10 @@ def cmd_simulate(args) -> int:
 # -- test -----------------------------------------------------------------------------------
 def cmd_test(args) -> int:
     from .scenario import run_paths
-    results = run_paths(args.paths)
+    results = run_paths(args.paths, args.spec)
     failed = [r for r in results if not r.passed]
+    if args.spec:
+        return _report_variant(args, results, failed)
     for r in results:
         if r.passed:
             if args.verbose:
@@ -481,6 +483,29 @@ def cmd_test(args) -> int:
                 for line in str(f).splitlines():
                     console.print(f"     {_escape(line)}", soft_wrap=True)
     console.print(f"{len(results) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed or not results else 0
+
+
+def _report_variant(args, results, failed) -> int:
+    """``test --spec``: which rules an edited spec changes, told apart from scenarios that fail
+    with the spec they name too."""
+    from .scenario import run_paths
+    before = {r.path: r.passed for r in run_paths([r.path for r in failed])} if failed else {}
+    changed = [r for r in failed if before.get(r.path)]
+    already = [r for r in failed if not before.get(r.path)]
+    console.print(f"Scenarios of {_escape(' '.join(args.paths))} against {_escape(args.spec)}:")
+    if changed:
+        console.print(f"[red]{len(changed)} rule(s) the edit changes[/red] (they pass with the spec they name):")
+        for r in changed:
+            console.print(f"  [red]CHANGED[/red] {_escape(r.rule or r.path)}  [dim]{_escape(r.path)}[/dim]")
+            if args.verbose:
+                for f in r.failures:
+                    for line in str(f).splitlines():
+                        console.print(f"     {_escape(line)}", soft_wrap=True)
+    for r in already:
+        console.print(f"  [yellow]FAILS ALSO WITHOUT THE EDIT[/yellow] {_escape(r.rule or r.path)}  [dim]{_escape(r.path)}[/dim]")
+    console.print(f"{len(results) - len(failed)} passed, {len(failed)} failed"
+                  f" ({len(changed)} changed by the edit)")
     return 1 if failed or not results else 0
 
 
@@ -615,6 +640,8 @@ def build_parser() -> argparse.ArgumentParser:
     t = sub.add_parser("test", help="run rule scenario files")
     t.add_argument("paths", nargs="+")
     t.add_argument("-v", "--verbose", action="store_true")
+    t.add_argument("--spec", metavar="SPEC.yaml", help="run the scenarios against this spec (an edited copy) "
+                   "and say which rules the edit changes")
     t.set_defaults(func=cmd_test)
 
     r = sub.add_parser("replay", help="replay a game saved by `play --save` and print it")

@@ -292,14 +292,19 @@ def _cardify(game, value, where, path):
     return value
 
 
-def run_scenario(path) -> ScenarioResult:
+def run_scenario(path, spec_path=None) -> ScenarioResult:
     """Run one scenario file. Returns a ScenarioResult; raises SpecError (file:line:col) when
-    the scenario itself is malformed (bad file, unknown card, variable or seat)."""
+    the scenario itself is malformed (bad file, unknown card, variable or seat).
+
+    ``spec_path`` runs the scenario against that spec instead of the one it names (an edited
+    copy: which rules did the edit change?)."""
     path = Path(path)
     data, positions = read_scenario(path)
     where = _Where(str(path), positions)
     result = ScenarioResult(str(path), data.get("rule", ""))
-    spec = spec_path_of(path, data)
+    spec = Path(spec_path).resolve() if spec_path is not None else spec_path_of(path, data)
+    if spec_path is not None and not spec.is_file():
+        raise SpecError([Diagnostic(str(spec_path), 0, 0, "no such spec file", "check the path given with --spec")])
     if not spec.is_file():
         if "spec" in data:
             raise where.error(("spec",), f"spec: no such file {data['spec']!r} (looked for {spec})",
@@ -542,13 +547,14 @@ def scenario_files(paths) -> list[Path]:
     return files
 
 
-def run_paths(paths) -> list[ScenarioResult]:
+def run_paths(paths, spec_path=None) -> list[ScenarioResult]:
     """Run every scenario file under ``paths`` (files or folders, ``*.yaml``). A scenario that
-    cannot run is a failed result with the reason; the others still run."""
+    cannot run is a failed result with the reason; the others still run. ``spec_path``: run
+    them all against that spec (see :func:`run_scenario`)."""
     results = []
     for f in scenario_files(paths):
         try:
-            results.append(run_scenario(f))
+            results.append(run_scenario(f, spec_path))
         except (SpecError, RulebookError) as exc:
             r = ScenarioResult(str(f), "")
             r.failures.append(str(exc))

@@ -1,4 +1,4 @@
-"""The ``rulebook diagram`` and ``rulebook doc`` commands (registered by ``interpreter.cli``)."""
+"""The ``rulebook diagram``, ``doc`` and ``diff`` commands (registered by ``interpreter.cli``)."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,7 @@ EXT = {"svg": "svg", "png": "png", "dot": "dot", "mermaid": "mmd", "html": "html
 
 
 def add_analysis_commands(subparsers) -> None:
-    """Register ``diagram`` and ``doc`` on the CLI's subparsers."""
+    """Register ``diagram``, ``doc`` and ``diff`` on the CLI's subparsers."""
     d = subparsers.add_parser("diagram", help="draw the rule flow of a spec (svg, png, dot, mermaid, html)",
                               description="Draw the rule flow of a spec: phases, loops, branches, decisions, "
                                           "chance steps and variant-only parts. SVG, PNG and HTML are drawn "
@@ -41,6 +41,15 @@ def add_analysis_commands(subparsers) -> None:
     r.add_argument("-o", "--output", metavar="FILE.md", help="default: print to stdout")
     r.add_argument("--option", action="append", metavar="KEY=VALUE")
     r.set_defaults(func=cmd_doc)
+
+    f = subparsers.add_parser("diff", help="say in words which rules two specs differ in",
+                              description="Compare two specs (e.g. a game and your house rules): options, "
+                                          "cards, zones, variables, definitions, the steps of every phase, "
+                                          "scoring. Exit status 1 when they differ.")
+    f.add_argument("spec")
+    f.add_argument("other")
+    f.add_argument("--option", action="append", metavar="KEY=VALUE", help="options for both specs")
+    f.set_defaults(func=cmd_diff)
 
 
 def _game(args):
@@ -155,3 +164,15 @@ def cmd_doc(args) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def cmd_diff(args) -> int:
+    """``rulebook diff A B``: print the differences in rules; 0 when there are none, else 1."""
+    from ..cli import parse_options
+    from ..spec.loader import load_game
+    from .diff import spec_diff
+    options = parse_options(args.option)
+    a, b = load_game(args.spec, options), load_game(args.other, options)
+    text = spec_diff(a, b)
+    sys.stdout.write(text)
+    return 0 if text.rstrip().endswith("The two specs have the same rules.") else 1

@@ -1,0 +1,74 @@
+"""The variant workflow (issue 14 §2): scenarios against an edited spec, and `rulebook diff`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+from interpreter.analysis.diff import spec_diff
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SK = ROOT / "specs" / "skull_king.yaml"
+KINGS = "    else first(kings) if count(kings) > 0\n    else first(pirates) if count(pirates) > 0\n"
+PIRATES = "    else first(pirates) if count(pirates) > 0\n    else first(kings) if count(kings) > 0\n"
+
+
+@pytest.fixture
+def house(tmp_path):
+    """Skull King where pirates beat the Skull King (a house rule), one escape fewer and a new log step."""
+    text = SK.read_text()
+    assert KINGS in text
+    text = text.replace(KINGS, PIRATES).replace("  - name: escape\n    count: 5", "  - name: escape\n    count: 4")
+    i = text.index("\n  trick:\n")
+    j = text.index("\n", i + 10)
+    text = text[:j + 1] + '    - log: "House rules!"\n' + text[j + 1:]
+    path = tmp_path / "house.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_scenarios_against_an_edited_spec_name_the_rules_it_changes(house, capsys):
+    code = main(["test", str(ROOT / "tests/scenarios/skull_king"), "--spec", str(house)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "rule(s) the edit changes" in out
+    changed = [line for line in out.splitlines() if line.strip().startswith("CHANGED")]
+    assert any("§6.5b" in line and "special_skull_king_beats_pirates.yaml" in line for line in changed)
+    assert all("FAILS ALSO WITHOUT THE EDIT" not in line for line in out.splitlines())
+    assert f"({len(changed)} changed by the edit)" in out
+
+
+def test_scenarios_against_the_same_rules_all_pass(capsys):
+    assert main(["test", str(ROOT / "tests/scenarios/skull_king"), "--spec", str(SK)]) == 0
+    assert " 0 failed (0 changed by the edit)" in capsys.readouterr().out
+
+
+def test_diff_says_which_rules_differ_in_words(house):
+    text = spec_diff(load_game(SK), load_game(house))
+    assert "card **escape**: 5 → 4 copies" in text
+    assert "the deck has 69 cards instead of 70" in text
+    assert "definition **normal_winner(cards)** changed" in text
+    assert "+ else first(pirates) if count(pirates) > 0" in text
+    assert "- else first(pirates) if count(pirates) > 0" in text
+    assert "phase trick: new step “House rules!”" in text
+    # nothing else is reported: the options, zones and other phases are the same
+    assert "## Options" not in text and "## Zones" not in text and "phase round" not in text
+
+
+def test_diff_of_a_spec_with_itself_and_its_exit_status(house, capsys):
+    assert main(["diff", str(SK), str(SK)]) == 0
+    assert "The two specs have the same rules." in capsys.readouterr().out
+    assert main(["diff", str(SK), str(house)]) == 1
+
+
+def test_diff_sees_options_variables_and_nested_steps(tmp_path):
+    base = (ROOT / "specs" / "witches_of_blackmore.yaml").read_text()
+    a = tmp_path / "a.yaml"
+    a.write_text(base)
+    b = tmp_path / "b.yaml"
+    text = base.replace("player_variables:", "player_variables:\n  swaps: 0", 1)
+    b.write_text(text)
+    out = spec_diff(load_game(a), load_game(b))
+    assert "new player variable **swaps**: `0`" in out

@@ -224,7 +224,7 @@ def save_game(path, spec, game, state) -> None:
     A game not yet over is saved too: it replays to the position reached."""
     try:
         Path(path).write_text(json.dumps({
-            "spec": str(spec), "options": game.options, "num_players": state.num_players, "seed": state.seed,
+            "spec": str(spec), "fingerprint": game.fingerprint, "options": game.options, "num_players": state.num_players, "seed": state.seed,
             "player_names": state.player_names, "history": state.history,
             "scores": state.scores() if state.is_terminal() else None}, indent=1))
     except OSError as exc:
@@ -524,10 +524,11 @@ def read_game_log(path) -> dict:
         raise RulebookError(f"{path}: cannot read the game log: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise RulebookError(f"{path}: not a game log (not text){hint}") from None
+    from .model.saved import SaveError, loads
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RulebookError(f"{path}:{exc.lineno}:{exc.colno}: not a game log: not valid JSON ({exc.msg}){hint}") from None
+        data = loads(text, "the game log")
+    except SaveError as exc:
+        raise RulebookError(f"{path}: not a game log: {exc}{hint}") from None
     if not isinstance(data, dict):
         raise RulebookError(f"{path}: not a game log: the JSON is a {type(data).__name__}, not an object{hint}")
     missing = [k for k in ("spec", "num_players", "seed", "history") if k not in data]
@@ -538,6 +539,8 @@ def read_game_log(path) -> dict:
     for key in ("num_players", "seed"):
         if not _is_int(data[key]):
             raise RulebookError(f"{path}: {key!r} must be a whole number, not {data[key]!r}")
+    if data.get("fingerprint") is not None and not isinstance(data["fingerprint"], str):
+        raise RulebookError(f"{path}: \"fingerprint\" must be a text, not {data['fingerprint']!r}")
     if data.get("options") is not None and not isinstance(data["options"], dict):
         raise RulebookError(f"{path}: \"options\" must be an object {{name: value}}, not {data['options']!r}")
     names = data.get("player_names")
@@ -559,11 +562,24 @@ def cmd_replay(args) -> int:
     from .spec.loader import load_game
     data = read_game_log(args.log)
     spec = args.spec or data["spec"]
-    if not Path(spec).is_file():
+    try:
+        found = Path(spec).is_file()
+    except (OSError, ValueError):  # a path too long or with a NUL byte names no file
+        found = False
+    if not found:
         where = "given by --spec" if args.spec else f"named in {args.log}"
         raise RulebookError(f"the spec {spec} ({where}) does not exist from here\n"
                             "    hint: run replay from the folder the game was played in, or give --spec PATH")
     game = load_game(spec, data.get("options") or {})
+    saved_options = data.get("options")
+    if saved_options is not None and saved_options != game.options:
+        raise RulebookError(f"{args.log}: the game was played with the options {saved_options}, which this spec "
+                            f"reads as {game.options}\n    hint: the spec's options have changed since")
+    saved_print = data.get("fingerprint")
+    if saved_print is not None and saved_print != game.fingerprint and not args.any_spec:
+        raise RulebookError(f"{args.log}: the spec {spec} has changed since this game was played (its "
+                            "fingerprint differs), so the replay would be another game\n    hint: replay it "
+                            "with the spec it was played with, or add --any-spec to replay it anyway")
     n, seed = data["num_players"], data["seed"]
     state = game.new_state(n, seed, player_names=data.get("player_names"), events=[])
     print_header(game, n, seed)
@@ -647,6 +663,8 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="replay a game saved by `play --save` and print it")
     r.add_argument("log")
     r.add_argument("--spec", help="the spec, if not the one named in the log")
+    r.add_argument("--any-spec", action="store_true",
+                   help="replay even if the spec's text has changed since the game was played")
     r.set_defaults(func=cmd_replay)
 
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import RulebookError
+from ..model.saved import check_seed
 from ..model.state import State
 from ..spec.yamlpos import position_of
 from . import run
@@ -48,13 +49,15 @@ class Game:
         ``events`` (a list) receives what happens, for display (dicts with ``kind``: ``log``,
         ``action``, ``reveal``); ``trace`` (a dict) receives how often each spec step ran. Raises :class:`RulebookError` when the player
         count is outside the spec's range."""
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RulebookError(f"the seed must be a whole number, not {seed!r}")
+        check_seed(seed)
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
         if not self.min_players <= num_players <= self.max_players:
             raise RulebookError(f"{self.name} is for {self.min_players} to {self.max_players} players, "
                                 f"not {num_players}")
+        if player_names is not None and not (isinstance(player_names, (list, tuple)) and len(player_names) == num_players
+                                             and all(isinstance(x, str) for x in player_names)):
+            raise RulebookError(f"player_names must be a list of {num_players} texts, not {player_names!r:.80}")
         state = State(self, num_players, seed, player_names)
         state.trace = trace
         state.events = events
@@ -72,6 +75,11 @@ class Game:
         return [c.id for c in self.cards if c.seat is None or c.seat < num_players]
 
     # -- the rules of a State (its public methods delegate here: the State is data only) -----
+    def check_loaded_state(self, game, state) -> None:
+        """See :func:`interpreter.engine.saved_check.check_control` (used by State.from_json)."""
+        from .saved_check import check_control
+        check_control(self, state)
+
     def legal_actions(self, state, player=None) -> list:
         """See :meth:`State.legal_actions <interpreter.model.state.State.legal_actions>`."""
         return run.legal_actions(state, player)
@@ -108,12 +116,27 @@ class Game:
                 raise RulebookError(f"{self.file}:{pos.line}:{pos.column}: these options cannot be played by "
                                     f"{state.num_players} players: {message}\n    hint: options now: {options}")
 
-    def replay(self, num_players: int, seed: int, actions, player_names=None):
+    def replay(self, num_players: int, seed: int, actions, player_names=None, fingerprint: str | None = None):
         """Replay ``actions`` (list of ``[seat, text]``, e.g. a State's ``history``) from a new
-        State; returns the final State. Raises IllegalAction if one does not apply."""
+        State; returns the final State. ``fingerprint`` (from a saved game) must be this game's
+        (same spec text and options), else the replay would silently be another game.
+
+        Raises :class:`RulebookError` for a malformed entry or another fingerprint, and
+        IllegalAction (naming the entry) if an action does not apply."""
+        from ..errors import IllegalAction
+        if fingerprint is not None and fingerprint != self.fingerprint:
+            raise RulebookError(f"these actions were played with another version of {self.file} or other "
+                                f"options (fingerprint {fingerprint!r}, this game's is {self.fingerprint!r})")
+        if not isinstance(actions, (list, tuple)):
+            raise RulebookError(f"actions must be a list of [seat, action text] pairs, not {type(actions).__name__}")
         state = self.new_state(num_players, seed, player_names)
-        for seat, text in actions:
-            state.apply(text, seat)
+        for i, entry in enumerate(actions):
+            if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[1], str)):
+                raise RulebookError(f"action {i}: not a [seat, action text] pair: {entry!r:.80}")
+            try:
+                state.apply(entry[1], entry[0])
+            except IllegalAction as exc:
+                raise IllegalAction(f"action {i} ({entry[1]!r:.60} by seat {entry[0]!r:.20}): {exc.reason}") from None
         return state
 
     def table_rows(self, state) -> list:

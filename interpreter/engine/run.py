@@ -123,6 +123,8 @@ def apply_action(state, action, player=None) -> None:
     pending = state.pending
     if pending is None:
         raise IllegalAction("the game is over")
+    if player is not None and (type(player) is not int or not 0 <= player < state.num_players):
+        raise IllegalAction(f"there is no seat {player!r:.40} (seats are whole numbers 0..{state.num_players - 1})")
     players, committed = pending["players"], pending["committed"]
     chosen = None
     if type(action) is Action:
@@ -130,6 +132,8 @@ def apply_action(state, action, player=None) -> None:
             raise IllegalAction(f"this action is {state.player_name(action.player)}'s, not "
                                 f"{state.player_name(player)}'s")
         player = action.player
+        if type(player) is not int or not 0 <= player < state.num_players or type(action.text) is not str:
+            raise IllegalAction(f"{action!r:.80} is not an action of this game")
         _check_turn(state, player)
         opts = legal_options(state, player)
         i = action.index
@@ -148,26 +152,26 @@ def apply_action(state, action, player=None) -> None:
             raise IllegalAction(f"action index {action} is out of range 0..{len(opts) - 1}")
         chosen = opts[action]
     elif isinstance(action, str):
-        text = " ".join(action.split()).lower()
+        text = " ".join(action.split())
         if player is None:
+            # Several seats may act: guessing the seat from who holds the option would apply a
+            # choice for the wrong player, and reveal who holds which card.
             current = state.current_players()
-            if len(current) == 1:
-                player = current[0]
-            else:
-                fits = [p for p in current if any(o[0].lower() == text for o in legal_options(state, p))]
-                if len(fits) != 1:
-                    raise IllegalAction("say which player acts: several players are choosing at once")
-                player = fits[0]
+            if len(current) != 1:
+                raise IllegalAction("say which player acts: several players are choosing at once "
+                                    "(give the seat: apply(action, seat))")
+            player = current[0]
         _check_turn(state, player)
         opts = legal_options(state, player)
     else:
         raise IllegalAction(f"an action is an Action, its text or its index, not {type(action).__name__}")
     if chosen is None:
+        chosen = next((o for o in opts if o[0] == text), None)
+    if chosen is None:  # case does not matter, unless two options differ only by it
         low = text.lower()
-        for opt in opts:
-            if opt[0].lower() == low:
-                chosen = opt
-                break
+        fits = [o for o in opts if o[0].lower() == low]
+        if len(fits) == 1:
+            chosen = fits[0]
         if chosen is None:
             instr = _pending_instr(state)
             if getattr(instr, "is_set", False) and low.startswith(instr.action + " "):
@@ -275,7 +279,7 @@ def _why_illegal(state, player, text, opts) -> str:
     sample = ", ".join(allowed[:12]) + (" ..." if len(allowed) > 12 else "")
     instr = _pending_instr(state)
     if getattr(instr, "alts", None):  # a real-time block: the action of that verb, if any
-        instr = next((a for a in instr.alts if a.action == verb), instr)
+        instr = next((a for a in instr.alts if a.action.lower() == verb.lower()), instr)
     if getattr(instr, "is_set", False) and verb == "pick":
         name = text[4:].strip()
         if name not in state.game.card_names:
@@ -283,10 +287,15 @@ def _why_illegal(state, player, text, opts) -> str:
         return f"{name} cannot be added to this set now: either not held, or no valid set could include it (legal: {sample})"
     if getattr(instr, "is_set", False) and verb == "undo":
         return f"no card has been picked yet (legal: {sample})"
-    if instr.cards is not None and verb == instr.action:
+    if instr.cards is not None and verb.lower() == instr.action.lower():
+        verb = instr.action
         rest = text[len(verb):].strip()
         card_name = rest.split(" as ")[0]
         known = state.game.card_names
+        if card_name not in known:  # names keep their capitals; a match in another case is meant
+            same = [n for n in known if n.lower() == card_name.lower()]
+            if len(same) == 1:
+                card_name = same[0]
         if card_name not in known:
             return f"there is no card named {card_name!r} in this game (legal: {sample})"
         zone_cards = {state.game.cards[i].name for i in instr.cards.cards(state, _ctx_for(state, player, instr))}

@@ -233,61 +233,27 @@ class State:
         return export(self, player)
 
     def to_json(self, seat: int | None = None) -> str:
-        """The State as a JSON string (cards as ``{"card": id}``); see :meth:`from_json`.
-        With ``seat``, only what that player may know (:meth:`export` as JSON; not loadable)."""
+        """The State as a JSON string, including the game's fingerprint (a hash of the spec text
+        and options); cards are ``{"card": id}`` and maps with non-text keys ``{"$map": [[k, v]]}``
+        (see :mod:`interpreter.model.saved`). With ``seat``, only what that player may know
+        (:meth:`export` as JSON; not loadable). Raises :class:`RulebookError` for a value that
+        is not plain data or is nested too deeply to save."""
         if seat is not None:
             return json.dumps(self.export(seat), sort_keys=True)
-        data = {
-            "game": self.game.name, "options": self.game.options, "num_players": self.num_players,
-            "seed": self.seed, "rng_count": self.rng_count, "vars": self.vars, "pvars": self.pvars,
-            "zones": self.zones, "marks": {str(k): v for k, v in self.marks.items()},
-            "stack": self.stack, "pending": self.pending, "history": self.history,
-            "player_names": self.player_names, "stacked": self.stacked,
-            "shown": {str(k): v for k, v in self.shown.items()}, "private": self.private,
-        }
-        return _ENCODER.encode(data)
+        from .saved import state_to_json
+        return state_to_json(self)
 
     @classmethod
     def from_json(cls, game, text: str) -> "State":
-        """Rebuild a State of ``game`` from :meth:`to_json` output. Raises
-        :class:`RulebookError` when the JSON is for another game or options."""
-        data = json.loads(text)
-        if data["game"] != game.name or data["options"] != game.options:
-            raise RulebookError(f"this State is of {data['game']} with options {data['options']}, "
-                                f"not {game.name} with {game.options}")
-        st = cls(game, data["num_players"], data["seed"], data["player_names"])
-        st.rng_count = data["rng_count"]
-        # cards ({"card": id}) can only be in variables, frame locals and choices: the zones,
-        # marks and history (most of the text) hold plain numbers and texts
-        cards = game.cards
-        st.vars, st.pvars, st.zones = _cards(cards, data["vars"]), _cards(cards, data["pvars"]), data["zones"]
-        st.marks = {int(k): v for k, v in data["marks"].items()}
-        st.stack, st.pending, st.history = _cards(cards, data["stack"]), _cards(cards, data["pending"]), data["history"]
-        st.stacked = data["stacked"]
-        st.shown = {int(k): v for k, v in (data.get("shown") or {}).items()}  # older saves have none
-        st.private = data.get("private") or {}
-        return st
+        """Rebuild a State of ``game`` from :meth:`to_json` output (str or UTF-8 bytes).
 
-
-def _encode(obj):
-    if type(obj) is Card:
-        return {"card": obj.id}
-    raise TypeError(f"{obj!r} is not plain data")
-
-
-_ENCODER = json.JSONEncoder(default=_encode, sort_keys=True, check_circular=False)
-
-
-def _cards(cards, v):
-    """``v`` decoded from JSON with every ``{"card": id}`` replaced by that Card."""
-    t = type(v)
-    if t is dict:
-        if len(v) == 1 and type(v.get("card")) is int:
-            return cards[v["card"]]
-        return {k: _cards(cards, x) if type(x) in _NESTED else x for k, x in v.items()}
-    if t is list:
-        return [_cards(cards, x) if type(x) in _NESTED else x for x in v]
-    return v
+        Everything is checked before the State is used: the JSON (size, nesting, number lengths),
+        the game, its options and spec fingerprint, every type and shape, every card in exactly
+        one zone, and (by the game's engine) the control stack against the compiled program and
+        committed choices against the legal options. Raises :class:`RulebookError` (a
+        ``SaveError``) saying what is wrong and where; never a Python error."""
+        from .saved import state_from_json
+        return state_from_json(cls, game, text, getattr(game, "check_loaded_state", None))
 
 
 _NESTED = (dict, list, tuple)

@@ -6,6 +6,8 @@ file, line and column of the offending value, and raised together as one
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -65,6 +67,7 @@ class SpecCompiler:
     def __init__(self, data: dict, positions: dict, file: str, text: str):
         self.data, self.positions, self.file = data, positions, file
         self.lines = text.split("\n")
+        self.text = text
         self.diags: list[Diagnostic] = []
         self.names = Names()
         self.compiler = Compiler(self.names)
@@ -239,6 +242,7 @@ class SpecCompiler:
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints,
+            fingerprint=fingerprint(self.text, options),
         )
 
     def check_literals(self, cards) -> None:
@@ -891,6 +895,15 @@ class SpecCompiler:
             j.step_id = None
         wait.alts = alts
         wait.end = len(prog)
+
+def fingerprint(text: str, options: dict) -> str:
+    """The identity of a game: a hash of its spec text and its resolved options (hex str).
+
+    Saved States and game logs carry it, so that loading them into a changed spec or other
+    options is refused instead of silently playing a different game."""
+    blob = json.dumps([text, options], sort_keys=True, default=repr)
+    return "sha256:" + hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
 
 def _frame_key(kind: str, path: tuple) -> str:
     """The name under which a loop or choice keeps its cursor in a frame's locals.

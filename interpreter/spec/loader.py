@@ -31,13 +31,30 @@ def schema(name: str = "game") -> dict:
     return json.loads(schema_text(name))
 
 
+MAX_SPEC_BYTES = 5_000_000  # a spec is a few KB; far larger files are refused before parsing
+
+
 def read_text(path) -> str:
+    """The file's text (UTF-8). Raises SpecError: no such file, unreadable, too large, or not
+    UTF-8 (located at the line and column of the first bad byte)."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        p = Path(path)
+        if p.is_file() and p.stat().st_size > MAX_SPEC_BYTES:
+            raise SpecError([Diagnostic(str(path), 0, 0, f"the file is {p.stat().st_size} bytes: more than the "
+                                        f"{MAX_SPEC_BYTES} a spec may have")])
+        raw = p.read_bytes()
     except FileNotFoundError:
         raise SpecError([Diagnostic(str(path), 0, 0, "no such file", "check the path")]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError([Diagnostic(str(path), 0, 0, f"cannot read the file: {exc}")]) from None
+    except (OSError, ValueError) as exc:
+        raise SpecError([Diagnostic(str(path)[:300], 0, 0, f"cannot read the file: {getattr(exc, 'strerror', None) or exc}")]) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[:exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise SpecError([Diagnostic(str(path), line, col, f"the file is not UTF-8 text: byte {raw[exc.start]:#04x} "
+                                    "cannot be read here", "save the file as UTF-8")]) from None
 
 
 def schema_diagnostics(data, positions, file: str, schema_name: str = "game") -> list[Diagnostic]:

@@ -28,6 +28,41 @@ class Pos:
 
 
 Path = tuple
+MAX_NUMBER_DIGITS = 60  # a rule needs small numbers; a 5,000-digit one is a mistake or an attack
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, keeping to plain JSON data: text, numbers (finite, at most
+    :data:`MAX_NUMBER_DIGITS` digits), booleans, null, lists and maps. Dates, sets, binary
+    values and ordered pairs are refused where they are written (they would break saving a
+    game as JSON), with a hint to quote them."""
+
+    def construct_yaml_int(self, node):
+        digits = sum(ch.isdigit() for ch in str(node.value))
+        if digits > MAX_NUMBER_DIGITS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a number of {digits} digits (a spec's numbers have at most {MAX_NUMBER_DIGITS})",
+                node.start_mark)
+        return super().construct_yaml_int(node)
+
+    def construct_yaml_float(self, node):
+        value = super().construct_yaml_float(node)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} is not a finite number (quote it if it is text)", node.start_mark)
+        return value
+
+    def _not_plain(self, node):
+        kind = node.tag.rsplit(":", 1)[-1]
+        raise yaml.constructor.ConstructorError(
+            None, None, f"a YAML {kind} value is not plain data (a spec holds text, numbers, true/false, null, "
+            "lists and maps); quote it if it is text", node.start_mark)
+
+
+for _tag in ("timestamp", "set", "binary", "omap", "pairs"):
+    _Loader.add_constructor(f"tag:yaml.org,2002:{_tag}", _Loader._not_plain)
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
+_Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_yaml_float)
 
 
 def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
@@ -36,7 +71,13 @@ def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
     Raises :class:`SpecError` with the line and column of a YAML syntax error,
     or when two keys of one mapping are the same.
     """
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:  # a control character: refused before parsing starts
+        line, col = _line_col(text, exc.position)
+        raise SpecError([Diagnostic(file, line, col, f"the character {exc.character:#06x} is not allowed in YAML "
+                                    "(a control character)", "remove it, or write it as an escape in a "
+                                    "double-quoted text, e.g. \"\\t\"")]) from None
     try:
         node = loader.get_single_node()
         if node is not None:
@@ -45,6 +86,11 @@ def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
             raise SpecError([Diagnostic(file, 1, 1, "the file is empty",
                                         "a spec is a YAML mapping with name, players, cards, zones and flow")])
         data = loader.construct_document(node)
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        raise SpecError([Diagnostic(file, line, col, exc.problem or "a value YAML cannot construct",
+                                    "a spec's values are plain data (like JSON)")]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or "invalid YAML"
@@ -73,6 +119,7 @@ def load_yaml(text: str, file: str) -> tuple[object, dict[Path, Pos]]:
     positions: dict[Path, Pos] = {}
     problems: list[Diagnostic] = []
     _walk(node, (), positions, problems, file, None)
+    _check_keys(data, (), positions, problems, file)
     if problems:
         raise SpecError(problems)
     return data, positions
@@ -120,6 +167,32 @@ def _walk(node, path, positions, problems, file, key_node):
             _walk(child, path + (i,), positions, problems, file, None)
 
 
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column of character ``index`` of ``text``."""
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _check_keys(data, path, positions, problems, file):
+    """Map keys are texts or whole numbers: true/false, null and decimals (YAML reads
+    ``yes:``, ``on:``, ``~:``, ``1.5:`` as those) would not survive saving a game as JSON.
+    Iterative, so deep nesting cannot overflow."""
+    stack = [(data, path)]
+    while stack:
+        value, p = stack.pop()
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if type(k) is not str and type(k) is not int:
+                    pos = position_of(positions, p + (k,))
+                    kind = {bool: "true/false", float: "a decimal number", type(None): "null"}.get(type(k), type(k).__name__)
+                    problems.append(Diagnostic(file, pos.key_line or pos.line, pos.key_column or pos.column,
+                                               f"this key reads as {kind} ({k!r}), not as a text or a whole number",
+                                               "quote it, e.g. \"yes\": ... or \"1.5\": ..."))
+                stack.append((v, p + (k,)))
+        elif isinstance(value, list):
+            stack.extend((v, p + (i,)) for i, v in enumerate(value))
+
+
 def _runaway_quote(text, mark):
     """The start mark of a quoted scalar that spans several lines and ends on ``mark``'s line, or
     None: an unclosed quote runs on to the next quote in the file, where parsing then fails."""
@@ -145,7 +218,7 @@ def _scalar_value(knode):
     """The Python value of a scalar key node, resolved as safe_load would."""
     global _resolver_loader
     if _resolver_loader is None:
-        _resolver_loader = yaml.SafeLoader("")
+        _resolver_loader = _Loader("")
     return _resolver_loader.construct_object(knode)
 
 

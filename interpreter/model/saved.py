@@ -403,7 +403,8 @@ def _pending(game, value, n):
         _int(p, "pending.players: seat", 0, n - 1)
     if len(set(players)) != len(players):
         raise SaveError("pending.players names a seat twice")
-    if type(value["simultaneous"]) is not bool or (not value["simultaneous"] and len(players) != 1):
+    if type(value["simultaneous"]) is not bool or (not value["simultaneous"] and len(players) != 1
+                                                    and "realtime" not in value):
         raise SaveError("pending.simultaneous must be true or false (false: exactly one player)")
     committed = value["committed"]
     if type(committed) is not dict:

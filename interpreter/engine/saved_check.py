@@ -16,7 +16,7 @@ def live_keys(game, phase) -> list:
     must exist there; computed once per game."""
     cache = game.__dict__.setdefault("_live_keys", {})
     if phase not in cache:
-            prog = game.programs[phase]
+        prog = game.programs[phase]
         live = [set() for _ in range(len(prog) + 1)]
         for k, instr in enumerate(prog):
             if isinstance(instr, ForNext) and instr.end is not None:

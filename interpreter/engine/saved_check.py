@@ -30,7 +30,7 @@ def check_control(game, st) -> None:
     """The stack, the pending decision and the cursors of a loaded State agree with the
     compiled programs (a frame's position follows a call of the next frame's phase, the top
     frame waits at a decision, every loop running there has its cursor, committed choices are
-    legal options); raises :class:`SaveError` naming the frame. Cursors become pairs again."""
+    legal options); raises :class:`SaveError` naming the frame."""
     stack = st.stack
     if not stack:
         return
@@ -60,7 +60,6 @@ def check_control(game, st) -> None:
                 if (type(cur) is not list or len(cur) != 2 or type(cur[0]) is not list or type(cur[1]) is not int
                         or not 0 <= cur[1] <= len(cur[0])):
                     raise SaveError(f"stack[{i}]: the loop cursor {key} must be [items, position within them]")
-                loc[key] = (cur[0], cur[1])  # the engine's cursors are pairs replaced at each pass
             elif key.startswith("$while:") and (type(loc[key]) is not int or loc[key] < 0):
                 raise SaveError(f"stack[{i}]: the while counter {key} must be a whole number")
     _check_committed(game, st)

@@ -155,7 +155,8 @@ def decode(game, value, where: str, depth: int = 0):
 
 # -- the State ----------------------------------------------------------------------------------
 _KEYS = {"format", "game", "fingerprint", "options", "num_players", "seed", "rng_count", "vars", "pvars",
-         "zones", "marks", "stack", "pending", "history", "player_names", "stacked", "shown", "private"}
+         "zones", "marks", "stack", "pending", "history", "player_names", "stacked"}
+_OPTIONAL = {"shown", "private"}  # added later: a save without them has none
 
 
 def state_to_json(state) -> str:
@@ -208,7 +209,7 @@ def state_from_json(cls, game, text, control=None):
     if data["format"] != FORMAT:
         raise SaveError(f"unknown State format {_short(data['format'])} (this Rulebook reads {FORMAT})")
     missing = sorted(_KEYS - set(data))
-    extra = sorted(set(data) - _KEYS)
+    extra = sorted(set(data) - _KEYS - _OPTIONAL)
     if missing or extra:
         raise SaveError("the saved State " + (f"lacks {', '.join(missing)}" if missing else "")
                         + ("; " if missing and extra else "") + (f"has unknown keys {', '.join(extra)}" if extra else ""))
@@ -240,8 +241,8 @@ def state_from_json(cls, game, text, control=None):
     st.zones = _zones(game, data["zones"], n)
     st.marks = _marks(game, data["marks"], n)
     st.history = _history(data["history"], n)
-    st.shown = _shown(game, data["shown"], n)
-    st.private = _private(data["private"], n, len(st.history))
+    st.shown = _shown(game, data.get("shown", {}), n)
+    st.private = _private(data.get("private", {}), n, len(st.history))
     st.stack = _stack(game, data["stack"])
     st.pending = _pending(game, data["pending"], n)
     if bool(st.stack) != (st.pending is not None):

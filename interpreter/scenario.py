@@ -379,6 +379,16 @@ def _split_action(text: str):
     return int(seat), rest.strip()
 
 
+def _zone_views(observation) -> list:
+    """The zone entries of an observation that are dicts (hidden or partly shown zones)."""
+    out = []
+    for view in observation["zones"].values():
+        for v in view if isinstance(view, list) and view and isinstance(view[0], (dict, list)) else [view]:
+            if isinstance(v, dict):
+                out.append(v)
+    return out
+
+
 def _names(game, value):
     return _plainify(value)
 
@@ -493,6 +503,28 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
         result.checks += 1
         if state.is_terminal() != expect["terminal"]:
             fails.append(f"{at}.terminal: expected {expect['terminal']}, got {state.is_terminal()}")
+    for key, want in (expect.get("seen") or {}).items():
+        # what a `show` step lets the seat see now, wherever the cards are (its observation)
+        result.checks += 1
+        seat = seat_or_fail(key, "seen")
+        if seat is None:
+            continue
+        got = sorted(name for z in _zone_views(state.observation(seat)) for name in z.get("seen", []))
+        if got != sorted(want):
+            fails.append(f"{at}.seen[{key}]: expected {sorted(want)}, got {got}")
+    for key, want in (expect.get("history") or {}).items():
+        # the last actions as the seat reads them: "SEAT: action", or "SEAT: hidden text" for an
+        # action it may not read (visible_to), as every per-seat output shows them
+        result.checks += 1
+        seat = seat_or_fail(key, "history")
+        if seat is None:
+            continue
+        from .view import history_for
+        lines = [f"{e['player']}: {e['action'] if 'action' in e else e['hidden']}"
+                 for e in history_for(state, seat)]
+        got = lines[len(lines) - len(want):] if want else []
+        if got != list(want):
+            fails.append(f"{at}.history[{key}]: expected the last actions {list(want)}, got {got}")
     for key, fn in (("scores", state.scores), ("winners", state.winners)):
         if key in expect:
             result.checks += 1

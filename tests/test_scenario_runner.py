@@ -171,3 +171,16 @@ def test_pytest_reports_a_broken_scenario_as_a_clean_failure(tmp_path):
     assert "2 failed" in out
     assert "division by zero" in out and "there is no seat 7" in out
     assert "Traceback" not in out and "ZeroDivisionError" not in out and "IndexError" not in out
+
+
+def test_expect_seen_and_history_check_what_a_seat_may_read(tmp_path):
+    """`seen` compares the cards a show step lets a seat see; `history` the last actions as a
+    seat reads them (a simultaneous choice not yet revealed reads 'has chosen')."""
+    text = _failures(tmp_path, HEAD + "actions:\n  - \"0: bid 0\"\nexpect:\n  seen: {1: [green-3]}\n"
+                     "  history: {1: [\"0: bid 0\"], 0: [\"0: bid 1\"], 9: []}\n")
+    assert "expect.seen[1]: expected ['green-3'], got []" in text
+    assert "expect.history[1]: expected the last actions ['0: bid 0'], got ['0: P0 has chosen']" in text
+    assert "expect.history[0]: expected the last actions ['0: bid 1'], got ['0: bid 0']" in text
+    assert "expect.history: there is no seat 9 (4 players: seats 0..3)" in text
+    ok = HEAD + "actions:\n  - \"0: bid 0\"\nexpect:\n  seen: {1: []}\n  history: {0: [\"0: bid 0\"], 1: [\"0: P0 has chosen\"]}\n"
+    assert run_scenario(_write(tmp_path, "ok.yaml", ok)).passed

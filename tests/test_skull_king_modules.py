@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter import load_game
+from interpreter.view import export, history_for
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -134,9 +135,41 @@ def test_bendt_draw_and_discards_stay_private(seed):
     state.apply(state.legal_actions(bendt)[0])
     aside = [g.cards[i].name for i in state.zones["set_aside"]]
     assert len(aside) == 2
+    discards = [f"discard {name}" for name in aside]
     for viewer in range(4):
         obs = state.observation(viewer)
         assert obs["zones"]["set_aside"] == {"count": 2}
         for seat, hand in enumerate(obs["zones"]["hand"]):
             if seat != viewer:
                 assert hand == {"count": len(state.zones["hand"][seat])}
+        last = history_for(state, viewer)[-2:]
+        if viewer == bendt:
+            assert [e["action"] for e in last] == discards
+        else:
+            assert all("action" not in e and "discards a card face down" in e["hidden"] for e in last)
+            view = json.dumps(export(state, viewer))
+            assert not any(f'"{d}"' in view for d in discards)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_juanita_look_is_private(seed):
+    """§10 Juanita: the winner sees the undealt cards in their observation and log; nobody else
+    does, and the look ends when the cards move (the next round gathers them)."""
+    g = game({"pirate_abilities": True})
+    for s in range(seed * 60, seed * 60 + 60):
+        state = g.new_state(3, s)
+        if _play_until(state, random.Random(s), lambda st: bool(st.shown)):
+            break
+    else:
+        pytest.fail("no game in 60 seeds let Juanita win a trick before the last")
+    juanita = next(iter(state.shown.values()))[0]
+    deck = sorted(g.cards[i].name for i in state.zones["deck"])
+    for viewer in range(3):
+        seen = state.observation(viewer)["zones"]["deck"].get("seen")
+        assert (sorted(seen) if seen else None) == (deck if viewer == juanita else None)
+        log = export(state, viewer)["log"]
+        look = [line for line in log if "(Juanita Jade) looks at" in line][-1]
+        assert ("undealt cards:" in look) == (viewer == juanita), look
+    round_now = state.vars["round"]
+    if _play_until(state, random.Random(seed), lambda st: st.vars["round"] > round_now and st.current_players()):
+        assert all("seen" not in state.observation(v)["zones"]["deck"] for v in range(3))

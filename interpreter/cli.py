@@ -421,6 +421,11 @@ def cmd_simulate(args) -> int:
     speeds = _scheduler(args, args.seed, args.players).speeds
     from .agents.registry import parse_bots
     bots = parse_bots(args.bot, args.players)
+    if args.compare or args.compare_option:
+        return _simulate_compare(args, game, bots)
+    if args.track:
+        raise RulebookError("--track compares variables between two rule sets: add --compare B.yaml "
+                            "or --compare-option NAME=VALUE")
     with Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("games", total=args.games)
@@ -463,6 +468,54 @@ def cmd_simulate(args) -> int:
         console.print(table)
     for note in notes:  # with --json, stdout is the JSON only
         (err_console if args.json else console).print(_escape(note))
+    return 0
+
+
+def _simulate_compare(args, game_a, bots) -> int:
+    """``simulate A --compare B`` / ``--compare-option K=V``: both rule sets on the same seeds,
+    each measure's difference B − A with its 95% interval (see :mod:`interpreter.sim.compare`)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from .sim.compare import compare, plot_comparison
+    from .spec.loader import load_game
+    if args.trace or args.jobs != 1:
+        raise RulebookError("--compare runs in one process without --trace: drop --jobs/--trace")
+    changed = parse_options(args.compare_option)
+    options_b = dict(parse_options(args.option), **changed)
+    game_b = load_game(args.compare or args.spec, options_b)
+    if not game_b.min_players <= args.players <= game_b.max_players:
+        raise RulebookError(f"{game_b.name} is for {game_b.min_players} to {game_b.max_players} players, "
+                            f"not {args.players}")
+    label_a = args.spec + "".join(f" {k}={v}" for k, v in parse_options(args.option).items())
+    label_b = (args.compare or args.spec) + "".join(f" {k}={v}" for k, v in options_b.items())
+    with Progress(TextColumn("[bold]simulating A and B[/bold]"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err_console, transient=True, disable=args.quiet) as progress:
+        task = progress.add_task("games", total=args.games)
+        result = compare(game_a, game_b, args.games, args.players, args.seed, bots=bots, track=args.track or (),
+                         progress=lambda i: progress.update(task, completed=i))
+    if args.plot:
+        plot_comparison(result, args.plot, label_a, label_b)
+    if args.json:
+        print(json.dumps({"a": label_a, "b": label_b, "games": result.games, "players": result.num_players,
+                          "rows": result.rows}, indent=2))
+    else:
+        console.print(f"[bold]A[/bold] = {_escape(label_a)}\n[bold]B[/bold] = {_escape(label_b)}")
+        console.print(f"{result.games} games each on the same seeds ({args.seed}..{args.seed + result.games - 1}), "
+                      f"{args.players} players; difference B − A with its 95% interval")
+        table = Table(box=None, padding=(0, 2), header_style="bold")
+        for col in ("measure", "A", "B", "B − A", "95% interval"):
+            table.add_column(col, justify="left" if col == "measure" else "right", no_wrap=True)
+        for r in result.rows:
+            pct = "win rate" in r["measure"]
+            f = (lambda x: f"{100 * x:.1f}%") if pct else (lambda x: f"{x:.2f}")
+            mark = "[bold red]" if r["low"] > 0 or r["high"] < 0 else ""
+            table.add_row(_escape(r["measure"]), f(r["a"]), f(r["b"]), f"{mark}{f(r['diff'])}",
+                          f"{f(r['low'])} … {f(r['high'])}")
+        console.print(table)
+        sig = result.significant()
+        console.print(f"{len(sig)} of {len(result.rows)} measures differ (their interval excludes 0"
+                      + (f": {_escape(', '.join(r['measure'] for r in sig[:6]))}" if sig else "") + ")")
+    if args.plot:
+        (err_console if args.json else console).print(_escape(f"plot written to {args.plot}"))
     return 0
 
 
@@ -648,6 +701,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (same results, faster)")
     s.add_argument("--bot", action="append", metavar="SEAT=KIND[:BUDGET]", help=BOT_HELP)
+    s.add_argument("--compare", metavar="B.yaml", help="also play the same seeds with this spec (a variant) "
+                   "and report each measure's difference with a 95%% interval")
+    s.add_argument("--compare-option", action="append", metavar="KEY=VALUE",
+                   help="compare with these options changed (with or without --compare)")
+    s.add_argument("--track", action="append", metavar="VAR", help="with --compare: also compare this "
+                   "variable's value at the end (NAME, or p.NAME averaged over the seats)")
     s.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran "
                    "(for rulebook diagram --trace)")
     _add_schedule_args(s)

@@ -60,13 +60,19 @@ class SimulationResult:
 
 
 def _play_one(game, num_players, seed, i, trace, schedule="round-robin", speeds=None, bots=None):
-    """Game ``i`` of a run: seed ``seed + i`` and the bots of that seed (see bots_for);
-    ``schedule`` and ``speeds`` make its scheduler (see interpreter.agents.schedule)."""
+    """Game ``i`` of a run as ``(scores, winners, number of actions)`` (see :func:`_play_state`)."""
+    state = _play_state(game, num_players, seed, i, trace, schedule, speeds, bots)
+    return state.scores(), state.winners(), len(state.history)
+
+
+def _play_state(game, num_players, seed, i, trace, schedule="round-robin", speeds=None, bots=None):
+    """The final State of game ``i`` of a run: seed ``seed + i`` and the bots of that seed (see
+    bots_for); ``schedule`` and ``speeds`` make its scheduler (see interpreter.agents.schedule).
+    A failing game raises RuleError with the command that replays it."""
     from ..agents.schedule import Scheduler
     try:
-        state = play_game(game, num_players, seed + i, bots_for(seed + i, num_players, bots or {}), trace,
-                          Scheduler(schedule, seed + i, speeds))
-        return state.scores(), state.winners(), len(state.history)
+        return play_game(game, num_players, seed + i, bots_for(seed + i, num_players, bots or {}), trace,
+                         Scheduler(schedule, seed + i, speeds))
     except RulebookError as exc:
         raise RuleError(f"{exc}\n    in game {i + 1} (seed {seed + i}); watch it with: rulebook play {game.file} "
                         f"--players {num_players} --seed {seed + i}"

@@ -242,3 +242,71 @@ def test_rule_error_inside_a_realtime_block_is_located(tmp_path):
     with pytest.raises(RuleError) as exc:
         game.new_state(2)
     assert "broken.yaml:" in str(exc.value)
+
+
+# -- analysis: diagram, rules doc, static checks ------------------------------------------------
+def test_graph_draws_the_actions_as_alternatives(tmp_path):
+    from interpreter.analysis.graph import children, flow_graph, phase_graph
+    G = flow_graph(_game(tmp_path))
+    rt = next(n for n, d in G.nodes(data=True) if d["kind"] == "realtime")
+    assert G.nodes[rt]["category"] == "realtime" and G.nodes[rt]["until"] == "next > 5"
+    assert "everyone plays at once until next > 5" == G.nodes[rt]["label"]
+    alts = children(G, rt)
+    assert [G.nodes[a]["action"] for a in alts] == ["play", "shout"]
+    for a in alts:
+        assert G.edges[rt, a]["kind"] == "branch"
+    # each action's last step (its `add`) leads back to the block for the next action
+    backs = sorted(u for u in G.predecessors(rt) if G.edges[u, rt]["kind"] == "back")
+    assert backs == sorted(children(G, a, "then")[-1] for a in alts)
+    assert G.edges[rt, "game-over"]["label"] == "until next > 5"
+    H = phase_graph(G)
+    text = "\n".join(line for _, d in H.nodes(data=True) for line in d.get("text", []))
+    assert "⚡ everyone plays at once until next > 5" in text and "◆ play: whoever is first" in text
+
+
+def test_diagram_files_and_rules_doc(tmp_path):
+    from interpreter.cli import main
+    path = tmp_path / "race.yaml"
+    path.write_text(textwrap.dedent(SPEC))
+    for fmt in ("png", "svg", "dot", "mermaid"):
+        out = tmp_path / f"race.{'mmd' if fmt == 'mermaid' else fmt}"
+        assert main(["diagram", str(path), "-f", fmt, "-o", str(out)]) == 0
+        assert out.stat().st_size > 0
+    mermaid = (tmp_path / "race.mmd").read_text()
+    assert "REAL TIME" in mermaid and "any player, any time" in mermaid and "class" in mermaid
+    doc = tmp_path / "rules.md"
+    assert main(["doc", str(path), "-o", str(doc)]) == 0
+    text = doc.read_text()
+    assert "Real time — everyone plays at once" in text and "until `next > 5`" in text
+
+
+FOREVER = """
+name: Forever
+players: {min: 2, max: 3}
+cards:
+  - name: x
+zones:
+  deck: {visibility: hidden, initial: all}
+variables: {stop: false, n: 0}
+flow:
+  - realtime:
+      until: "UNTIL"
+      actions:
+        - choose: {action: tap, WHERE then: [{add: {n: 1}}]}
+  - log: "{n} {stop}"
+score: "0"
+"""
+
+
+@pytest.mark.parametrize("until, where, warns", [
+    ("stop", "", True),                    # nothing the actions do changes `stop`; tap always possible
+    ("n > 5", "", False),                  # tap changes n
+    ("stop", "where: 'n < 3',", False),    # tap stops being possible: nobody can act, the block ends
+])
+def test_static_check_realtime_block_without_end(tmp_path, until, where, warns):
+    path = tmp_path / "forever.yaml"
+    path.write_text(textwrap.dedent(FOREVER.replace("UNTIL", until).replace("WHERE", where)))
+    diags = [d for d in check_spec(path) if "may never end" in d.message]
+    assert bool(diags) == warns
+    if warns:
+        assert diags[0].line == 11 and "'tap' is always possible" in diags[0].message

@@ -8,6 +8,8 @@ graph (:func:`interpreter.analysis.graph.flow_graph`) and the names the compiler
 - a phase that is never entered;
 - a step that can never run (after an ``end`` in the same block);
 - a ``while`` loop whose condition reads nothing its body changes (it would run to its max);
+- a ``realtime`` block that may never end (its ``until`` reads nothing its actions change, and
+  one of its actions is always possible);
 - a decision that may have no legal option (a choice of cards from a zone no step ever puts
   cards into, ``options: "[]"``, ``where: false``) unless it is ``optional``;
 - an option that no expression reads (setting it in a preset is not a use);
@@ -32,6 +34,7 @@ def static_checks(game, G=None) -> list:
     c = _Checker(game, G)
     c.unreachable()
     c.while_loops()
+    c.realtime_blocks()
     c.decisions()
     c.options()
     c.variables()
@@ -156,7 +159,8 @@ class _Checker:
                 w, e = self.writes(target, seen)
                 out |= w
                 ends = ends or e
-        elif kind not in ("start", "phase", "for", "repeat", "while", "if", "log", "end", "game_over", "show"):
+        elif kind not in ("start", "phase", "for", "repeat", "while", "if", "log", "end", "game_over", "show",
+                          "realtime"):
             out.add("*")  # a kind of step unknown here: assume it may change anything
         for role in ("do", "then", "else"):
             for c in children(G, nid, role):
@@ -191,6 +195,59 @@ class _Checker:
             self.warn(d["path"], f"this while loop's condition never changes: it {what}",
                       f"change what `{d['condition']}` reads inside do:, or end the game there; otherwise the "
                       f"loop always runs to its max ({d.get('max')})")
+
+    # -- real-time blocks ---------------------------------------------------------------------------
+    def realtime_blocks(self):
+        """A real-time block ends when its ``until`` holds or when nobody can act: warn when
+        neither can happen (``until`` reads nothing the actions change, and some action is
+        always possible: no ``where``, no zone that can run out, constant options)."""
+        for n, d in self.steps():
+            if d["kind"] != "realtime":
+                continue
+            body = d["step"]["realtime"]
+            if not isinstance(body, dict):
+                continue
+            writes, ends = set(), False
+            for c in children(self.G, n):
+                w, e = self.writes(c)
+                writes |= w
+                ends = ends or e
+            if ends or "*" in writes:
+                continue
+            changing = False
+            if "until" in body:
+                r = closure(refs(body["until"]), self.defines)
+                reads = self.reads(r)
+                changing = (not r.ok or bool(reads & writes)
+                            or ("zone:*" in writes and any(x.startswith("zone:") for x in reads))
+                            or ("zone:*" in reads and any(x.startswith("zone:") for x in writes))
+                            or any(x.startswith("local:") for x in reads))
+            if changing:
+                continue
+            always = [self.G.nodes[c]["action"] for c in children(self.G, n)
+                      if self._always_possible(self.G.nodes[c]["step"].get("choose") or {})]
+            if not always:
+                continue  # every action can become impossible: the block can run out of actions
+            acts = ", ".join(repr(a) for a in always)
+            if "until" in body:
+                what = f"its until (`{' '.join(str(body['until']).split())}`) reads nothing its actions change"
+            else:
+                what = "it has no until"
+            self.warn(d["path"] + ("realtime",), f"this real-time block may never end: {what}, and "
+                      f"{acts} is always possible", "add until: EXPR that the actions' then: steps change, "
+                      "or a where: that stops the action")
+
+    @staticmethod
+    def _always_possible(c) -> bool:
+        if "cards" in c:
+            return False  # the zone can run out
+        where = " ".join(str(c.get("where", "true")).split()).lower()
+        if where != "true":
+            return False
+        if "options" not in c:
+            return True
+        return " ".join(str(c["options"]).split()) not in ("[]", "[ ]") and not refs(c["options"]).names \
+            and not refs(c["options"]).calls
 
     # -- decisions --------------------------------------------------------------------------------
     def filled_zones(self) -> set:

@@ -60,7 +60,8 @@ def _q(s) -> str:
 
 
 _DOT_SHAPE = {"decision": "hexagon", "branch": "diamond", "chance": "parallelogram", "loop": "box",
-              "start": "oval", "end": "octagon", "call": "component", "phase": "tab", "group": "note"}
+              "start": "oval", "end": "octagon", "call": "component", "phase": "tab", "group": "note",
+              "realtime": "doubleoctagon"}
 
 
 def to_dot(G, heat: Heat | None = None, title: str = "") -> str:
@@ -152,7 +153,8 @@ def _m(s) -> str:
 
 
 _M_SHAPE = {"decision": ("{{", "}}"), "branch": ("{", "}"), "chance": ("[/", "/]"), "loop": (">", "]"),
-            "start": ("([", "])"), "end": ("([", "])"), "call": ("[[", "]]"), "phase": ("[[", "]]")}
+            "start": ("([", "])"), "end": ("([", "])"), "call": ("[[", "]]"), "phase": ("[[", "]]"),
+            "realtime": ("[\\", "/]")}
 
 
 def to_mermaid(G, heat: Heat | None = None, title: str = "") -> str:

@@ -9,9 +9,9 @@ Extra nodes: ``"flow"`` (the start), ``"phases/NAME"`` (the entry of each phase)
 ``"game-over"``.
 
 Node attributes
-    ``kind``      start, phase, call, for, repeat, while, if, choose, shuffle, deal, gather,
+    ``kind``      start, phase, call, for, repeat, while, if, choose, realtime, shuffle, deal, gather,
                   move, set, add, log, end, game_over (and ``group`` in :func:`phase_graph`)
-    ``category``  loop, branch, decision, chance, effect, call, phase, end, start, group
+    ``category``  loop, branch, decision, realtime, chance, effect, call, phase, end, start, group
     ``label``     one line of text; ``text`` the lines drawn in a diagram
     ``line``/``column``  where the step is in the spec (1-based; 0 for ``game-over``)
     ``cluster``   the phase the step belongs to (``"flow"`` for the top level)
@@ -28,7 +28,9 @@ Node attributes
     loops: ``count`` (repeat), ``condition`` (while), ``var``/``items`` (for), ``max`` (while)
     ``if``: ``condition``, ``then_off``/``else_off`` (that branch cannot run with these options);
     ``choose``: ``action``, ``who``, ``simultaneous``, ``choices``,
-    ``optional``; ``call``: ``phase``
+    ``optional`` (and ``realtime`` for an action of a realtime block); ``realtime``: ``until``,
+    ``who`` (its actions are its ``do`` children, alternatives: a ``branch`` edge to each, a
+    ``back`` edge from the end of each); ``call``: ``phase``
 
 Edge attributes: ``kind`` (seq, body, back, exit, branch, then, call, end), ``label``, and for
 branches ``branch`` (then or else). Back edges (``kind == "back"``) close loops; without
@@ -48,7 +50,7 @@ LOOP_KINDS = ("for", "repeat", "while")
 CATEGORY = {"phase": "call", "for": "loop", "repeat": "loop", "while": "loop", "if": "branch",
             "choose": "decision", "shuffle": "chance", "deal": "chance", "random": "chance", "set": "effect",
             "add": "effect", "move": "effect", "gather": "effect", "log": "effect", "end": "end",
-            "show": "effect", "assert": "effect"}
+            "show": "effect", "assert": "effect", "realtime": "realtime"}
 SET_LIKE = ("set", "add", "random")  # steps whose body maps targets to expressions
 GAME_OVER = "game-over"
 START = "flow"
@@ -218,6 +220,10 @@ class _Builder:
         elif kind in ("shuffle", "gather"):
             target = body.get("to") if isinstance(body, dict) else body
             out.update(refs(str(target)))
+        elif kind == "realtime" and isinstance(body, dict):  # its actions are steps of their own
+            for k in ("players", "until"):
+                if k in body:
+                    out.update(refs(body[k]))
         elif kind in ("move", "deal", "choose") and isinstance(body, dict):
             for k, v in body.items():
                 if k not in ("then", "action", "label", "as", "by", "optional", "at", "hidden_text") \
@@ -389,13 +395,44 @@ class _Builder:
         label = f"the rules require {clean(step['assert'])}"
         self.add(nid, attrs, label, ["✔ " + label] + ([f"“{clean(step['message'])}”"] if step.get("message") else []))
 
+    def s_realtime(self, nid, step, path, attrs, cluster, variant):
+        r = step["realtime"] if isinstance(step["realtime"], dict) else {}
+        until = clean(r["until"]) if "until" in r else None
+        who = clean(r["players"]) if "players" in r else "players"
+        label = str(r.get("label") or "everyone plays at once") + (f" until {until}" if until else "")
+        text = ["⚡ REAL TIME: " + str(r.get("label") or "everyone plays at once"),
+                f"any of {who}, first come first served",
+                (f"until {until}" if until else "until") + (" (or nobody can act)" if until else " nobody can act")]
+        self.add(nid, attrs, label, text)
+        self.G.nodes[nid].update(until=until, who=who)
+        actions = r.get("actions") if isinstance(r.get("actions"), list) else []
+        ids = []
+        for i, a in enumerate(actions):
+            if step_kind(a) != "choose":
+                continue
+            aid = self.step(a, path + ("realtime", "actions", i), nid, "do", i, cluster, variant)
+            if aid is not None:
+                self.G.nodes[aid]["realtime"] = True
+                ids.append(aid)
+        self.blocks[(nid, "do")] = ids
+
     def s_choose(self, nid, step, path, attrs, cluster, variant):
         c = step["choose"] if isinstance(step["choose"], dict) else {}
         action = str(c.get("label") or c.get("action", "choose"))
         simultaneous = "players" in c
-        who = clean(c.get("players") if simultaneous else c.get("player"))
-        who_text = (f"{who}, all at once (hidden until everyone chose)" if simultaneous
+        realtime = "player" not in c and not simultaneous  # an action of a realtime block
+        who = "any player" if realtime else clean(c.get("players") if simultaneous else c.get("player"))
+        who_text = ("whoever is first, at any moment" if realtime
+                    else f"{who}, all at once (hidden until everyone chose)" if simultaneous
                     else f"{who}, in turn")
+        if "cards" not in c and "options" not in c:
+            choices = "no value" + (f", when {clean(c['where'])}" if "where" in c else "")
+            label = f"{action}: {who_text}"
+            self.add(nid, attrs, label, [f"◆ {action.upper()}" if realtime else f"◆ DECISION: {action}",
+                                         "by " + who_text, choices])
+            self.G.nodes[nid].update(action=action, who=who, simultaneous=False, choices=choices, optional=False)
+            self.block(c.get("then"), path + ("choose", "then"), nid, "then", cluster, variant)
+            return
         if "cards" in c:
             choices = f"a card of {c['cards']}"
             if "where" in c:
@@ -409,7 +446,7 @@ class _Builder:
         if c.get("optional"):
             choices += ", or pass"
         label = f"{action}: {who_text}"
-        text = [f"◆ DECISION: {action}", "by " + who_text, choices]
+        text = [f"◆ {action.upper()}" if realtime else f"◆ DECISION: {action}", "by " + who_text, choices]
         visible_to = clean(c["visible_to"]) if "visible_to" in c else None
         if visible_to is not None:
             label += f" (seen only by {visible_to})"
@@ -500,6 +537,12 @@ def _item(G, nid):
         else:
             exits.append((nid, "branch", "else", "else"))
         return exits
+    if kind == "realtime":  # the actions are alternatives: each leads back for the next action
+        for alt in children(G, nid):
+            G.add_edge(nid, alt, kind="branch", label="any player, any time", branch="action")
+            _link(G, [(s, "back", "next action", None) for s, *_ in _item(G, alt)], nid)
+        until = d.get("until")
+        return [(nid, "exit", f"until {until}" if until else "nobody can act", None)]
     if kind == "choose":
         entry, exits = _seq(G, children(G, nid, "then"))
         if entry is not None:
@@ -648,7 +691,7 @@ def _summarised(G, m, few) -> bool:
     """Whether step ``m`` gets its own line in the summary of a run of steps: decisions, chance,
     branches and ends do, and loops with any of those inside; every step does in a short run."""
     d = G.nodes[m]
-    if few or d["kind"] in ("choose", "if", "end") or d["category"] == "chance":
+    if few or d["kind"] in ("choose", "if", "end", "realtime") or d["category"] == "chance":
         return True
     return d["kind"] in LOOP_KINDS and any(_summarised(G, x, False) for x in descendants_in_tree(G, m))
 
@@ -688,9 +731,13 @@ def _group(G, H, run) -> str:
         if pending is not None:
             lines.append("   " * min(pending, 3) + "else:")
             pending = None
-        if k == "choose":
+        if k == "choose" and d.get("realtime"):
+            lines.append(f"{pad}◆ {d['action']}: whoever is first")
+        elif k == "choose":
             who = "all at once" if d["simultaneous"] else "in turn"
             lines.append(f"{pad}◆ {d['action']}: {d['who']} ({who})")
+        elif k == "realtime":
+            lines.append(f"{pad}⚡ {d['label']}")
         elif k == "if":
             lines.append(f"{pad}? {d['label']}")
         elif k == "end":

@@ -38,12 +38,13 @@ STYLE = {  # category -> (fill, edge)
     "start": ("#3b3b3b", "#3b3b3b"), "end": ("#f6d2cf", "#c0392b"), "decision": ("#ffe1bd", "#d9821b"),
     "chance": ("#e8dcf6", "#8457c0"), "branch": ("#fff4c2", "#c19d00"), "loop": ("#d5e5f6", "#4a7db5"),
     "effect": ("#ffffff", "#9a9a9a"), "log": ("#fafafa", "#c8c8c8"), "call": ("#e1eedb", "#5f8a4c"),
-    "group": ("#f7f7f7", "#8e8e8e"), "phase": ("#e1eedb", "#5f8a4c"),
+    "group": ("#f7f7f7", "#8e8e8e"), "phase": ("#e1eedb", "#5f8a4c"), "realtime": ("#cdeeea", "#1f8a7a"),
 }
+REALTIME_FILL = ("#eaf8f6", "#5bb5a8")  # the frame around a real-time block
 PHASE_FILLS = [("#eef5ea", "#7ea568"), ("#f7f1e3", "#bf9d57"), ("#eceff8", "#7b86b8"), ("#f6ecf0", "#b9738f")]
 LOOP_FILL = ("#eaf2fb", "#86a9d0")
 VARIANT = "#b0268a"
-GROUP_COLORS = {"◆": "#a35400", "⚄": "#6a3fa0", "↻": "#2d5d8f", "?": "#7a6500", "■": "#b03a2e"}
+GROUP_COLORS = {"◆": "#a35400", "⚄": "#6a3fa0", "↻": "#2d5d8f", "?": "#7a6500", "■": "#b03a2e", "⚡": "#16695d"}
 ARROW = "#4d4d4d"
 MUTED = "#777777"
 
@@ -187,6 +188,19 @@ class Branch(Item):
 
 
 @dataclass
+class Fan(Item):
+    """A real-time block: a frame whose header says who plays and until when, and its actions
+    side by side (alternatives: any player takes any of them at any moment), each leading back
+    to the header for the next action."""
+
+    nid: str = ""
+    header: Leaf = None
+    cols: list = field(default_factory=list)
+    offs: list = field(default_factory=list)
+    lane_label: str = "next action"
+
+
+@dataclass
 class Frame(Item):
     nid: str = ""
     title: str = ""
@@ -219,7 +233,7 @@ class Layout:
         lines = []
         raw = list(extra or d["text"])
         for i, t in enumerate(raw):
-            bold = i == 0 and cat in ("decision", "branch", "loop", "end", "call", "start")
+            bold = i == 0 and cat in ("decision", "branch", "loop", "end", "call", "start", "realtime")
             italic = kind == "log" or t.startswith("“")
             color = "#ffffff" if cat == "start" else (MUTED if italic else "#1a1a1a")
             size = SIZE if i == 0 or cat not in ("decision",) else SIZE - 0.4
@@ -293,6 +307,10 @@ class Layout:
                     labels = [f"yes {100 * yes / total:.0f}%", f"no {100 * (total - yes) / total:.0f}%"]
             return Branch(nid=nid, header=self.leaf(nid), then=self.seq(then_ids, stack) if then_ids else None,
                           other=self.seq(else_ids, stack) if else_ids else None, labels=tuple(labels))
+        if kind == "realtime":
+            cols = [self.item(a, stack) for a in children(G, nid)]
+            cols = [c if isinstance(c, Seq) else Seq(items=[c], labels=[""]) for c in cols]
+            return Fan(nid=nid, header=self.leaf(nid), cols=cols)
         if kind == "choose" and children(G, nid, "then"):
             head = self.leaf(nid)
             rest = self.seq(children(G, nid, "then"), stack)
@@ -370,6 +388,22 @@ class Layout:
                 it.right = it.e_off + 6
                 cols = col.h if col else 0
             it.h = hd.h + DROP + cols + MERGE
+            return it
+        if isinstance(it, Fan):
+            hd = it.header
+            for c in it.cols:
+                self.measure(c)
+            total = sum(c.left + c.right for c in it.cols) + BGAP * max(0, len(it.cols) - 1)
+            x = -total / 2
+            it.offs = []
+            for c in it.cols:
+                it.offs.append(x + c.left)
+                x += c.left + c.right + BGAP
+            half = total / 2
+            it.left = max(hd.left, half) + FPAD + LANE
+            it.right = max(hd.right, half) + FPAD
+            cols = max([c.h for c in it.cols] or [0])
+            it.h = FPAD + hd.h + DROP + cols + MERGE + GAP * 0.45 + FPAD
             return it
         if isinstance(it, Frame):
             self.measure(it.body)
@@ -476,6 +510,34 @@ class Layout:
                 self.prims.append(("dot", cx, ym))
                 self.line([(cx, ym), (cx, top + it.h)], arrow=False)
             return
+        if isinstance(it, Fan):
+            x0, x1 = cx - it.left, cx + it.right
+            self.prims.append(("frame", x0, top, x1 - x0, it.h, REALTIME_FILL[0], REALTIME_FILL[1], False, 5))
+            hd = it.header
+            htop = top + FPAD
+            self.place(hd, cx, htop)
+            hb = htop + hd.h
+            ys = hb + DROP * 0.45
+            ctop = hb + DROP
+            cols = max([c.h for c in it.cols] or [0])
+            ym = ctop + cols + MERGE * 0.5
+            back = False
+            for col, off in zip(it.cols, it.offs):
+                colx = cx + off
+                self.line([(cx, hb), (cx, ys), (colx, ys), (colx, ctop)])
+                self.place(col, colx, ctop)
+                if not col.ends:
+                    self.line([(colx, ctop + col.h), (colx, ym)], arrow=False)
+                    back = True
+            if back:  # every action leads back to the header: the next action, by anyone
+                xs = [cx + off for col, off in zip(it.cols, it.offs) if not col.ends]
+                xl = x0 + LANE * 0.5
+                yh = htop + hd.h / 2
+                self.line([(max(xs + [cx]), ym), (xl, ym), (xl, yh), (cx - hd.left, yh)],
+                          color=REALTIME_FILL[1], lw=1.4)
+                self.text(xl - 3.5, (ym + yh) / 2, it.lane_label, size=SMALL, color="#16695d", ha="center",
+                          rotation=90, italic=True)
+            return
         if isinstance(it, Frame):
             fill, edge = PHASE_FILLS[it.depth % len(PHASE_FILLS)]
             x0 = cx - it.left
@@ -537,6 +599,12 @@ class Layout:
         for cat, text in entries:
             fill, edge = STYLE[cat]
             self.prims.append(("swatch", x, y - 5, 14, 10, fill, edge, cat == "branch", False))
+            self.text(x + 18, y, text, size=SMALL, color="#333333")
+            x += 18 + text_width(text, SMALL) + 14
+        if any(d.get("kind") == "realtime" for _, d in self.G.nodes(data=True)):
+            fill, edge = STYLE["realtime"]
+            self.prims.append(("swatch", x, y - 5, 14, 10, fill, edge, False, False))
+            text = "real time (anyone may act)"
             self.text(x + 18, y, text, size=SMALL, color="#333333")
             x += 18 + text_width(text, SMALL) + 14
         self.prims.append(("swatch", x, y - 5, 14, 10, "#ffffff", VARIANT, False, True))

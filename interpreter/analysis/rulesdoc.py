@@ -332,6 +332,14 @@ class _Doc:
             return f"Move every card of `{body.get('from')}` to {to}."
         if kind == "choose":
             return self.decision_sentence(d)
+        if kind == "realtime":
+            who = "every player" if not isinstance(body, dict) or "players" not in body \
+                else f"every player in {_code(body['players'])}"
+            until = (f"until {_code(body['until'])} (checked after every action), or until nobody can act"
+                     if isinstance(body, dict) and "until" in body else "until nobody can act")
+            return (f"**Real time — everyone plays at once:** {who} may take any of these actions at any "
+                    f"moment, without waiting for a turn; the first to act gets the spot, and the others' "
+                    f"options change with it. This goes on {until}:")
         if kind == "log":
             text = body.get("text", "") if isinstance(body, dict) else body
             table = isinstance(body, dict) and body.get("table")
@@ -352,6 +360,20 @@ class _Doc:
     def decision_sentence(self, d) -> str:
         c = d["step"]["choose"]
         who = _code(d["who"])
+        if d.get("realtime"):
+            text = f"**{d['action']}:** any player, whenever they can,"
+            if "cards" in c:
+                text += f" plays a card of `{c['cards']}`" + (f" such that {_code(c['where'])}" if "where" in c else "")
+                if "to" in c:
+                    text += f" to `{c['to']}`"
+            elif "options" in c:
+                text += f" chooses one of {_code(c['options'])}" + (
+                    f" such that {_code(c['where'])}" if "where" in c else "")
+            else:
+                text += f" when {_code(c['where'])}" if "where" in c else ""
+            if c.get("as"):
+                text += f" (called `{c['as']}`)"
+            return text + "." + (" Then:" if c.get("then") else "")
         if d["simultaneous"]:
             text = f"**Decision — {d['action']}:** every player in {who} chooses at the same time, in secret"
             text += " (the choices are revealed together)"
@@ -395,15 +417,18 @@ class _Doc:
             self.w(f"### {d['action']} ({where}, line {d['line']})")
             self.w()
             timing = ("all at once: every chooser picks without seeing the others' choices, then they are revealed"
-                      if d["simultaneous"] else "in turn")
+                      if d["simultaneous"] else "in real time: whoever acts first" if d.get("realtime")
+                      else "in turn")
             self.w(f"- **Who:** {_code(d['who'])}, {timing}.")
             if "cards" in c:
                 self.w(f"- **Options:** the cards of `{c['cards']}`" + (
                     f" (a card with modes is played as one of them)" if any(
                         (e or {}).get("modes") for e in self.spec.get("cards") or [] if isinstance(e, dict)) else "")
                     + ".")
-            else:
+            elif "options" in c:
                 self.w(f"- **Options:** {_code(c.get('options'))}.")
+            else:
+                self.w(f"- **Options:** the action `{d['action']}` itself.")
             if "where" in c:
                 self.w(f"- **Allowed when:** {_code(c['where'])}.")
             if "to" in c:

@@ -173,3 +173,24 @@ def test_juanita_look_is_private(seed):
     round_now = state.vars["round"]
     if _play_until(state, random.Random(seed), lambda st: st.vars["round"] > round_now and st.current_players()):
         assert all("seen" not in state.observation(v)["zones"]["deck"] for v in range(3))
+
+
+def test_rules_doc_and_diagram_show_each_module_only_with_its_option():
+    """`rulebook doc` describes a module's steps only when its option is on; the diagram draws
+    them in every case, marked as a variant of that option."""
+    from interpreter.analysis.graph import flow_graph
+    from interpreter.analysis.rulesdoc import rules_markdown
+    marks = {"pirate_abilities": ["### Phase pirate_ability", "**Decision — next_leader:**", "**Decision — rebid:**"],
+             "scoring": ["**Decision — load:**"],
+             "loot": ["Set `alliances` to `alliances + [[ally, leader]]`"]}
+    on = {"pirate_abilities": True, "scoring": "rascal_cannonball", "loot": True}
+    off_md = rules_markdown(game({}))
+    for option, texts in marks.items():
+        one_on = rules_markdown(game({option: on[option]}))
+        for text in texts:
+            assert text not in off_md, (option, text)
+            assert text in one_on, (option, text)
+    G = flow_graph(game({}))
+    guarded = {o for n, d in G.nodes(data=True) for o in d["variant"]}
+    assert {"pirate_abilities", "scoring", "loot", "ghost_game"} <= guarded
+    assert G.nodes["phases/pirate_ability"]["inactive"] and G.nodes["phases/pirate_ability"]["variant"] == ["pirate_abilities"]

@@ -75,6 +75,18 @@ def _format(args) -> str:
     return "svg"
 
 
+def _spec_link(spec, output):
+    """``link(line)`` for SVG boxes: the spec's path relative to the drawing's folder, ``#L<line>``
+    (how GitHub and most source viewers open a line)."""
+    import os
+    try:
+        rel = os.path.relpath(Path(spec).resolve(), Path(output).resolve().parent)
+    except ValueError:  # another drive (Windows)
+        rel = str(Path(spec).resolve())
+    rel = rel.replace(os.sep, "/")
+    return lambda line: f"{rel}#L{line}"
+
+
 def read_trace(path) -> dict:
     """A trace file: ``{step_id: count}`` (as written by ``rulebook simulate --trace``)."""
     try:
@@ -135,8 +147,9 @@ def cmd_diagram(args) -> int:
                                       for k, v in changed.items()) if changed else ""
     title = f"{game.name} — rule flow"
     subtitle = f"{args.spec} · {'every step' if args.detail == 'steps' else 'phases'}{opts}{note}"
-    data = render(G, fmt, heat, title, subtitle)
     out = args.output
+    # without -o, images are written in the current folder
+    data = render(G, fmt, heat, title, subtitle, game=game, link=_spec_link(args.spec, out or "./drawing"))
     if out is None and fmt in ("dot", "mermaid"):
         sys.stdout.write(data.decode("utf-8"))
         return 0

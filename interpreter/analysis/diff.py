@@ -138,6 +138,18 @@ class _Diff:
                     out += self.block(path_a + (i,) + rel, path_b + (j,) + rel, nested_a, nested_b)
         return out
 
+    def tables(self):
+        """Rule tables (``tables:``) computed with each spec: the cells whose value changed."""
+        from .tables import compute_tables, table_changes
+        ta = {t.title: t for t in compute_tables(self.a)}
+        tb = {t.title: t for t in compute_tables(self.b)}
+        lines = [f"new table **{k}**" for k in tb.keys() - ta.keys()]
+        lines += [f"table **{k}** removed" for k in ta.keys() - tb.keys()]
+        for k in [k for k in tb if k in ta]:
+            changes = table_changes(ta[k], tb[k])
+            lines += changes[:40] + ([f"{k}: and {len(changes) - 40} more cells"] if len(changes) > 40 else [])
+        self.section("Rule tables (computed from both specs)", lines)
+
     def label_a(self, path):
         return _quoted(self.la.get(path, ("a step", 0))[0])
 
@@ -174,6 +186,7 @@ class _Diff:
             if _canon(va) != _canon(vb):
                 end.append(f"{what}: `{clean(va)}` → `{clean(vb)}`")
         self.section("Scoring and winning", end)
+        self.tables()
         if len(self.out) == 2:
             self.out.append("The two specs have the same rules.")
         return self.out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import io
+from pathlib import Path
 
 from .formats import FORMATS  # noqa: F401  (re-exported)
 from .graph import roots
@@ -218,21 +219,84 @@ def _safe(name) -> str:
 
 
 # -- SVG, PNG, HTML -----------------------------------------------------------------------------
-def to_image(G, fmt: str, heat: Heat | None = None, title: str = "", subtitle: str = "", dpi: int = 110) -> bytes:
-    """The diagram drawn with matplotlib, as ``svg`` or ``png`` bytes."""
-    fig = draw(G, heat, title, subtitle)
+def to_image(G, fmt: str, heat: Heat | None = None, title: str = "", subtitle: str = "", dpi: int = 110,
+             link=None) -> bytes:
+    """The diagram drawn with matplotlib, as ``svg`` or ``png`` bytes; ``link(line)`` gives the
+    URL of each box's spec line (SVG only)."""
+    fig = draw(G, heat, title, subtitle, link if fmt == "svg" else None)
     buf = io.BytesIO()
     save(fig, buf, fmt, dpi)
     return buf.getvalue()
 
 
-def to_html(G, heat: Heat | None = None, title: str = "", subtitle: str = "") -> str:
-    """A self-contained page: the SVG drawing inline, the Mermaid and DOT text below it."""
-    svg = to_image(G, "svg", heat, title, subtitle).decode("utf-8")
+_PAN_ZOOM = """
+(function () {
+  const box = document.querySelector('.diagram');
+  const svg = box.querySelector('svg');
+  const w = svg.viewBox.baseVal.width, h = svg.viewBox.baseVal.height;
+  let view = {x: 0, y: 0, w: w, h: h};
+  svg.removeAttribute('width'); svg.removeAttribute('height');
+  function show() { svg.setAttribute('viewBox', `${view.x} ${view.y} ${view.w} ${view.h}`); }
+  function fit() { view = {x: 0, y: 0, w: w, h: h}; show(); }
+  box.addEventListener('wheel', function (e) {
+    e.preventDefault();
+    const r = svg.getBoundingClientRect();
+    const mx = view.x + (e.clientX - r.left) / r.width * view.w;
+    const my = view.y + (e.clientY - r.top) / r.height * view.h;
+    const k = e.deltaY < 0 ? 0.85 : 1 / 0.85;
+    view = {x: mx - (mx - view.x) * k, y: my - (my - view.y) * k, w: view.w * k, h: view.h * k};
+    show();
+  }, {passive: false});
+  let drag = null;
+  box.addEventListener('mousedown', function (e) { drag = {x: e.clientX, y: e.clientY, v: Object.assign({}, view)}; });
+  window.addEventListener('mouseup', function () { drag = null; });
+  window.addEventListener('mousemove', function (e) {
+    if (!drag) return;
+    const r = svg.getBoundingClientRect();
+    view.x = drag.v.x - (e.clientX - drag.x) / r.width * view.w;
+    view.y = drag.v.y - (e.clientY - drag.y) / r.height * view.h;
+    show();
+  });
+  document.getElementById('fit').addEventListener('click', fit);
+  document.getElementById('zoom-in').addEventListener('click', function () {
+    view = {x: view.x + view.w * 0.1, y: view.y + view.h * 0.1, w: view.w * 0.8, h: view.h * 0.8}; show(); });
+  document.getElementById('zoom-out').addEventListener('click', function () {
+    view = {x: view.x - view.w * 0.125, y: view.y - view.h * 0.125, w: view.w * 1.25, h: view.h * 1.25}; show(); });
+  show();
+})();
+"""
+
+
+def to_html(G, heat: Heat | None = None, title: str = "", subtitle: str = "", game=None) -> str:
+    """A self-contained page: the SVG drawing inline (drag to pan, wheel or buttons to zoom), the
+    spec's rule tables, the spec source with numbered lines (each box of the drawing links to its
+    line), and the Mermaid and DOT text. ``game``: the compiled game, for the tables and source."""
+    source_lines = []
+    if game is not None:
+        try:
+            source_lines = Path(game.file).read_text(encoding="utf-8").split("\n")
+        except (OSError, UnicodeDecodeError, TypeError):
+            source_lines = []
+    link = (lambda line: f"#L{line}") if source_lines else None
+    svg = to_image(G, "svg", heat, title, subtitle, link=link).decode("utf-8")
     svg = svg[svg.index("<svg"):]
     mermaid = to_mermaid(G, heat)
     dot = to_dot(G, heat, title)
     t = html.escape(title or G.graph.get("name", ""))
+    tables = ""
+    if game is not None:
+        from .tables import compute_tables, table_html
+        computed = compute_tables(game)
+        if computed:
+            tables = ("<section class='tables'><h2>Rule tables</h2><p class='sub'>Computed from the spec's own "
+                      "rules with these options: when a rule changes, so do they.</p>"
+                      + "".join(table_html(x) for x in computed) + "</section>")
+    source = ""
+    if source_lines:
+        numbered = "\n".join(f"<span id='L{i}' class='line'><a href='#L{i}' class='no'>{i:4d}</a> "
+                              f"{html.escape(text)}</span>" for i, text in enumerate(source_lines, 1))
+        source = (f"<details open><summary>Spec source ({html.escape(str(game.file))}): each box above links "
+                  f"to its line</summary><pre class='source'>{numbered}</pre></details>")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -240,36 +304,51 @@ def to_html(G, heat: Heat | None = None, title: str = "", subtitle: str = "") ->
 <title>{t}</title>
 <style>
   body {{ font-family: "DejaVu Sans", Verdana, sans-serif; margin: 2em; color: #222; }}
-  .diagram svg {{ max-width: 100%; height: auto; }}
+  .diagram {{ border: 1px solid #ddd; height: 80vh; overflow: hidden; cursor: grab; background: white; }}
+  .diagram svg {{ width: 100%; height: 100%; }}
+  .tools button {{ margin-right: .5em; }}
   pre {{ background: #f6f6f6; padding: 1em; overflow: auto; font-size: 12px; }}
+  pre.source {{ max-height: 60vh; }}
+  .line:target {{ background: #fff3b0; display: inline-block; width: 100%; }}
+  .no {{ color: #999; text-decoration: none; }}
   p.sub {{ color: #666; }}
+  table.rules {{ border-collapse: collapse; font-size: 12px; margin-bottom: 1.5em; }}
+  table.rules th, table.rules td {{ border: 1px solid #ccc; padding: 2px 6px; text-align: center; }}
+  table.rules thead th, table.rules tbody th {{ background: #f0f0f0; }}
 </style>
 </head>
 <body>
 <h1>{t}</h1>
 <p class="sub">{html.escape(subtitle)}</p>
+<p class="tools"><button id="zoom-in">zoom in</button><button id="zoom-out">zoom out</button><button id="fit">fit</button>
+<span class="sub">drag to move, mouse wheel to zoom; click a box to see its spec line</span></p>
 <div class="diagram">
 {svg}
 </div>
+{tables}
+{source}
 <details><summary>Mermaid source</summary>
 <pre>{html.escape(mermaid)}</pre>
 </details>
 <details><summary>Graphviz DOT source</summary>
 <pre>{html.escape(dot)}</pre>
 </details>
+<script>{_PAN_ZOOM}</script>
 </body>
 </html>
 """
 
 
-def render(G, fmt: str, heat: Heat | None = None, title: str = "", subtitle: str = "") -> bytes:
-    """The diagram in ``fmt`` (one of :data:`FORMATS`) as bytes."""
+def render(G, fmt: str, heat: Heat | None = None, title: str = "", subtitle: str = "", game=None,
+           link=None) -> bytes:
+    """The diagram in ``fmt`` (one of :data:`FORMATS`) as bytes. ``game`` (the compiled game) adds
+    the rule tables and the spec source to HTML; ``link(line)`` links SVG boxes to spec lines."""
     if fmt == "dot":
         return to_dot(G, heat, title).encode("utf-8")
     if fmt == "mermaid":
         return to_mermaid(G, heat, title).encode("utf-8")
     if fmt == "html":
-        return to_html(G, heat, title, subtitle).encode("utf-8")
+        return to_html(G, heat, title, subtitle, game).encode("utf-8")
     if fmt in ("svg", "png"):
-        return to_image(G, fmt, heat, title, subtitle)
+        return to_image(G, fmt, heat, title, subtitle, link=link)
     raise ValueError(f"unknown format {fmt!r}")

@@ -40,6 +40,8 @@ The step tree itself is kept in ``G.graph["blocks"]``: ``{(parent id, role): [ch
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import networkx as nx
 
 from ..spec.compile import STEP_KINDS  # the engine's own list: a new kind of step shows up here too
@@ -63,6 +65,17 @@ def clean(text) -> str:
     if isinstance(text, bool):
         return "true" if text else "false"
     return " ".join(str(text).split())
+
+
+def comment_above(lines: list, line: int) -> str:
+    """The ``#`` comment block right above 1-based ``line`` of a spec's source lines (no blank line
+    between), joined into one sentence: what the author wrote about the step below it."""
+    out = []
+    i = line - 2
+    while 0 <= i < len(lines) and lines[i].strip().startswith("#"):
+        out.append(lines[i].strip().lstrip("#").strip())
+        i -= 1
+    return " ".join(reversed(out))
 
 
 def step_kind(step) -> str | None:
@@ -111,6 +124,10 @@ class _Builder:
         self.player_zones = set(getattr(names, "player_zones", ()) or ())
         self.card_options = card_options(self.spec)
         self.options = dict(getattr(game, "options", None) or {})
+        try:
+            self.source = Path(game.file).read_text(encoding="utf-8").split("\n")
+        except (OSError, UnicodeDecodeError, TypeError):
+            self.source = []
 
     def guard(self, text):
         """``(labels, then_off, else_off)`` of an ``if`` condition. Its top-level ``and`` conjuncts
@@ -202,7 +219,8 @@ class _Builder:
             opts |= self.card_options.get(name, set())
         attrs = dict(kind=kind, category=CATEGORY.get(kind, "effect"), line=line, column=col, path=path, cluster=cluster,
                      options=sorted(opts), variant=sorted(set(variant)), parent=parent, role=role, index=index,
-                     doc=clean(step.get("doc")) if step.get("doc") else "", step=step)
+                     doc=clean(step.get("doc")) if step.get("doc") else "", step=step,
+                     note=comment_above(self.source, line))
         getattr(self, "s_" + kind, self.s_other)(nid, step, path, attrs, cluster, variant)
         return nid
 

@@ -232,6 +232,10 @@ class Layout:
         fill, edge = STYLE.get(cat, STYLE["effect"])
         lines = []
         raw = list(extra or d["text"])
+        caption = d.get("doc") or d.get("note")  # the step's doc:, or the comment above it
+        if caption and not extra and kind not in ("group", "start", "game_over"):
+            for w in wrap(caption, MAX_TEXT, SMALL, max_lines=2):
+                lines.append(Line(w, SMALL, False, True, "#1f4e79"))
         for i, t in enumerate(raw):
             bold = i == 0 and cat in ("decision", "branch", "loop", "end", "call", "start", "realtime")
             italic = kind == "log" or t.startswith("“")
@@ -617,8 +621,9 @@ class Layout:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def draw(G, heat: Heat | None = None, title: str = "", subtitle: str = ""):
-    """A matplotlib Figure of the graph (1 unit = 1 point)."""
+def draw(G, heat: Heat | None = None, title: str = "", subtitle: str = "", link=None):
+    """A matplotlib Figure of the graph (1 unit = 1 point). ``link(line)`` (optional) gives the URL
+    each step's box links to (its spec line), written into SVG output as a hyperlink."""
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Polygon, Rectangle
     from matplotlib.path import Path as MPath
@@ -656,6 +661,10 @@ def draw(G, heat: Heat | None = None, title: str = "", subtitle: str = ""):
             ax.add_patch(outline)
         elif kind == "box":
             _, x, y, w, h, leaf = p
+            url = None
+            if link is not None and leaf.nid in G and G.nodes[leaf.nid].get("line"):
+                url = link(G.nodes[leaf.nid]["line"])
+            n_patches, n_texts = len(ax.patches), len(ax.texts)
             ls = (0, (4, 2.5)) if leaf.dashed else "-"
             ec = VARIANT if leaf.dashed else leaf.edge
             if leaf.stacked:  # a cell of the stack: its fill, clipped to the outline, and a rule above it
@@ -681,6 +690,9 @@ def draw(G, heat: Heat | None = None, title: str = "", subtitle: str = ""):
                         fontweight="bold" if ln.bold else "normal", fontstyle="italic" if ln.italic else "normal",
                         color=ln.color, zorder=11)
                 ty += LINE_H
+            if url:
+                for artist in ax.patches[n_patches:] + ax.texts[n_texts:]:
+                    artist.set_url(url)
         elif kind == "line":
             _, pts, arrow, color, lw, dashed = p
             pts = _dedupe(pts)
@@ -719,6 +731,7 @@ def save(fig, path, fmt: str, dpi: int = 110) -> None:
     import matplotlib
     w, h = fig.get_size_inches()
     dpi = min(dpi, int(30000 / max(w, h, 1)))  # stay within the size a PNG can have
-    with matplotlib.rc_context({"svg.fonttype": "path", "svg.hashsalt": "rulebook"}):
+    # svg.fonttype none: the SVG keeps its text as text (searchable, selectable, links readable)
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "rulebook"}):
         kwargs = {"metadata": {"Date": None}} if fmt == "svg" else {"metadata": {"Software": None}}
         fig.savefig(path, format=fmt, dpi=dpi if fmt == "png" else 72, facecolor="white", **kwargs)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .graph import START, children, clean, flow_graph
+from .graph import START, children, clean, comment_above, flow_graph
 from .refs import closure, define_name, define_refs, refs
 
 
@@ -30,12 +30,7 @@ class _Source:
 
     def above(self, line: int) -> str:
         """The comment block right above 1-based ``line`` (no blank line between)."""
-        out = []
-        i = line - 2
-        while 0 <= i < len(self.lines) and self.lines[i].strip().startswith("#"):
-            out.append(self.lines[i].strip().lstrip("#").strip())
-            i -= 1
-        return " ".join(reversed(out))
+        return comment_above(self.lines, line)
 
     def trailing(self, line: int) -> str:
         """The ``# comment`` at the end of 1-based ``line``."""
@@ -579,10 +574,25 @@ class _Doc:
         self.components()
         self.flow()
         self.decisions()
+        self.tables()
         self.scoring()
         self.variants()
         self.definitions()
         return "\n".join(self.out).rstrip() + "\n"
+
+    def tables(self):
+        """The spec's rule tables, computed from its own definitions (``tables:``)."""
+        from .tables import compute_tables, table_markdown
+        computed = compute_tables(self.game)
+        if not computed:
+            return
+        self.w("## Rule tables")
+        self.w()
+        self.w("Computed from the spec's own rules with the options chosen: when a rule changes, so do they.")
+        self.w()
+        for t in computed:
+            for line in table_markdown(t):
+                self.w(line)
 
 
 def rules_markdown(game) -> str:

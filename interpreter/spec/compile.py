@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import difflib
 import re
 from pathlib import Path
 
@@ -203,6 +204,7 @@ class SpecCompiler:
                 self.error(("phases", name), "a phase may not be called 'flow'", "rename it", key=True)
                 continue
             programs[name] = self.compile_program(steps or [], ("phases", name))
+        tables = self.build_tables(cards)
         constraints = []
         for i, c in enumerate(d.get("constraints") or []):
             f = self.expr(("constraints", i, "check"), c.get("check"))
@@ -241,9 +243,64 @@ class SpecCompiler:
             var_defaults=d.get("variables") or {}, pvar_defaults=d.get("player_variables") or {},
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
             has_sets=any(z.sets for z in zones.values()),
-            warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints,
+            warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
             fingerprint=fingerprint(self.text, options),
         )
+
+    def build_tables(self, cards) -> list:
+        """The ``tables:`` entries compiled (see :mod:`interpreter.analysis.tables`)."""
+        from ..analysis.tables import TableDef
+        out = []
+        by_name = {}
+        for c in cards:
+            by_name.setdefault(c.name, c)
+        all_names = deck_values(self.data, cards).get("name")
+        for i, t in enumerate(self.data.get("tables") or []):
+            path = ("tables", i)
+            axes = []
+            for key in ("rows", "columns"):
+                spec = t[key]
+                name = spec["name"]
+                if "cards" in spec:
+                    entries = []
+                    for j, text in enumerate(spec["cards"]):
+                        card_name, _, mode = str(text).partition(" as ")
+                        card = by_name.get(card_name.strip())
+                        if card is None:
+                            if all_names is not None and card_name.strip() not in all_names:
+                                close = difflib.get_close_matches(card_name.strip(), sorted(all_names), n=1)
+                                self.error(path + (key, "cards", j), f"there is no card named {card_name.strip()!r}",
+                                           f"did you mean {close[0]!r}?" if close else "write a card's name")
+                            continue  # a card these options leave out of the deck
+                        mode = mode.strip() or None
+                        if mode is not None and mode not in card.modes:
+                            self.error(path + (key, "cards", j), f"{card.name} has no mode {mode!r}",
+                                       "modes: " + (", ".join(card.modes) or "none"))
+                        entries.append((card, mode))
+                    axes.append((name, ("cards", entries)))
+                else:
+                    f = self.expr(path + (key, "values"), spec["values"])
+                    axes.append((name, ("values", f)))
+            (row_name, rows), (col_name, cols) = axes
+            bound = {row_name, col_name, "p"}
+            assigns = []
+            for target, value in (t.get("set") or {}).items():
+                f = self.expr(path + ("set", target), value, bound=bound)
+                target = str(target)
+                if target.startswith("p.") and target[2:] in self.names.player_vars:
+                    assigns.append(("player", target[2:], f))
+                elif target in self.names.game_vars:
+                    assigns.append(("var", target, f))
+                else:
+                    self.error(path + ("set",), f"set: {target!r} is not a variable",
+                               "write a game variable NAME or a player variable p.NAME", key=True)
+            cell = self.expr(path + ("cell",), t["cell"], bound=bound)
+            if None in (cell, *(f for _, _, f in assigns)) or (rows[0] == "values" and rows[1] is None) \
+                    or (cols[0] == "values" and cols[1] is None):
+                continue
+            out.append(TableDef(str(t["title"]), " ".join(str(t.get("doc", "")).split()), row_name, col_name, rows, cols, cell,
+                                assigns, path))
+        return out
 
     def check_literals(self, cards) -> None:
         """Typos in text literals and number/text mixes (see :mod:`interpreter.spec.literals`)."""

@@ -1,0 +1,94 @@
+"""Rule tables derived from the spec, captions, and diagrams that read as rules (issue 14 §1)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter import SpecError, load_game
+from interpreter.analysis.diff import spec_diff
+from interpreter.analysis.export import render
+from interpreter.analysis.graph import flow_graph
+from interpreter.analysis.rulesdoc import rules_markdown
+from interpreter.analysis.tables import compute_tables
+
+ROOT = Path(__file__).resolve().parents[1]
+SK = ROOT / "specs" / "skull_king.yaml"
+KINGS = "    else first(kings) if count(kings) > 0\n    else first(pirates) if count(pirates) > 0\n"
+PIRATES = "    else first(pirates) if count(pirates) > 0\n    else first(kings) if count(kings) > 0\n"
+
+
+@pytest.fixture
+def house(tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(SK.read_text().replace(KINGS, PIRATES))
+    return path
+
+
+def _cell(table, row, col):
+    return table.cells[table.rows.index(row)][table.columns.index(col)]
+
+
+def test_who_beats_whom_is_computed_from_the_spec_and_follows_a_rule_change(house):
+    (trick, points) = compute_tables(load_game(SK))
+    assert trick.title == "Who wins a trick of two cards" and not trick.error
+    assert _cell(trick, "pirate", "skull-king") == "skull-king"      # §6.5b
+    assert _cell(trick, "skull-king", "mermaid") == "mermaid"        # §6.5a: the mermaid captures the king
+    assert _cell(trick, "green-3", "green-12") == "green-12"          # following suit, higher wins
+    assert _cell(trick, "green-12", "black-2") == "black-2"          # black trumps
+    assert _cell(trick, "escape", "tigress as escape") == "escape"   # the first escape wins
+    assert "kraken" not in trick.columns                              # not in the deck without the option
+    assert _cell(points, "2", "2") == "40" and _cell(points, "0", "0") == "50" and _cell(points, "1", "3") == "-20"
+    (edited, _) = compute_tables(load_game(house))
+    assert _cell(edited, "pirate", "skull-king") == "pirate"
+    kraken = compute_tables(load_game(SK, {"kraken": True}))[0]
+    assert _cell(kraken, "green-12", "kraken") == "—"                 # §6.3: nobody wins
+
+
+def test_rule_tables_appear_in_the_doc_the_html_diagram_and_the_diff(house):
+    game = load_game(SK)
+    doc = rules_markdown(game)
+    assert "## Rule tables" in doc and "| led \\ follows | green-12 |" in doc
+    assert re.search(r"\| \*\*pirate\*\* \|.*\| skull-king \|", doc)
+    page = render(flow_graph(game), "html", game=game).decode()
+    assert "<table class='rules'>" in page and "Who wins a trick of two cards" in page
+    assert "id='L1'" in page and "href=\"#L" in page            # boxes link to the spec source below
+    assert "addEventListener('wheel'" in page                     # pan and zoom
+    changes = spec_diff(game, load_game(house))
+    assert "Who wins a trick of two cards: led pirate, follows skull-king: skull-king → pirate" in changes
+
+
+def test_svg_keeps_real_text_and_links_each_box_to_its_spec_line():
+    game = load_game(SK)
+    svg = render(flow_graph(game), "svg", link=lambda line: f"skull_king.yaml#L{line}").decode()
+    assert svg.count("<text") > 100 and "DECISION: play" in svg
+    links = set(re.findall(r'xlink:href="skull_king.yaml#L(\d+)"', svg))
+    decision_line = next(d["line"] for _, d in flow_graph(game).nodes(data=True)
+                         if d.get("kind") == "choose" and d.get("action") == "play")
+    assert str(decision_line) in links and len(links) > 20
+
+
+def test_a_step_is_captioned_by_its_doc_or_the_comment_above_it():
+    G = flow_graph(load_game(SK))
+    notes = [d.get("note") for _, d in G.nodes(data=True) if d.get("kind") == "for"]
+    assert any(n and n.startswith("§5: clockwise from the leader") for n in notes)
+
+
+@pytest.mark.parametrize("table,message,hint", [
+    ("rows: {name: a, cards: [pirat]}\n    columns: {name: b, values: '[1]'}\n    cell: 'a'",
+     "there is no card named 'pirat'", "did you mean 'pirate'?"),
+    ("rows: {name: a, cards: ['tigress as pirat']}\n    columns: {name: b, values: '[1]'}\n    cell: 'a'",
+     "tigress has no mode 'pirat'", "modes: pirate, escape"),
+    ("rows: {name: a, values: '[1]'}\n    columns: {name: b, values: '[1]'}\n    set: {nothing: 1}\n    cell: 'a'",
+     "set: 'nothing' is not a variable", "p.NAME"),
+])
+def test_a_bad_table_is_a_located_error(tmp_path, table, message, hint):
+    text = SK.read_text()
+    text = text[:text.index("\ntables:\n")] + f"\ntables:\n  - title: T\n    {table}\n"
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as exc:
+        load_game(path)
+    (d,) = exc.value.diagnostics
+    assert message in d.message and hint in d.hint and d.line > 200

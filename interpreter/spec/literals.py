@@ -1,6 +1,6 @@
 """Checks that catch typos which would otherwise change the rules silently.
 
-A spec compares card attributes and options with text literals (``c.kind == 'mermaid'``,
+A spec compares card attributes and options with text literals (``c.kind == 'wizard'``,
 ``options.lead_suit == 'official'``). A misspelt literal is valid syntax that is simply never
 true, so the game runs with a rule missing. :func:`literal_diagnostics` compares every such
 literal with the values the deck (or the option) can actually have and reports the ones no card

@@ -78,6 +78,14 @@ def check_writable(path, flag: str, what: str = "the file") -> None:
 
 
 # -- validate -------------------------------------------------------------------------------
+def cmd_schema(args) -> int:
+    """``rulebook schema``: the JSON Schema of specs (``--scenario``: of scenario files)."""
+    from .spec.loader import SCHEMA_DIR
+    path = SCHEMA_DIR / ("scenario.schema.json" if args.scenario else "game.schema.json")
+    sys.stdout.write(f"{path.resolve()}\n" if args.path else path.read_text(encoding="utf-8"))
+    return 0
+
+
 def cmd_validate(args) -> int:
     from .spec.loader import check_spec
     status = 0
@@ -725,6 +733,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--any-spec", action="store_true",
                    help="replay even if the spec's text has changed since the game was played")
     r.set_defaults(func=cmd_replay)
+
+    sc = sub.add_parser("schema", help="print the JSON Schema of a spec (or of a scenario file)",
+                        description="Print the JSON Schema that validate checks specs against, for "
+                                    "editors: save it and point your YAML extension at it, or use the "
+                                    "modeline '# yaml-language-server: $schema=...' at the top of a spec.")
+    sc.add_argument("--scenario", action="store_true", help="the schema of rule scenario files instead")
+    sc.add_argument("--path", action="store_true", help="print where the schema file is instead of its text")
+    sc.set_defaults(func=cmd_schema)
 
     try:
         from .analysis.cli import add_analysis_commands

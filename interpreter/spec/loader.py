@@ -91,7 +91,28 @@ def _specific(err):
                 for e in sub:
                     out.extend(_specific(e))
                 return out
+    if any(k in STEP_KINDS for k in err.instance) or not _is_step_choice(err):
+        # not the choice between kinds of step (e.g. log: TEXT or log: {text, table}): the branch
+        # that comes closest says what is wrong, not "valid under none/several of the given schemas"
+        by_branch: dict = {}
+        for e in err.context:
+            by_branch.setdefault(e.schema_path[0] if e.schema_path else None, []).append(e)
+        # a branch of another type (text where a mapping is written) is not the one meant
+        fitting = [errs for errs in by_branch.values()
+                   if not any(e.validator == "type" and not e.relative_path for e in errs)]
+        if fitting:
+            out = []
+            for e in min(fitting, key=len):
+                out.extend(_specific(e))
+            return out
     return [err]
+
+
+def _is_step_choice(err) -> bool:
+    """Whether a ``oneOf`` failure is the choice between kinds of step (its branches each
+    require a different step kind)."""
+    firsts = [(b.get("required") or [None])[0] for b in err.schema.get("oneOf", [])]
+    return bool(firsts) and all(f in STEP_KINDS for f in firsts)
 
 
 def _describe(e) -> tuple[str, str]:
@@ -103,7 +124,22 @@ def _describe(e) -> tuple[str, str]:
         allowed = ", ".join(sorted((e.schema.get("properties") or {}).keys()))
         return f"{where}: {e.message}", (f"allowed keys here: {allowed}" if allowed else "")
     if e.validator == "oneOf" and isinstance(e.instance, dict):
-        return f"{where}: not a known step", "a step has one of: " + ", ".join(STEP_KINDS)
+        import difflib
+        guesses = [g for k in e.instance for g in difflib.get_close_matches(str(k), STEP_KINDS, n=1)]
+        hint = (f"did you mean {guesses[0]!r}? " if guesses else "") + "a step has one of: " + ", ".join(STEP_KINDS)
+        return f"{where}: not a known step", hint
+    if e.validator in ("oneOf", "anyOf"):
+        words = {"string": "a text", "object": "a mapping", "array": "a list", "integer": "a whole number",
+                 "number": "a number", "boolean": "true or false", "null": "null"}
+        kinds = []
+        for branch in e.validator_value:
+            t = branch.get("type")
+            for k in (t if isinstance(t, list) else [t]):
+                if k in words and words[k] not in kinds:
+                    kinds.append(words[k])
+        if kinds:
+            got = {dict: "a mapping", list: "a list"}.get(type(e.instance)) or repr(e.instance)
+            return f"{where}: must be {' or '.join(kinds)}, not {got}", ""
     if e.validator == "enum":
         return f"{where}: {e.instance!r} is not allowed", "one of: " + ", ".join(map(str, e.validator_value))
     if e.validator == "type":

@@ -105,8 +105,13 @@ def cmd_validate(args) -> int:
 
 
 def _escape(text: str) -> str:
+    """Text from a spec or a user, ready for console.print: control characters and escape
+    sequences made harmless (:func:`interpreter.view.sanitize`), rich markup escaped. Every
+    such text printed by the CLI goes through here."""
     from rich.markup import escape
-    return escape(text)
+
+    from .view import sanitize
+    return escape(sanitize(text))
 
 
 BOT_HELP = ("the bot at a seat (repeatable; other seats are random): random, first, greedy or ismcts, with a "
@@ -122,10 +127,15 @@ def seat_names(n: int, humans) -> list:
     return [f"Player {p}{you}" if p in humans else f"Bot {p}" for p in range(n)]
 
 
-def print_header(game, n: int, seed: int, replay_hint: bool = False) -> None:
-    """The game's title line, its seed and its options (shared by play and replay)."""
-    hint = f" — replay with --seed {seed}" if replay_hint else ""
-    console.rule(f"[bold]{_escape(game.name)}[/bold] — {n} players, seed {seed}{hint}")
+def print_header(game, n: int, seed: int | None, replay_hint: bool = False) -> None:
+    """The game's title line, its seed (``None``: hidden, and said so) and its options (shared
+    by play and replay)."""
+    if seed is None:
+        # the seed alone gives every shuffle, hence every hand: shown when the game is over
+        seen = "seed shown at the end (--show-seed: now)"
+    else:
+        seen = f"seed {seed}" + (f" — replay with --seed {seed}" if replay_hint else "")
+    console.rule(f"[bold]{_escape(game.name)}[/bold] — {n} players, {seen}")
     opts = ", ".join(f"{k}={_value_text(v)}" for k, v in game.options.items())
     if opts:
         console.print(f"[dim]options: {_escape(opts)}[/dim]")
@@ -164,29 +174,36 @@ def cmd_play(args) -> int:
         raise RulebookError(f"seat {both[0]} is given both --human and --bot")
     seed = args.seed if args.seed is not None else secrets.randbelow(100_000)
     scheduler = _scheduler(args, seed, n)
-    state = game.new_state(n, seed, player_names=seat_names(n, humans), events=[])
+    screen = Screen(humans)
+    _last_table[0] = None
+    print_header(game, n, seed if args.show_seed else None, replay_hint=True)
+    try:
+        state = game.new_state(n, seed, player_names=seat_names(n, humans), events=[])
+    except RulebookError:
+        _show_seed(seed)  # the game ends here: the seed shows it again
+        raise
     agents = bots_for(seed, n, kinds)
     for agent in dict.fromkeys(agents):
         agent.reset()
-    _last_table[0] = None
-    print_header(game, n, seed, replay_hint=True)
     if kinds:
-        console.print("[dim]bots: " + ", ".join(f"{state.player_name(p)} {k}" for p, k in sorted(kinds.items()))
+        console.print("[dim]bots: " + ", ".join(f"{_escape(state.player_name(p))} {_escape(k)}" for p, k in sorted(kinds.items()))
                       + (", the others random" if len(kinds) + len(humans) < n else "") + "[/dim]")
-    _flush(state, game)
+    screen.flush(state, game)
     try:
         while not state.is_terminal():
             # in a real-time block several players may act: the scheduler says whose moment it is
             # (turn by tick: a human asked there may act or let the moment pass with Enter)
             p = scheduler.next_player(state)
             if p in humans:
-                action = _ask_human(state, p)
+                action = screen.ask(state, p) if screen.take_device(state, game, p) else None
                 if action is None:
+                    screen.end(state, game)
                     console.print(f"[yellow]Game left after {len(state.history)} action(s).[/yellow]")
+                    _show_seed(seed)
                     if args.save:
                         save_game(args.save, args.spec, game, state)
-                        console.print(f"saved to {args.save} (rulebook replay {args.save} replays it "
-                                      "to this position)")
+                        console.print(f"saved to {_escape(args.save)} (rulebook replay {_escape(args.save)} "
+                                      "replays it to this position)")
                     return 0
                 if action is _WAIT:
                     scheduler.acted(p)
@@ -197,18 +214,130 @@ def cmd_play(args) -> int:
                 agent.notify(state, p, action)
             state.apply(action, p)
             scheduler.acted(p)
-            _flush(state, game)
+            screen.flush(state, game)
     except KeyboardInterrupt:
         if args.save:
             save_game(args.save, args.spec, game, state)
-            err_console.print(f"[yellow]saved the game so far to {args.save}[/yellow]")
+            err_console.print(f"[yellow]saved the game so far to {_escape(args.save)}[/yellow]")
+        raise
+    except RulebookError:
+        screen.end(state, game)
+        _show_seed(seed)
         raise
     if args.save:
         save_game(args.save, args.spec, game, state)
+    screen.end(state, game)
     print_result(state, game)
+    _show_seed(seed)
     if args.save:
-        console.print(f"[dim]saved to {args.save}: rulebook replay {args.save}[/dim]")
+        console.print(f"[dim]saved to {_escape(args.save)}: rulebook replay {_escape(args.save)}[/dim]")
     return 0
+
+
+def _show_seed(seed: int) -> None:
+    console.print(f"[dim]seed {seed} — replay with --seed {seed} (shown now that the game is over: "
+                  "the seed gives every hand)[/dim]")
+
+
+class Screen:
+    """Where ``rulebook play`` prints, and for whom: every event goes through the per-seat
+    filter (:func:`interpreter.view.event_for`).
+
+    - No human: a spectator's view (only what is public).
+    - One human: that seat's view.
+    - Several humans on one terminal (hot seat): each line waits for the humans who may read
+      it; before a human's decision the screen is cleared, the device is passed ("press
+      Enter"), and that human reads what happened since their last turn, then their hand.
+      What only another human may read (their hand, their secret choice) never reaches the
+      screen while someone else holds the device.
+    """
+
+    def __init__(self, humans):
+        self.humans = sorted(humans)
+        self.hot_seat = len(self.humans) > 1
+        self.viewer = self.humans[0] if len(self.humans) == 1 else None
+        self.queue = {h: [] for h in self.humans}  # hot seat: lines waiting for each human
+        self.public = []  # hot seat: public lines since the last clear (shown at the end)
+        self.holder = None  # hot seat: the human who holds the device
+
+    def flush(self, state, game) -> None:
+        """Print (or queue, in hot seat) the events the engine emitted since the last call."""
+        from .view import event_for
+        for ev in state.events:
+            if not self.hot_seat:
+                shown = event_for(state, ev, self.viewer)
+                if shown is not None:
+                    _print_event(state, game, shown)
+                continue
+            for h in self.humans:
+                shown = event_for(state, ev, h)
+                if shown is None:
+                    continue
+                if h == self.holder:
+                    _print_event(state, game, shown)
+                else:
+                    self.queue[h].append(shown)
+            shown = event_for(state, ev, None)
+            if shown is not None:
+                self.public.append(shown)
+        state.events.clear()
+
+    def take_device(self, state, game, p) -> bool:
+        """Hot seat: before ``p``'s decision, clear the screen and ask to pass the device to
+        ``p`` (unless ``p`` holds it), then show ``p`` what happened since their last turn.
+        False when the player quits at the prompt (end of input, or q)."""
+        if not self.hot_seat:
+            return True
+        if self.holder != p:
+            self.holder = None
+            clear_screen()
+            self.public = []
+            name = _escape(state.player_name(p))
+            console.print(f"[bold]Pass the device to {name}.[/bold] Nobody else should look at the screen now.")
+            try:
+                answer = input(f"{sanitize_prompt(state.player_name(p))}: press Enter when ready (q quits) ")
+            except EOFError:
+                console.print()
+                return False
+            if answer.strip() in ("q", "quit", "exit"):
+                return False
+            self.holder = p
+            _last_table[0] = None  # the screen was cleared: show the status table again
+            if self.queue[p]:
+                console.rule(f"since {name}'s last turn", style="dim")
+        for shown in self.queue[p]:
+            _print_event(state, game, shown)
+        self.queue[p] = []
+        return True
+
+    def ask(self, state, p):
+        """The action ``p`` types (see :func:`_ask_human`)."""
+        return _ask_human(state, p)
+
+    def end(self, state, game) -> None:
+        """Hot seat: at the end, clear what the last holder saw and show the public lines since."""
+        if not self.hot_seat or self.holder is None and not self.public:
+            return
+        clear_screen()
+        for shown in self.public:
+            _print_event(state, game, shown)
+        self.public = []
+        self.holder = None
+
+
+def clear_screen() -> None:
+    """Hot seat: clear the terminal and its scrollback (a piped output gets a marked line)."""
+    if console.is_terminal:
+        console.file.write("\x1b[H\x1b[2J\x1b[3J")
+        console.file.flush()
+    else:
+        console.rule("[dim]the screen is cleared here[/dim]", style="dim")
+
+
+def sanitize_prompt(text) -> str:
+    """A name for input()'s prompt: no control characters or escape sequences."""
+    from .view import sanitize
+    return sanitize(text)
 
 
 _WAIT = object()  # a human let their moment in a real-time block pass
@@ -239,19 +368,47 @@ def save_game(path, spec, game, state) -> None:
         raise RulebookError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _flush(state, game):
-    """Print the events the engine emitted since the last call."""
+def _flush(state, game, seat=None, full=False):
+    """Print the events the engine emitted since the last call, as ``seat`` sees them (None:
+    a spectator, who sees what is public), or everything (``full``: the full record, private
+    lines marked with who may read them)."""
+    from .view import event_for
     for ev in state.events:
-        kind = ev["kind"]
-        if kind == "log":
-            console.print(_escape(ev["text"]))
-            if ev.get("table"):
-                _score_table(state, game, ev["table"])
-        elif kind == "action" and not ev.get("hidden"):
-            console.print(f"  [cyan]{_escape(state.player_name(ev['player']))}[/cyan]: {_escape(ev['text'])}")
-        elif kind == "reveal":
-            console.print(f"  [cyan]{_escape(state.player_name(ev['player']))}[/cyan]: {_escape(ev['text'])}")
+        if full:
+            _print_full_event(state, game, ev)
+            continue
+        shown = event_for(state, ev, seat)
+        if shown is not None:
+            _print_event(state, game, shown)
     state.events.clear()
+
+
+def _print_event(state, game, shown) -> None:
+    """One display event from :func:`interpreter.view.event_for`."""
+    kind = shown["kind"]
+    if kind == "log":
+        console.print(_escape(shown["text"]))
+        if shown.get("table"):
+            _score_table(state, game, shown["table"])
+    elif kind == "action":
+        console.print(f"  [cyan]{_escape(state.player_name(shown['player']))}[/cyan]: {_escape(shown['text'])}")
+    else:
+        console.print(f"  [dim]{_escape(shown['text'])}[/dim]")
+
+
+def _print_full_event(state, game, ev) -> None:
+    """An engine event as the full record shows it (replay without --seat)."""
+    to = ev.get("to")
+    only = ""
+    if to is not None:
+        only = " [dim](only " + _escape(", ".join(state.player_name(p) for p in to)) + ")[/dim]"
+    kind = ev["kind"]
+    if kind == "log":
+        console.print(_escape(ev["text"]) + only)
+        if ev.get("table"):
+            _score_table(state, game, ev["table"])
+    elif kind == "reveal" or kind == "action" and not ev.get("hidden"):
+        console.print(f"  [cyan]{_escape(state.player_name(ev['player']))}[/cyan]: {_escape(ev['text'])}{only}")
 
 
 def _score_table(state, game, rows, style: str | None = None):
@@ -331,6 +488,11 @@ def _ask_human(state, p):
                 console.print(f"[bold]Your {_escape(name)}:[/bold] " + _escape(", ".join(cards)))
         elif isinstance(z, list) and z and name in (game.display.get("show_zones") or [name]):
             console.print(f"[bold]{_escape(name)}:[/bold] " + ", ".join(_card_text(c, state) for c in z))
+        # cards a `show` step let this player see in a zone they cannot see
+        for seat, part in (enumerate(z) if zdef.per_player else [(None, z)]):
+            if isinstance(part, dict) and part.get("seen"):
+                where = name if seat is None else f"{state.player_name(seat)}'s {name}"
+                console.print(f"[bold]Seen in {_escape(where)}:[/bold] " + _escape(", ".join(part["seen"])))
     actions = state.legal_actions(p)
     picked = (obs.get("pending") or {}).get("my_picked")
     if picked is not None:  # a set choice: say how to build the set
@@ -361,7 +523,7 @@ def _ask_human(state, p):
                       "or press Enter to let the others act first[/dim]")
     while True:
         try:
-            raw = input(f"{state.player_name(p)} > ").strip()
+            raw = input(f"{sanitize_prompt(state.player_name(p))} > ").strip()
         except EOFError:
             console.print()
             return None
@@ -642,17 +804,27 @@ def cmd_replay(args) -> int:
                             "fingerprint differs), so the replay would be another game\n    hint: replay it "
                             "with the spec it was played with, or add --any-spec to replay it anyway")
     n, seed = data["num_players"], data["seed"]
+    seat = args.seat
+    if seat is not None and not 0 <= seat < n:
+        raise RulebookError(f"--seat {seat}: seats are 0..{n - 1}")
+    if args.export and seat is None:
+        raise RulebookError("--export writes what one seat may know: give --seat N too")
+    if args.export:
+        check_writable(args.export, "--export", "the seat's view")
     state = game.new_state(n, seed, player_names=data.get("player_names"), events=[])
-    print_header(game, n, seed)
-    _flush(state, game)
-    for i, (seat, text) in enumerate(data["history"]):
+    # the full record shows the seed and every private line; a seat's view shows neither
+    print_header(game, n, seed if seat is None else None)
+    if seat is not None:
+        console.print(f"[dim]as {_escape(state.player_name(seat))} saw it[/dim]")
+    _flush(state, game, seat, full=seat is None)
+    for i, (actor, text) in enumerate(data["history"]):
         try:
-            state.apply(text, seat)
+            state.apply(text, actor)
         except IllegalAction as exc:
-            raise RulebookError(f"{args.log}: history entry {i} ({json.dumps([seat, text])}): {exc.reason}\n"
+            raise RulebookError(f"{args.log}: history entry {i} ({json.dumps([actor, text])}): {exc.reason}\n"
                                 "    hint: the log does not match the spec, its options or the seed "
                                 "(was it edited, or the spec changed since?)") from None
-        _flush(state, game)
+        _flush(state, game, seat, full=seat is None)
     if state.is_terminal():
         print_result(state, game)
         saved = data.get("scores")
@@ -664,6 +836,13 @@ def cmd_replay(args) -> int:
         console.rule("[bold]Unfinished[/bold]")
         console.print(f"the game is unfinished: the log stops after {len(data['history'])} action(s); "
                       f"next to decide: {_escape(who)}")
+    if args.export:
+        try:
+            Path(args.export).write_text(json.dumps(state.export(seat), indent=1) + "\n")
+        except OSError as exc:
+            raise RulebookError(f"cannot write {args.export}: {exc.strerror or exc}") from None
+        console.print(f"[dim]what {_escape(state.player_name(seat))} may know written to {_escape(args.export)} "
+                      "(no seed, no hidden card, no private choice of another player)[/dim]")
     return 0
 
 
@@ -693,7 +872,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "the header shows it)")
     pl.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat you play (0-based)")
     pl.add_argument("--option", action="append", metavar="KEY=VALUE")
-    pl.add_argument("--save", metavar="FILE.json", help="save the game for `rulebook replay` (also when you quit)")
+    pl.add_argument("--save", metavar="FILE.json", help="save the game for `rulebook replay` (also when you quit); "
+                    "the full record: seed, every hand and every choice")
+    pl.add_argument("--show-seed", action="store_true", help="show the seed in the header (by default it is "
+                    "shown when the game is over: the seed gives every hand)")
     _add_schedule_args(pl)
     pl.add_argument("--bot", action="append", metavar="SEAT=KIND[:BUDGET]", help=BOT_HELP)
     pl.set_defaults(func=cmd_play)
@@ -732,6 +914,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--spec", help="the spec, if not the one named in the log")
     r.add_argument("--any-spec", action="store_true",
                    help="replay even if the spec's text has changed since the game was played")
+    r.add_argument("--seat", type=int, metavar="N", help="show the game as seat N saw it (no seed, no other "
+                   "player's hand or private choice); default: the full record")
+    r.add_argument("--export", metavar="FILE.json", help="with --seat: write what that seat may know "
+                   "(State.export) as JSON")
     r.set_defaults(func=cmd_replay)
 
     sc = sub.add_parser("schema", help="print the JSON Schema of a spec (or of a scenario file)",

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import RulebookError
+from ..view import sanitize
 from .formats import FORMATS
 
 SUFFIXES = {".svg": "svg", ".png": "png", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid",
@@ -151,7 +152,7 @@ def cmd_diagram(args) -> int:
     # without -o, images are written in the current folder
     data = render(G, fmt, heat, title, subtitle, game=game, link=_spec_link(args.spec, out or "./drawing"))
     if out is None and fmt in ("dot", "mermaid"):
-        sys.stdout.write(data.decode("utf-8"))
+        sys.stdout.write(sanitize(data.decode("utf-8")))  # spec text on a terminal: no escape sequences
         return 0
     if out is None:
         stem = Path(args.spec).stem + (".phases" if args.detail == "phases" else "")
@@ -160,7 +161,7 @@ def cmd_diagram(args) -> int:
         Path(out).write_bytes(data)
     except OSError as exc:
         raise RulebookError(f"cannot write {out}: {exc.strerror or exc}") from None
-    print(f"{fmt} diagram written to {out}")
+    print(sanitize(f"{fmt} diagram written to {out}"))
     return 0
 
 
@@ -173,9 +174,9 @@ def cmd_doc(args) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except OSError as exc:
             raise RulebookError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-        print(f"rules written to {args.output}")
+        print(sanitize(f"rules written to {args.output}"))
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(sanitize(text))  # spec text on a terminal: no escape sequences
     return 0
 
 

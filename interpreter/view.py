@@ -85,17 +85,17 @@ def history_for(state, seat) -> list:
     """``state.history`` as ``seat`` may know it: a list of ``{"player": seat, "action": text}``,
     or ``{"player": seat, "hidden": text}`` for an action it may not read (a private action of
     another player, or another player's choice in a simultaneous decision not yet revealed)."""
-    unrevealed = 0
+    unrevealed = set()
     pending = state.pending
-    if pending is not None and pending["simultaneous"]:
-        unrevealed = len(pending["committed"])  # the last entries: this decision's commits so far
-    first_unrevealed = len(state.history) - unrevealed
+    if pending is not None and pending["simultaneous"] and pending["committed"]:
+        from .engine.run import last_entries  # the commits so far: their choosers' last entries
+        unrevealed = set(last_entries(state.history, [int(p) for p in pending["committed"]]).values())
     out = []
     for i, (player, text) in enumerate(state.history):
         secret = state.private.get(str(i))
         if player == seat:
             out.append({"player": player, "action": text})
-        elif i >= first_unrevealed:
+        elif i in unrevealed:
             out.append({"player": player, "hidden": f"{state.player_name(player)} has chosen"})
         elif secret is not None and not can_read(secret[0], seat):
             out.append({"player": player, "hidden": secret[1]})

@@ -44,11 +44,16 @@ def visible_ids(state, seat) -> set:
         if zdef.per_player:
             for owner, ids in enumerate(zone):
                 if zdef.visibility == "public" or zdef.visibility == "owner" and owner == seat:
-                    out.update(ids)
+                    out.update(_flat(ids))
         elif zdef.visibility == "public":
-            out.update(zone)
+            out.update(_flat(zone))
     out.update(cid for cid, seats in state.shown.items() if seat in seats)
     return out
+
+
+def _flat(ids) -> list:
+    """The card ids of a zone (a zone of sets holds lists of ids)."""
+    return [i for x in ids for i in (x if isinstance(x, list) else [x])]
 
 
 class Window:
@@ -135,6 +140,8 @@ def check_observation(state, seat, where, seen=frozenset()):
     places = []
     for name, zdef in alt.game.zones.items():
         zones = alt.zones[name] if zdef.per_player else [alt.zones[name]]
+        if zdef.sets:
+            zones = [one for sets in zones for one in sets]
         for ids in zones:
             places.extend((ids, i) for i, cid in enumerate(ids) if cid not in vis)
     hidden = [ids[i] for ids, i in places]
@@ -195,16 +202,14 @@ def play_and_check(game, num_players, seed):
         # a simultaneous decision in progress: the others' commits are not in any seat's channel
         pending = state.pending
         if pending is not None and pending["simultaneous"] and pending["committed"]:
-            k = len(pending["committed"])
             for s in range(num_players):
                 view = state.export(s)
-                tail = view["history"][-k:]
-                assert [e["player"] for e in tail] == [h[0] for h in state.history[-k:]]
-                for entry in tail:
-                    assert ("hidden" in entry) == (entry["player"] != s), (
-                        f"{game.name}: seat {s} reads an unrevealed choice: {entry}")
-                assert view["observation"]["pending"]["my_choice"] == next(
-                    (e["action"] for e in tail if e["player"] == s), None)
+                for other in pending["committed"]:
+                    last = [e for e in view["history"] if e["player"] == int(other)][-1]
+                    if int(other) != s:
+                        assert "hidden" in last, f"{game.name}: seat {s} reads an unrevealed choice: {last}"
+                    else:
+                        assert view["observation"]["pending"]["my_choice"] == last["action"]
     for s in range(num_players):
         check_observation(state, s, f"{game.name}, end", window.seen[s])
         view = state.export(s)

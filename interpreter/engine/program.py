@@ -782,6 +782,7 @@ class BindChoice(Instr):
                 for card in value:
                     state.find_zone(card.id).remove(card.id)
                     state.marks[card.id] = [seat, None]
+                    state.shown.pop(card.id, None)
                 dst.extend(card.id for card in value)
                 state.drop_empty_sets()
         frame[1] += 1

@@ -228,14 +228,26 @@ def apply_action(state, action, player=None) -> None:
     frame[1] += 1
     state.pending = None
     if pending["simultaneous"] and state.events is not None:
-        # the commits are the last entries of the history, one per chooser
-        first = len(state.history) - len(players)
-        index = {state.history[i][0]: i for i in range(first, len(state.history))}
+        index = last_entries(state.history, players)  # each chooser's commit
         for p in players:
             secret = state.private.get(str(index[p]))
             state.emit("reveal", player=p, text=state.history[index[p]][1],
                        to=secret[0] if secret else None, other=secret[1] if secret else None)
     advance(state)
+
+
+def last_entries(history, players) -> dict:
+    """``{seat: index of its last entry in history}`` for each of ``players`` found (a
+    simultaneous decision's commits are its choosers' last entries)."""
+    index = {}
+    wanted = set(players)
+    for i in range(len(history) - 1, -1, -1):
+        seat = history[i][0]
+        if seat in wanted and seat not in index:
+            index[seat] = i
+            if len(index) == len(wanted):
+                break
+    return index
 
 
 def _direct_set(state, player, instr, text):

@@ -218,10 +218,31 @@ def play_and_check(game, num_players, seed):
     return state, read
 
 
+def _all_modules(spec) -> dict:
+    """Every yes/no option of a spec turned on (its optional modules, variants and powers)."""
+    from interpreter.spec.loader import load_spec
+    data = load_spec(spec)[0]
+    return {k: "true" for k, v in (data.get("options") or {}).items()
+            if isinstance(v, dict) and (v.get("type") == "bool" or isinstance(v.get("default"), bool))}
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=_ids(SPECS))
 def test_no_channel_of_any_seat_shows_what_it_may_not_know(spec):
     game = load_game(spec)
     play_and_check(game, game.min_players, 11)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=_ids(SPECS))
+def test_no_channel_leaks_with_every_module_on(spec):
+    """The optional modules (private looks, face-down discards...) are where hidden information
+    is most often shown: every yes/no option on at once, at the smallest and a larger table."""
+    options = _all_modules(spec)
+    game = load_game(spec, options)
+    state, read = play_and_check(game, game.min_players, 5)
+    if "visible_to:" in Path(spec).read_text():
+        # the spec has private lines: this game must have met some, or it checked nothing of them
+        differ = len({tuple(lines) for lines in read.values()}) > 1  # seats read different lines
+        assert state.private or differ, f"{game.name}: no private line or choice in this game: choose another seed"
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

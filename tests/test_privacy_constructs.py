@@ -103,7 +103,7 @@ def test_show_lets_the_seat_see_the_cards_until_they_move():
     state = _game().new_state(3, 4, events=[])
     for p in range(3):
         state.apply(0, p)
-    bottom = [state.game.cards[i].name for i in state.zones["deck"][:2]]
+    bottom = [state.game.cards[i].name for i in sorted(state.zones["deck"][:2])]  # card-table order
     for p in range(3):
         obs = state.observation(p)
         assert obs["zones"]["deck"]["count"] == len(state.zones["deck"])

@@ -396,7 +396,8 @@ class Show(Instr):
             shown[card.id] = sorted(set(old) | set(seats))  # a new list: clones share the old one
         if chosen and seats:
             names = ", ".join(state.player_name(p) for p in seats)
-            cards = ", ".join(c.name for c in chosen)
+            # in card-table order: the seer learns which cards, not their order in a hidden pile
+            cards = ", ".join(c.name for c in sorted(chosen, key=lambda c: c.id))
             state.emit("log", text=f"shown to {names}: {cards}", table=None, to=seats, other=None)
         frame[1] += 1
 

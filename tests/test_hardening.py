@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import IllegalAction, RulebookError, load_game
+from interpreter import IllegalAction, RulebookError, State, load_game
 from interpreter.cli import main
 from interpreter.spec.loader import check_spec
 
@@ -144,3 +144,115 @@ def test_a_simultaneous_choice_needs_the_seat():
     with pytest.raises(IllegalAction, match="say which player"):
         state.apply(0)
     assert state.to_json() == before
+
+
+# -- bounded work on hostile specs -------------------------------------------------------------
+from interpreter import RuleError  # noqa: E402
+
+
+def _game(tmp_path, text, name="spec.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return load_game(path)
+
+
+def _with_flow(flow: str, extra: str = "") -> str:
+    head = SMALL.split("flow:")[0]
+    return head + extra + "flow:\n" + flow
+
+
+def test_define_inlining_stays_small(tmp_path):
+    # f4 calls f3 forty times, which calls f2 forty times...: inlined fully, 2.5 million nodes
+    body = " + ".join(["x"] * 40)
+    defs = "define:\n" + f'  f1(x): "{body}"\n' + "".join(
+        f'  f{i}(x): "{body.replace("x", f"f{i - 1}(x)")}"\n' for i in (2, 3, 4))
+    game = _game(tmp_path, _with_flow('  - set: {v: "f4(1)"}\n  - deal: {from: deck, to: hand, count: 1}\n'
+                                      "  - choose: {player: 0, cards: p.hand, action: play, to: pile}\n"
+                                      .replace("p.hand", "0.hand"), defs))
+    assert game.new_state(2, 1).vars["v"] == 40 ** 4
+
+
+def test_work_is_budgeted_between_two_decisions_not_per_step(tmp_path):
+    # each step is cheap (100,000 items), but 1,000 of them before a decision are not
+    game = _game(tmp_path, _with_flow('  - repeat: 1000\n    do:\n'
+                                      '      - set: {v: "sum([i for i in range(0, 100000)])"}\n'))
+    with pytest.raises(RuleError, match="since the last decision"):
+        game.new_state(2, 1)
+
+
+@pytest.mark.parametrize("phases, line", [
+    ("phases:\n  a:\n    - phase: a\n", 16),
+    ("phases:\n  a:\n    - if: v > 0\n      then:\n        - phase: b\n"
+     "    - choose: {player: 0, cards: 0.hand, action: play, to: pile}\n  b:\n    - phase: a\n", 18),
+])
+def test_a_phase_that_calls_itself_without_a_decision_is_refused(tmp_path, phases, line):
+    errs = _errors(tmp_path, _with_flow("  - phase: a\n") + phases)
+    assert len(errs) == 1 and "call itself again with no decision" in errs[0].message
+    assert errs[0].line == line
+
+
+def test_recursion_through_a_decision_is_fine(tmp_path):
+    text = _with_flow("  - phase: a\n") + ("phases:\n  a:\n    - deal: {from: deck, to: hand, count: 1}\n"
+                                          "    - choose: {player: 0, cards: 0.hand, action: play, to: pile}\n"
+                                          "    - if: count(deck) > 1\n      then:\n        - phase: a\n")
+    assert _errors(tmp_path, text) == []
+
+
+@pytest.mark.parametrize("step, match", [
+    ('  - set: {w: "[1]"}\n  - repeat: 40\n    do:\n      - add: {w: w}\n', "items"),
+    ('  - set: {w: "[1]"}\n  - repeat: 40\n    do:\n      - set: {w: "[w, w]"}\n', "nested|counting nested"),
+    ('  - set: {w: "{}"}\n  - set: {"w[1]": w}\n  - set: {"w[2]": w}\n', None),
+    ('  - set: {w: "\'%099999999d\' % 1"}\n', "remainder of two numbers"),
+    ('  - set: {w: "[1]"}\n  - repeat: 20\n    do:\n      - set: {w: "[w, w, w]"}\n', "counting nested"),
+])
+def test_values_cannot_grow_without_bound(tmp_path, step, match):
+    game = _game(tmp_path, _with_flow(step + "  - deal: {from: deck, to: hand, count: 1}\n"
+                                      "  - choose: {player: 0, cards: 0.hand, action: play, to: pile}\n",
+                                      ).replace("variables: {v: 1}", "variables: {v: 1, w: null}"))
+    if match is None:  # a map set into itself is copied: no value contains itself
+        state = game.new_state(2, 1)
+        assert state.vars["w"] == {1: {}, 2: {1: {}}}
+        assert State.from_json(game, state.to_json()).vars == state.vars
+        return
+    with pytest.raises(RuleError, match=match):
+        game.new_state(2, 1)
+
+
+def test_logs_of_shared_sub_lists_are_cut(tmp_path):
+    flow = ('  - set: {w: "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]"}\n  - repeat: 4\n    do:\n'
+            '      - set: {w: "[w, w, w, w, w, w, w, w, w, w]"}\n  - log: "{w}"\n'
+            "  - deal: {from: deck, to: hand, count: 1}\n"
+            "  - choose: {player: 0, cards: 0.hand, action: play, to: pile}\n")
+    events = []
+    game = _game(tmp_path, _with_flow(flow).replace("variables: {v: 1}", "variables: {v: 1, w: null}"))
+    game.new_state(2, 1, events=events)
+    text = next(e["text"] for e in events if e["kind"] == "log")
+    assert len(text) <= 100_003 and text.endswith("...")
+
+
+def test_card_count_must_be_whole(tmp_path):
+    errs = _errors(tmp_path, SMALL.replace('    name: "{suit}-{rank}"', '    name: "{suit}-{rank}"\n    count: 5.0'))
+    assert len(errs) == 1 and "whole number of copies" in errs[0].message and errs[0].line == 6
+
+
+@pytest.mark.parametrize("players, match", [("[0, 0]", "twice"), ("[0, 7]", "not a player"), ("1", "list of seats")])
+def test_simultaneous_choosers_are_checked(tmp_path, players, match):
+    game = _game(tmp_path, _with_flow(f'  - choose: {{players: "{players}", options: "[1, 2]", action: pick}}\n'))
+    with pytest.raises(RuleError, match=match):
+        game.new_state(2, 1)
+
+
+def test_turn_order_refuses_an_impossible_seat(tmp_path):
+    game = _game(tmp_path, _with_flow('  - set: {v: "turn_order(7)"}\n'))
+    with pytest.raises(RuleError, match=r"turn_order\(7\): 7 is not a player"):
+        game.new_state(2, 1)
+
+
+def test_a_choice_of_90000_options_works_and_more_than_the_list_cap_is_refused(tmp_path):
+    game = _game(tmp_path, _with_flow('  - choose: {player: 0, options: "range(0, 90000)", action: pick}\n'))
+    state = game.new_state(2, 1)
+    assert len(state.legal_actions(0)) == 90000
+    state.apply("pick 89999", 0)
+    big = _game(tmp_path, _with_flow('  - choose: {player: 0, options: "range(0, 200000)", action: pick}\n'), "b.yaml")
+    with pytest.raises(RuleError, match="more than the 100000"):
+        big.new_state(2, 1)

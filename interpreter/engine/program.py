@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..errors import RuleError
 from ..expr.builtins import MAX_ITEMS
+from ..expr.compiler import MAX_TEXT, _add, check_value
 from ..model.cards import Card
 
 CHOICES = "$choices"
@@ -121,6 +122,8 @@ class ForInit(Instr):
             items = list(items)
         elif not isinstance(items, list):
             raise RuleError(f"cannot loop over {items!r}: expected a list or a number")
+        else:
+            check_value(ctx, items)
         # the cursor is a pair replaced at each pass (never changed in place)
         frame[2][self.key] = (items, 0)
         frame[1] += 1
@@ -178,7 +181,7 @@ class Assign(Instr):
 
     def run(self, state, ctx, frame):
         # Evaluate every value first so that `set: {a: b, b: a}` swaps.
-        values = [(t, t[3](ctx)) for t in self.targets]
+        values = [(t, check_value(ctx, t[3](ctx))) for t in self.targets]
         for (kind, name, extra, _), value in values:
             if kind == "var":
                 store, key = state.vars, name
@@ -193,9 +196,13 @@ class Assign(Instr):
                 store, key = extra[0](ctx), extra[1](ctx)
                 if type(store) is not dict and type(store) is not list:
                     raise RuleError(f"cannot set an entry of {store!r}: not a map or list")
+                if type(value) is list or type(value) is dict:
+                    # a copy: `m[k]` set to m itself (or to a list holding m) would make a value
+                    # that contains itself, which no one can print, copy or save
+                    value = _copy_plain(value)
             if self.add:
                 old = store[key] if type(store) is list else store.get(key)
-                value = (old or 0) + value
+                value = check_value(ctx, _add(0 if old is None else old, value))
             store[key] = value
         frame[1] += 1
 
@@ -415,20 +422,78 @@ def seat_list(state, value, what) -> list:
 
 
 def render(ctx, parts) -> str:
-    """The text of a compiled template (literal strings and compiled ``{expr}`` parts)."""
-    return "".join(p if isinstance(p, str) else _text(ctx, p(ctx)) for p in parts)
+    """The text of a compiled template (literal strings and compiled ``{expr}`` parts), cut
+    with "..." past MAX_TEXT characters (a list may hold one sub-list many times)."""
+    out = []
+    budget = [MAX_TEXT]
+    for p in parts:
+        if isinstance(p, str):
+            out.append(p)
+            budget[0] -= len(p)
+        else:
+            _text_into(out, p(ctx), budget, 0)
+        if budget[0] < 0:
+            return "".join(out)[:MAX_TEXT] + "..."
+    return "".join(out)
 
 
 def _text(ctx, value):
+    out = []
+    budget = [MAX_TEXT]
+    _text_into(out, value, budget, 0)
+    text = "".join(out)
+    return text[:MAX_TEXT] + "..." if budget[0] < 0 else text
+
+
+def _text_into(out, value, budget, depth):
+    """Append the text of ``value`` to ``out`` while ``budget[0]`` (characters) lasts."""
+    if budget[0] < 0:
+        return
+    if type(value) is dict:
+        out.append("{")
+        for i, (k, v) in enumerate(value.items()):
+            out.append(", " if i else "")
+            _text_into(out, k, budget, depth + 1)
+            out.append(": ")
+            budget[0] -= 4
+            _text_into(out, v, budget, depth + 1)
+            if budget[0] < 0:
+                return
+        out.append("}")
+        return
+    if type(value) is list or type(value) is tuple:
+        if depth > 60:
+            out.append("...")
+            budget[0] = -1
+            return
+        for i, v in enumerate(value):
+            if i:
+                out.append(", ")
+                budget[0] -= 2
+            _text_into(out, v, budget, depth + 1)
+            if budget[0] < 0:
+                return
+        return
     if type(value) is Card:
-        return value.name
-    if isinstance(value, list):
-        return ", ".join(_text(ctx, v) for v in value)
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+        text = value.name
+    elif value is None:
+        text = "none"
+    elif isinstance(value, bool):
+        text = "yes" if value else "no"
+    else:
+        text = str(value)
+    out.append(text)
+    budget[0] -= len(text)
+
+
+def _copy_plain(v):
+    """A deep copy of plain data (lists and maps; cards and scalars shared)."""
+    t = type(v)
+    if t is dict:
+        return {k: _copy_plain(x) for k, x in v.items()}
+    if t is list or t is tuple:
+        return [_copy_plain(x) for x in v]
+    return v
 
 
 class End(Instr):
@@ -530,6 +595,14 @@ class Choose(Instr):
             seats = [seat]
         else:
             seats = self.players(ctx)
+            if not isinstance(seats, list):
+                raise RuleError(f"choose: players must be a list of seats, not {seats!r:.80}")
+            for seat in seats:
+                if type(seat) is not int or not 0 <= seat < state.num_players:
+                    raise RuleError(f"choose: {seat!r:.40} in players is not a player "
+                                    f"(seats are 0..{state.num_players - 1})")
+            if len(set(seats)) != len(seats):
+                raise RuleError(f"choose: players names a seat twice ({seats!r:.80}); each player chooses once")
             if not seats:
                 frame[1] = self.skip_to
                 return
@@ -573,6 +646,8 @@ class Choose(Instr):
                     values = list(values)
                 seen = {}
                 for v in values:
+                    if type(v) is list or type(v) is dict:
+                        check_value(ctx, v)
                     if self.where is not None:
                         b[self.as_name] = v
                         if not self.where(ctx):

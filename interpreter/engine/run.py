@@ -54,7 +54,9 @@ def advance(state) -> None:
         except _PY_ERRORS as exc:
             raise _located(game, instr, describe_python_error(exc)) from None
         ctx.bound.clear()
-        ctx.work = 0
+        # the work budget runs from one decision to the next (not per step): a step costs one
+        # unit, and expressions spend theirs (see expr.compiler.spend) on the same ctx
+        ctx.work += 1
         steps += 1
         if steps > MAX_STEPS:
             raise _located(game, instr, f"no player was asked to decide in {MAX_STEPS} steps: "

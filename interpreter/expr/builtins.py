@@ -95,16 +95,29 @@ def _arg_best(better):
     return fn
 
 
+def _seat(ctx, p, fn):
+    """``p`` if it is a seat of this game, else a RuleError naming the built-in ``fn``:
+    wrapping an impossible seat round the table would hide a mistake in the rules."""
+    n = ctx.state.num_players
+    if type(p) is not int or not 0 <= p < n:
+        raise RuleError(f"{fn}({p!r}): {p!r} is not a player (seats are 0..{n - 1})")
+    return p
+
+
 def _next_player(ctx, p, steps=1):
+    _seat(ctx, p, "next_player")
+    if type(steps) is not int:
+        raise RuleError(f"next_player: steps must be a whole number, not {steps!r}")
     return (p + steps) % ctx.state.num_players
 
 
 def _prev_player(ctx, p):
-    return (p - 1) % ctx.state.num_players
+    return (_seat(ctx, p, "prev_player") - 1) % ctx.state.num_players
 
 
 def _turn_order(ctx, p):
     n = ctx.state.num_players
+    _seat(ctx, p, "turn_order")
     return [(p + i) % n for i in range(n)]
 
 

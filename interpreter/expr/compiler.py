@@ -141,7 +141,7 @@ def _div(a, b):
 
 MAX_TEXT = 100_000      # characters of a text value
 MAX_INT_BITS = 256      # numbers stay far below this; a runaway product does not
-MAX_WORK = 5_000_000    # comprehension items and definition calls in one step's evaluations
+MAX_WORK = 5_000_000    # steps, comprehension items and definition calls between two decisions
 
 
 def _checked(value):
@@ -173,16 +173,60 @@ def _mul(a, b):
     return _checked(a * b)
 
 
+def _mod(a, b):
+    # `%` is the remainder of numbers: on a text it would be printf formatting, whose widths
+    # ("%999999999d") build texts of any size
+    if type(a) is str or type(b) is str:
+        raise RuleError("% is the remainder of two numbers; to build a text write a template such as '{x} points'")
+    return a % b
+
+
+MAX_DEPTH = 50             # nesting of one value (lists and maps inside each other)
+MAX_VALUE_NODES = 1_000_000  # items of one value, nested ones included (shared sub-lists counted each time)
+
+
+def check_value(ctx, value):
+    """Refuse a value nested more than :data:`MAX_DEPTH` levels or holding more than
+    :data:`MAX_VALUE_NODES` items counting nested ones (a list that holds the same sub-list
+    twice counts it twice: printing, copying or saving it would write it twice). The walk is
+    iterative and spends its items as work. Returns ``value``."""
+    t = type(value)
+    if t is not list and t is not dict and t is not tuple:
+        return value
+    nodes = 0
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RuleError(f"a value nested more than {MAX_DEPTH} levels deep (lists and maps inside each other)")
+        items = v.values() if type(v) is dict else v
+        nodes += len(v)
+        if nodes > MAX_VALUE_NODES:
+            raise RuleError(f"a value of more than {MAX_VALUE_NODES} items, counting nested ones "
+                            "(a list that holds one list twice counts it twice)")
+        for x in items:
+            tx = type(x)
+            if tx is list or tx is dict or tx is tuple:
+                stack.append((x, depth + 1))
+    spend(ctx, nodes)
+    return value
+
+
 def spend(ctx, amount: int) -> None:
-    """Count ``amount`` units of work against the step's budget (bounded evaluation)."""
+    """Count ``amount`` units of work against the budget that runs from one decision to the next
+    (bounded evaluation: a stranger's spec cannot busy-loop between two decisions)."""
     ctx.work += amount
     if ctx.work > MAX_WORK:
-        raise RuleError(f"this step needs more than {MAX_WORK} units of work (comprehension items and "
-                        "definition calls): the rules must stay cheap to evaluate")
+        raise RuleError(_over_budget())
+
+
+def _over_budget() -> str:
+    return (f"the rules did more than {MAX_WORK} units of work (steps, comprehension items and definition "
+            "calls) since the last decision: the rules must stay cheap to evaluate")
 
 
 _ARITH = {"+": _add, "-": operator.sub, "*": _mul, "/": _div,
-          "//": operator.floordiv, "%": operator.mod}
+          "//": operator.floordiv, "%": _mod}
 
 
 def get_attr(ctx, obj, name):
@@ -237,20 +281,25 @@ class Compiler:
         self._inlining: list = []
         self._subst: dict = {}
         self._slot = 0
+        self._nodes = 0  # nodes compiled for the current expression, inlined bodies included
 
     def compile(self, tree: Tree, local_names=frozenset(), bound=frozenset()):
         """Compile ``tree`` with step-bound ``local_names`` (read from the frame) and
         expression-``bound`` names. Returns ``f(ctx)``. Raises :class:`ExprNameError`."""
+        saved, self._nodes = self._nodes, 0
         try:
             return self._c(tree, frozenset(local_names), frozenset(bound))
         except RecursionError:
             raise ExprNameError("the expression is too long or nested too deeply",
                                 "split it into smaller definitions under define") from None
+        finally:
+            self._nodes = saved
 
     # -- dispatch -----------------------------------------------------------------
     def _c(self, t, locs, bound):
         if isinstance(t, Token):  # pragma: no cover - grammar always wraps tokens
             raise ExprNameError(f"unexpected token {t}")
+        self._nodes += 1
         method = getattr(self, "_" + t.data.rstrip("_"), None)
         if method is None:  # pragma: no cover
             raise ExprNameError(f"unsupported expression form {t.data}")
@@ -303,7 +352,8 @@ class Compiler:
             if n.defines[name]:
                 raise ExprNameError(f"{name} needs arguments: {name}({', '.join(n.defines[name])})")
             self._note_call(name)
-            if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH:
+            if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH \
+                    and self._nodes < MAX_INLINE_NODES:
                 body = self._inline(name, [], [])
 
                 def derived(ctx):
@@ -651,7 +701,8 @@ class Compiler:
                                     f"given {len(args)}")
             fargs = [self._c(a, locs, bound) for a in args]
             self._note_call(name)
-            if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH:
+            if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH \
+                    and self._nodes < MAX_INLINE_NODES:
                 return self._inline(name, params, fargs)
             fns = n.functions
             return lambda ctx: fns[name](ctx, *[f(ctx) for f in fargs])
@@ -693,6 +744,7 @@ class Compiler:
         and game-level names."""
         self.current_define = name
         self._inlining.append(name)
+        saved, self._nodes = self._nodes, 0
         try:
             body = self._c(tree, frozenset(), frozenset(params))
         except RecursionError:
@@ -701,6 +753,7 @@ class Compiler:
         finally:
             self.current_define = None
             self._inlining.pop()
+            self._nodes = saved
         if not params:
             def fn0(ctx):
                 spend(ctx, 1)
@@ -727,6 +780,9 @@ class Compiler:
 _ARITY: dict = {}
 # Inlining stops this deep (deeper calls are real calls), so compiling stays linear in the spec.
 MAX_INLINE_DEPTH = 3
+# ... and once an expression has this many nodes (inlined bodies included): definitions that
+# call each other many times would otherwise multiply a small spec into a huge program.
+MAX_INLINE_NODES = 2_000
 # built-ins that consume a comprehension in one pass (len is count's other name)
 _FUSABLE = {"count": "count", "len": "count", "first": "first", "any": "any", "sum": "sum"}
 

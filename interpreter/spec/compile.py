@@ -211,6 +211,8 @@ class SpecCompiler:
             if f is not None:
                 constraints.append((f, self.template(("constraints", i, "message"), c.get("message", "")),
                                     ("constraints", i, "check")))
+        if not any(x.severity == "error" for x in self.diags):
+            self.check_recursion(programs)
         score_src = d.get("score", "p.score" if "score" in n.player_vars else "0")
         score_fn = self.expr(("score",), score_src, bound={"p"})
         columns = self.build_columns()
@@ -316,6 +318,28 @@ class SpecCompiler:
         for path, text, tree, shadowed in self.expr_sites:
             checker.check(path, text, tree, shadowed)
         self.diags.extend(checker.out)
+
+    def check_recursion(self, programs: dict) -> None:
+        """Refuse a phase that calls itself (directly or through other phases) on a path with no
+        decision in between: the game would pile up frames and never ask anyone anything. A
+        static check, so such a spec is refused by validate instead of running a million steps."""
+        skip = {name: False for name in programs}  # can the phase run to its end with no decision?
+        changed = True
+        while changed:
+            changed = False
+            for name, prog in programs.items():
+                if not skip[name] and _exit_reachable(prog, skip):
+                    skip[name] = changed = True
+        edges, sites = {}, {}
+        for name, prog in programs.items():
+            for pc, callee in _calls_before_a_decision(prog, skip):
+                edges.setdefault(name, []).append(callee)
+                sites.setdefault((name, callee), prog[pc].path)
+        for ring in _cycles(edges)[:5]:
+            path = sites[(ring[0], ring[1])]
+            self.error(path, "phase " + " -> ".join(ring) + " can call itself again with no decision in "
+                       "between: recursion without a decision is refused (it could pile up frames for ever)",
+                       "put a choose step before the call, or use repeat or while (with max) to do it again")
 
     def build_columns(self) -> list:
         """The score table's columns: ``[(title, f(ctx) with p bound)]``."""
@@ -445,6 +469,10 @@ class SpecCompiler:
                 seats = range(int((self.data.get("players") or {}).get("max", 8)))
                 combos = [dict(c, owner=s) for s in seats for c in combos]
             count = entry.get("count", 1)
+            if type(count) is not int or count < 1:  # JSON Schema counts 5.0 as an integer
+                self.error(path + ("count",), f"count must be a whole number of copies (1 or more), not {count!r}",
+                           "e.g. count: 5")
+                count = 1
             if len(combos) * (count if isinstance(count, int) else 1) + len(out) > MAX_CARDS:
                 self.error(path, f"more than {MAX_CARDS} cards", "a deck this large cannot be played")
                 break
@@ -960,6 +988,79 @@ def fingerprint(text: str, options: dict) -> str:
     options is refused instead of silently playing a different game."""
     blob = json.dumps([text, options], sort_keys=True, default=repr)
     return "sha256:" + hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _cycles(edges: dict) -> list:
+    """One cycle ``[a, b, ..., a]`` through each phase that can reach itself (each ring once)."""
+    out, seen_rings = [], set()
+    for start in sorted(edges):
+        # breadth-first from start's callees back to start: the shortest ring through it
+        parent, todo = {}, []
+        for c in edges.get(start, []):
+            if c not in parent:
+                parent[c] = start
+                todo.append(c)
+        i = 0
+        while i < len(todo) and start not in parent:
+            node = todo[i]
+            i += 1
+            for nxt in edges.get(node, []):
+                if nxt not in parent:
+                    parent[nxt] = node
+                    todo.append(nxt)
+        if start not in parent:
+            continue
+        ring, node = [start], parent[start]
+        while node != start:
+            ring.append(node)
+            node = parent[node]
+        ring.append(start)
+        ring.reverse()
+        key = frozenset(ring)
+        if key not in seen_rings:
+            seen_rings.add(key)
+            out.append(ring)
+    return out
+
+
+def _successors(prog, pc, skip):
+    """Where control may go from ``pc`` without a decision; a decision (an instruction that
+    lists options) has none, nor has an end of the game."""
+    instr = prog[pc]
+    if hasattr(instr, "legal") or isinstance(instr, P.End):
+        return []
+    if isinstance(instr, P.Call):
+        return [pc + 1] if skip.get(instr.phase, True) else []
+    if isinstance(instr, P.Jump):
+        return [instr.target]
+    out = [pc + 1]
+    for attr in ("target", "end", "skip_to"):
+        t = getattr(instr, attr, None)
+        if isinstance(t, int):
+            out.append(t)
+    return out
+
+
+def _walk_free(prog, skip):
+    """Positions reachable from the start of ``prog`` with no decision on the way."""
+    seen, todo = set(), [0]
+    while todo:
+        pc = todo.pop()
+        if pc in seen or pc is None:
+            continue
+        seen.add(pc)
+        if pc < len(prog):
+            todo.extend(_successors(prog, pc, skip))
+    return seen
+
+
+def _exit_reachable(prog, skip) -> bool:
+    return len(prog) in _walk_free(prog, skip)
+
+
+def _calls_before_a_decision(prog, skip):
+    return [(pc, prog[pc].phase) for pc in sorted(_walk_free(prog, skip))
+            if pc < len(prog) and isinstance(prog[pc], P.Call)]
 
 
 def _frame_key(kind: str, path: tuple) -> str:

@@ -466,8 +466,9 @@ def test_rules_document_of_skull_king(sk):
     md = rules_markdown(game)
     for text in ("# Skull King — rules", "**Players:** 2 to 8.", "56 × **green-1** … **black-14**",
                  "5 × **escape**", "played as *pirate* or *escape*", "only with option `kraken`",
-                 "That is **70 cards**", "1. Repeat `10` times:", "### Phase trick",
-                 "**Decision — bid:** every player in `players` chooses at the same time",
+                 "That is **70 cards**", "1. **§2: 10 rounds.** — Repeat `10` times:", "### Phase trick",
+                 "**Decision — bid:** every player chooses at the same time",
+                 "starting with the player left of `dealer`",
                  "range(0, cards_dealt + 1)", "**Allowed when:** `may_play(c, p)`", "If `winning == null`:",
                  "- Otherwise:", "the **highest** final score wins", "Add `p.round_points` to `p.score`",
                  "§6: add the Kraken: nobody wins its trick.", "**rulebook_2021**: `lead_suit=official`",

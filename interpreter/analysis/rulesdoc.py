@@ -75,8 +75,26 @@ class _Source:
         return " ".join(p for p in parts if p)
 
 
+_NAME = r"([A-Za-z_][\w.]*)"
+# Whole expressions a reader knows by their words (code stays the fallback for everything else).
+_PLAIN = [
+    (re.compile(rf"^next_player\({_NAME}\)$"), "the player left of `{0}`"),
+    (re.compile(rf"^prev_player\({_NAME}\)$"), "the player right of `{0}`"),
+    (re.compile(rf"^turn_order\({_NAME}\)$"), "every player in turn, clockwise from `{0}`"),
+    (re.compile(r"^num_players$"), "the number of players"),
+    (re.compile(rf"^count\({_NAME}\)$"), "the number of cards in `{0}`"),
+    (re.compile(rf"^top\({_NAME}\)$"), "the top card of `{0}`"),
+    (re.compile(r"^null$"), "nothing"),
+]
+
+
 def _code(text) -> str:
+    """An expression for a reader: in words when it is one of the forms in ``_PLAIN``, else as code."""
     t = clean(text)
+    for pattern, words in _PLAIN:
+        m = pattern.match(t)
+        if m:
+            return words.format(*m.groups())
     tick = "``" if "`" in t else "`"
     return f"{tick}{t}{tick}"
 
@@ -261,8 +279,8 @@ class _Doc:
             text = self.sentence(n, d)
             note = self.src.note(d["path"])
             extra = " ".join(x for x in (d.get("doc") or "", note) if x)
-            if extra:
-                text += f" *({_md(extra)})*"
+            if extra:  # the author's words lead; what the step does in the spec's terms follows
+                text = f"**{_md(extra.rstrip('.'))}.** — {text}"
             marker = f"{i}. "
             self.w(f"{pad}{marker}{text}")
             inner = pad + " " * len(marker)
@@ -286,6 +304,8 @@ class _Doc:
         if kind == "call":
             return f"Play the phase **{d['phase']}** (see *Phase {d['phase']}* below)."
         if kind == "for":
+            if clean(d["items"]) == "players":
+                return f"For each player `{d['var']}`:"
             return f"For each `{d['var']}` in {_code(d['items'])}:"
         if kind == "repeat":
             count = d["count"]
@@ -370,7 +390,8 @@ class _Doc:
                 text += f" (called `{c['as']}`)"
             return text + "." + (" Then:" if c.get("then") else "")
         if d["simultaneous"]:
-            text = f"**Decision — {d['action']}:** every player in {who} chooses at the same time, in secret"
+            everyone = "every player" if clean(d["who"]) == "players" else f"every player in {who}"
+            text = f"**Decision — {d['action']}:** {everyone} chooses at the same time, in secret"
             text += " (the choices are revealed together)"
         else:
             text = f"**Decision — {d['action']}:** {who} chooses"

@@ -89,10 +89,24 @@ def _actor(state, rng):
     return cur[0]
 
 
+def chance_step(state, rng) -> None:
+    """At a chance node (chance mode), apply an outcome drawn by its probability."""
+    outs = state.chance_outcomes()
+    r = rng.random()
+    for action, prob in outs:
+        r -= prob
+        if r < 0:
+            break
+    state.apply(action, action.player)
+
+
 def rollout(state, rng, mark) -> None:
     """Random legal actions until the horizon (in place)."""
     from ..engine.run import legal_options
     while _within(state, mark):
+        if "chance" in state.pending:
+            chance_step(state, rng)
+            continue
         p = _actor(state, rng)
         opts = legal_options(state, p)
         state.apply(rng.randrange(len(opts)), p)
@@ -194,6 +208,9 @@ class ISMCTSAgent(SearchAgent):
             path = []
             p = player
             while _within(s, mark):
+                if "chance" in s.pending:  # chance nodes are sampled, not stored in the tree
+                    chance_step(s, rng)
+                    continue
                 if node is not root:
                     p = _actor(s, rng)
                 texts = [o[0] for o in legal_options(s, p)]

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import RulebookError
+from ..errors import IllegalAction, RulebookError, SpecError
 from ..model.saved import check_seed
-from ..model.state import State
+from ..model.state import CHANCE, Action, State
 from ..spec.yamlpos import position_of
 from . import run
 from .context import Ctx
@@ -42,13 +42,21 @@ class Game:
         return position_of(self.positions, path)
 
     def new_state(self, num_players: int, seed: int = 0, player_names=None, trace: dict | None = None,
-                  events: list | None = None):
+                  events: list | None = None, setup: dict | None = None, start: str | None = None,
+                  chance: bool = False, chance_samples: int | None = None):
         """A new State at the first decision of a game for ``num_players`` players.
 
         ``seed`` (int) fixes every shuffle; ``player_names`` (list of str) is for display;
         ``events`` (a list) receives what happens, for display (dicts with ``kind``: ``log``,
-        ``action``, ``reveal``); ``trace`` (a dict) receives how often each spec step ran. Raises :class:`RulebookError` when the player
-        count is outside the spec's range."""
+        ``action``, ``reveal``); ``trace`` (a dict) receives how often each spec step ran.
+
+        ``setup`` starts from a position instead of the deck: the ``setup`` mapping of a rule
+        scenario (``stacked``, ``vars``, ``player_vars``, ``zones``; see docs/scenarios.md), and
+        ``start`` (or ``setup["start"]``) the phase to run (default ``flow``; a phase runs once,
+        then the game is over). ``chance=True`` makes ``shuffle`` and ``random`` steps chance
+        nodes (see :mod:`interpreter.engine.chance`; ``chance_samples`` bounds the outcomes listed
+        for a shuffle). Raises :class:`RulebookError` when the player count is outside the spec's
+        range, and :class:`~interpreter.errors.SpecError` for a setup the spec cannot have."""
         check_seed(seed)
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
@@ -58,13 +66,31 @@ class Game:
         if player_names is not None and not (isinstance(player_names, (list, tuple)) and len(player_names) == num_players
                                              and all(isinstance(x, str) for x in player_names)):
             raise RulebookError(f"player_names must be a list of {num_players} texts, not {player_names!r:.80}")
-        state = State(self, num_players, seed, player_names)
+        if setup is not None or start is not None:
+            from ..scenario import build_state  # the scenario format's own reader: one copy of it
+            if setup is not None and not isinstance(setup, dict):
+                raise RulebookError(f"setup must be a mapping (stacked, vars, player_vars, zones, start), "
+                                    f"not {type(setup).__name__}")
+            setup = dict(setup or {})
+            start = start or setup.pop("start", None) or "flow"
+            try:
+                state = build_state(self, {"players": num_players, "seed": seed, "setup": setup, "start": start},
+                                    file="setup")
+            except SpecError as exc:  # no file position: say where instead
+                raise RulebookError(str(exc).replace("setup:0:0: error: ", "new_state(setup=...): ", 1)) from None
+            if player_names:
+                state.player_names = list(player_names)
+        else:
+            state = State(self, num_players, seed, player_names)
+            state.zones[self.initial_zone].extend(self.cards_in_play(num_players))
+            state.stack = [["flow", 0, {}]]
         state.trace = trace
         state.events = events
-        zone = self.initial_zone
-        state.zones[zone].extend(self.cards_in_play(num_players))
+        if chance:
+            from .chance import new_chance
+            state.chance = new_chance(chance_samples)
         self.check_constraints(state)
-        run.start(state)
+        run.advance(state)
         return state
 
     def cards_in_play(self, num_players: int) -> list:
@@ -82,10 +108,33 @@ class Game:
 
     def legal_actions(self, state, player=None) -> list:
         """See :meth:`State.legal_actions <interpreter.model.state.State.legal_actions>`."""
+        if state.pending is not None and "chance" in state.pending:
+            if player not in (None, CHANCE):
+                return []
+            return [a for a, _ in self.chance_outcomes(state)]
         return run.legal_actions(state, player)
+
+    def chance_outcomes(self, state) -> list:
+        """See :meth:`State.chance_outcomes <interpreter.model.state.State.chance_outcomes>`."""
+        if state.pending is None or "chance" not in state.pending:
+            return []
+        from . import chance
+        return [(Action(CHANCE, text, i), p) for i, (text, p) in enumerate(chance.outcomes(state))]
 
     def apply(self, state, action, player=None) -> None:
         """See :meth:`State.apply <interpreter.model.state.State.apply>`."""
+        if state.pending is not None and "chance" in state.pending:
+            if player not in (None, CHANCE) or (type(action) is Action and action.player != CHANCE):
+                raise IllegalAction("waiting for chance (a shuffle or a random draw): apply an outcome "
+                                    "for the chance player, CHANCE = -1")
+            from . import chance
+            text = chance.apply(state, action)
+            state.record(CHANCE, text)
+            state.pending = None
+            run.advance(state)
+            return
+        if player == CHANCE:
+            raise IllegalAction("the chance player acts only at a chance node")
         run.apply_action(state, action, player)
 
     def scores(self, state) -> list:
@@ -116,9 +165,11 @@ class Game:
                 raise RulebookError(f"{self.file}:{pos.line}:{pos.column}: these options cannot be played by "
                                     f"{state.num_players} players: {message}\n    hint: options now: {options}")
 
-    def replay(self, num_players: int, seed: int, actions, player_names=None, fingerprint: str | None = None):
+    def replay(self, num_players: int, seed: int, actions, player_names=None, fingerprint: str | None = None,
+               setup=None, start=None):
         """Replay ``actions`` (list of ``[seat, text]``, e.g. a State's ``history``) from a new
-        State; returns the final State. ``fingerprint`` (from a saved game) must be this game's
+        State (from ``setup``/``start`` if given, as :meth:`new_state`); returns the final State.
+        A history with chance outcomes (seat ``CHANCE``, -1) is replayed in chance mode. ``fingerprint`` (from a saved game) must be this game's
         (same spec text and options), else the replay would silently be another game.
 
         Raises :class:`RulebookError` for a malformed entry or another fingerprint, and
@@ -129,7 +180,8 @@ class Game:
                                 f"options (fingerprint {fingerprint!r}, this game's is {self.fingerprint!r})")
         if not isinstance(actions, (list, tuple)):
             raise RulebookError(f"actions must be a list of [seat, action text] pairs, not {type(actions).__name__}")
-        state = self.new_state(num_players, seed, player_names)
+        chance = any(isinstance(e, (list, tuple)) and len(e) == 2 and e[0] == CHANCE for e in actions)
+        state = self.new_state(num_players, seed, player_names, setup=setup, start=start, chance=chance)
         for i, entry in enumerate(actions):
             if not (isinstance(entry, (list, tuple)) and len(entry) == 2 and isinstance(entry[1], str)):
                 raise RulebookError(f"action {i}: not a [seat, action text] pair: {entry!r:.80}")

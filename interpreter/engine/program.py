@@ -224,7 +224,13 @@ def _random_item(fn):
             items = list(items)
         if not isinstance(items, list) or not items:
             raise RuleError(f"random: needs a non-empty list to pick from, not {items!r}")
-        return items[ctx.state.random_index(len(items))]
+        state = ctx.state
+        if state.chance is not None and not state.stacked:  # a chance node: the outcome comes from outside
+            from .chance import next_outcome
+            index = next_outcome(state, "random", len(items))[1]
+            state.rng_count += 1
+            return items[index]
+        return items[state.random_index(len(items))]
     return pick
 
 
@@ -236,7 +242,13 @@ class Shuffle(Instr):
         self.zone = zone
 
     def run(self, state, ctx, frame):
-        state.shuffle(self.zone.cards(state, ctx))
+        ids = self.zone.cards(state, ctx)
+        if state.chance is not None and not state.stacked:  # a chance node: the outcome comes from outside
+            from .chance import next_outcome, shuffle_with
+            shuffle_with(state, ids, next_outcome(state, "shuffle", len(ids), ids))
+            state.rng_count += 1
+        else:
+            state.shuffle(ids)
         frame[1] += 1
 
 

@@ -10,6 +10,8 @@ import re
 from ..errors import IllegalAction, RuleError, RulebookError
 from ..model.cards import Card
 from ..model.state import Action
+from .chance import ChanceNeeded
+from .chance import pend as chance_pend
 from .context import Ctx
 from .program import CHOICES, PICK, UNDO
 
@@ -36,6 +38,7 @@ def advance(state) -> None:
     trace = state.trace
     steps = 0
     state._legal_cache = {}
+    chance = state.chance  # None unless the caller asked for chance nodes
     while state.pending is None and stack:
         frame = stack[-1]
         prog = programs[frame[0]]
@@ -53,6 +56,13 @@ def advance(state) -> None:
             raise _located(game, instr, str(exc)) from None
         except _PY_ERRORS as exc:
             raise _located(game, instr, describe_python_error(exc)) from None
+        except ChanceNeeded as need:  # the step runs again once the outcome is given
+            ctx.bound.clear()
+            chance_pend(state, need)
+            break
+        if chance is not None and chance["used"]:  # the step consumed its outcomes
+            del chance["queue"][:chance["used"]]
+            chance["used"] = 0
         ctx.bound.clear()
         # the work budget runs from one decision to the next (not per step): a step costs one
         # unit, and expressions spend theirs (see expr.compiler.spend) on the same ctx
@@ -61,7 +71,7 @@ def advance(state) -> None:
         if steps > MAX_STEPS:
             raise _located(game, instr, f"no player was asked to decide in {MAX_STEPS} steps: "
                                         "a loop with no end?")
-    if state.pending is not None:
+    if state.pending is not None and "chance" not in state.pending:
         # a decision with no option is an error of the rules, reported where it is reached
         # (the lists are cached: the players' bots ask for them next)
         for seat in state.pending["players"]:

@@ -161,6 +161,9 @@ _OPTIONAL = {"shown", "private"}  # added later: a save without them has none
 
 def state_to_json(state) -> str:
     """See :meth:`State.to_json`."""
+    if state.chance is not None:
+        raise RulebookError("a State with chance nodes (new_state(..., chance=True)) is saved as its history: "
+                            "game.replay(num_players, seed, state.history) rebuilds it exactly")
     data = {
         "format": FORMAT, "game": state.game.name, "fingerprint": state.game.fingerprint,
         "options": encode(state.game.options), "num_players": state.num_players, "seed": state.seed,

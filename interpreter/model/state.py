@@ -21,6 +21,9 @@ from ..errors import IllegalAction, RulebookError
 from .cards import Card
 
 
+CHANCE = -1  # the chance player's seat at a chance node (as OpenSpiel's kChancePlayerId)
+
+
 class Action(NamedTuple):
     """A legal action: ``player`` (seat, int), ``text`` (readable and stable, e.g.
     ``"play black-14"``, ``"bid 2"``, ``"play joker as ace"``, ``"pass"``) and
@@ -45,7 +48,7 @@ class State:
 
     __slots__ = ("game", "num_players", "seed", "rng_count", "vars", "pvars", "zones", "marks",
                  "stack", "pending", "history", "player_names", "events", "_legal_cache", "stacked",
-                 "trace", "_hist_shared", "shown", "private")
+                 "trace", "_hist_shared", "shown", "private", "chance")
 
     def __init__(self, game, num_players: int, seed: int = 0, player_names=None):
         self.game = game
@@ -72,6 +75,8 @@ class State:
         # history index (str) -> [seats who read that action, the text the others read] for the
         # actions of `choose` steps with visible_to (see interpreter.view for every per-seat output)
         self.private = {}
+        # chance mode (interpreter.engine.chance): None, or the outcomes given for the step waiting
+        self.chance = None
 
     # -- helpers used by the engine --------------------------------------------------
     def shuffle(self, ids: list) -> None:
@@ -139,7 +144,8 @@ class State:
     # -- public API ---------------------------------------------------------------------
     def current_players(self) -> list:
         """Seats (ints) that must decide now: one in turn-based steps, several in a
-        simultaneous step (those who have not yet chosen); ``[]`` when terminal."""
+        simultaneous step (those who have not yet chosen); ``[CHANCE]`` (-1) at a chance node
+        (only in chance mode: ``new_state(..., chance=True)``); ``[]`` when terminal."""
         if self.pending is None:
             return []
         committed = self.pending["committed"]
@@ -163,6 +169,15 @@ class State:
         game is over, the player is not to act, or the action is not legal.
         """
         self.game.apply(self, action, player)
+
+    def is_chance_node(self) -> bool:
+        """True when the State waits for a chance outcome (see :meth:`chance_outcomes`)."""
+        return self.pending is not None and "chance" in self.pending
+
+    def chance_outcomes(self) -> list:
+        """At a chance node, ``[(Action, probability), ...]`` (the Action's player is ``CHANCE``,
+        -1); ``[]`` elsewhere. See :mod:`interpreter.engine.chance` for the outcomes of a shuffle."""
+        return self.game.chance_outcomes(self)
 
     def scores(self) -> list:
         """Each player's score (list indexed by seat), by the spec's ``score`` expression."""
@@ -215,6 +230,7 @@ class State:
         new.trace = self.trace
         new.shown = dict(self.shown)  # values are never changed in place
         new.private = dict(self.private)
+        new.chance = _copy(self.chance) if self.chance is not None else None
         return new
 
     def record(self, player: int, text: str) -> None:

@@ -11,6 +11,7 @@ the time per decision is measured both as wall-clock and as CPU time of the deci
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -58,7 +59,7 @@ def play_one(spec, options, players, seed, bot, i):
     if pv.get("bid") is not None:
         bids.append((pv["bid"], pv.get("tricks", 0)))
     winners = state.winners()
-    return {"seat": seat, "win": (1 / len(winners)) if seat in winners else 0.0, "scores": state.scores(),
+    return {"game": i, "seat": seat, "win": (1 / len(winners)) if seat in winners else 0.0, "scores": state.scores(),
             "think": think, "cpu": cpu, "decisions": decisions, "bids": bids}
 
 
@@ -71,24 +72,38 @@ def main(argv=None):
     ap.add_argument("--bot", default="ismcts:100")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("-j", "--jobs", type=int, default=1)
+    ap.add_argument("--out", metavar="FILE.jsonl", help="append each game's result here as it ends, and "
+                    "skip the games already there (a long run can be resumed)")
     args = ap.parse_args(argv)
     options = dict(o.split("=", 1) for o in args.option)
     from rich.progress import Progress
     results = []
+    if args.out and os.path.exists(args.out):
+        with open(args.out) as f:
+            results = [r for r in map(json.loads, f) if r["game"] < args.games]
+    todo = sorted(set(range(args.games)) - {r["game"] for r in results})
+    out = open(args.out, "a") if args.out else None
+
+    def done(r):
+        results.append(r)
+        if out:
+            out.write(json.dumps(r) + "\n")
+            out.flush()
+
     t0 = time.perf_counter()
     with Progress() as bar:
-        task = bar.add_task(f"{args.bot} vs random", total=args.games)
+        task = bar.add_task(f"{args.bot} vs random", total=args.games, completed=args.games - len(todo))
         if args.jobs > 1:
             from concurrent.futures import ProcessPoolExecutor, as_completed
             with ProcessPoolExecutor(args.jobs) as pool:
                 futs = [pool.submit(play_one, args.spec, options, args.players, args.seed, args.bot, i)
-                        for i in range(args.games)]
+                        for i in todo]
                 for f in as_completed(futs):
-                    results.append(f.result())
+                    done(f.result())
                     bar.advance(task)
         else:
-            for i in range(args.games):
-                results.append(play_one(args.spec, options, args.players, args.seed, args.bot, i))
+            for i in todo:
+                done(play_one(args.spec, options, args.players, args.seed, args.bot, i))
                 bar.advance(task)
     n = len(results)
     wins = sum(r["win"] for r in results)

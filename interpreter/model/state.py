@@ -233,6 +233,10 @@ class State:
         new.chance = _copy(self.chance) if self.chance is not None else None
         return new
 
+    def __deepcopy__(self, memo) -> "State":
+        """``copy.deepcopy`` is :meth:`clone` (the Game is shared: it is immutable)."""
+        return self.clone()
+
     def record(self, player: int, text: str) -> None:
         """Append ``[player, text]`` to the history (copying it first if a clone shares it)."""
         if self._hist_shared:

@@ -2,8 +2,8 @@
 
 Kinds: ``random``, ``first`` (first legal action), ``greedy`` (:class:`~.search.GreedyAgent`),
 ``ismcts`` (:class:`~.search.ISMCTSAgent`). A budget is a whole number of iterations (``ismcts:500``,
-deterministic for a given seed) or a time per decision in seconds (``ismcts:0.1s``, ``greedy:0.05s``;
-a number with a decimal point is also read as seconds). Without a budget the search bots use
+deterministic for a given seed) or a time per decision in seconds of CPU time (``ismcts:0.1s``,
+``greedy:0.05s``, ``ismcts:100ms``; a number with a decimal point is also read as seconds). Without a budget the search bots use
 200 iterations.
 """
 from __future__ import annotations

@@ -4,7 +4,9 @@ State API, the spec's own ``score`` and ``winner`` rule, and what their seat may
 :class:`~interpreter.agents.determinize.Determiniser`).
 
 **Budget.** ``iterations`` (an int: tree iterations for ISMCTS, rollouts per decision for greedy) or
-``seconds`` (a float, per decision). With iterations and a seed a bot is deterministic.
+``seconds`` (a float, per decision) of CPU time of the deciding process: a busy machine does not
+weaken the bot, though the wall-clock time per decision may then be longer. With iterations and a
+seed a bot is deterministic.
 
 **Horizon and value.** A rollout plays random legal actions until the game ends or, with
 ``horizon="phase"`` (the default), until the phase the flow is running at the root ends (in a game of
@@ -117,13 +119,13 @@ class _Budget:
         self.iterations, self.seconds = iterations, seconds
 
     def start(self):
-        self.t0 = time.perf_counter()
+        self.t0 = time.process_time()
         self.done = 0
 
     def more(self) -> bool:
         if self.iterations is not None:
             return self.done < self.iterations
-        return self.done == 0 or time.perf_counter() - self.t0 < self.seconds
+        return self.done == 0 or time.process_time() - self.t0 < self.seconds
 
 
 class SearchAgent(Agent):

@@ -133,7 +133,7 @@ class Game:
             state.pending = None
             run.advance(state)
             return
-        if player == CHANCE:
+        if player == CHANCE and state.chance is not None:  # (outside chance mode: "no seat -1")
             raise IllegalAction("the chance player acts only at a chance node")
         run.apply_action(state, action, player)
 

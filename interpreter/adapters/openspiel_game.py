@@ -2,7 +2,7 @@
 
     import pyspiel
     from interpreter.adapters.openspiel_game import register
-    name = register("specs/skull_king.yaml", players=4)      # "python_rulebook_skull_king_4p"
+    name = register("specs/GAME.yaml", players=4)      # "python_rulebook_<game name>_4p"
     game = pyspiel.load_game(name)
     state = game.new_initial_state()                         # a chance node: the first shuffle
 

@@ -1,7 +1,7 @@
 """A PettingZoo AEC environment for any spec (needs the ``pettingzoo`` extra).
 
     from interpreter.adapters.pettingzoo_env import env
-    e = env("specs/skull_king.yaml", players=4)
+    e = env("specs/GAME.yaml", players=4)
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()

@@ -97,10 +97,10 @@ def cmd_validate(args) -> int:
             console.print(f"[{style}]{_escape(str(d))}[/{style}]")
         if errors:
             status = 1
-            console.print(f"[red]{spec}: {len(errors)} error(s)[/red]")
+            console.print(f"[red]{_escape(spec)}: {len(errors)} error(s)[/red]")
         else:
             warn = [d for d in diags if d.severity == "warning"]
-            console.print(f"[green]{spec}: valid[/green]" + (f" ({len(warn)} warning(s))" if warn else ""))
+            console.print(f"[green]{_escape(spec)}: valid[/green]" + (f" ({len(warn)} warning(s))" if warn else ""))
     return status
 
 
@@ -829,7 +829,7 @@ def cmd_replay(args) -> int:
         print_result(state, game)
         saved = data.get("scores")
         if saved is not None and saved != state.scores():
-            err_console.print(f"[yellow]warning: {args.log} saved the scores {saved}, the replay gives "
+            err_console.print(f"[yellow]warning: {_escape(args.log)} saved the scores {_escape(str(saved))}, the replay gives "
                               f"{state.scores()} (has the spec changed?)[/yellow]")
     else:
         who = ", ".join(state.player_name(p) for p in state.current_players())

@@ -210,3 +210,14 @@ def test_the_diagram_and_the_rules_page_show_who_sees_what():
     page = rules_markdown(_game())
     assert "Let `p` see `[deck[0], deck[1]]`" in page
     assert "Tell only `(player + 1) % num_players`" in page
+
+
+def test_a_private_choice_played_face_up_is_warned(tmp_path):
+    path = tmp_path / "faceup.yaml"
+    path.write_text(SPEC.read_text().replace(
+        "      cards: p.hand\n      by: p\n      to: trick\n",
+        "      cards: p.hand\n      by: p\n      to: trick\n      visible_to: p\n"))
+    diags = check_spec(path)
+    warned = [d for d in diags if "goes face up to trick" in d.message]
+    assert warned and warned[0].severity == "warning" and warned[0].line > 0
+    assert not any("face up" in d.message for d in check_spec(SPEC))

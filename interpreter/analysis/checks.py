@@ -36,6 +36,7 @@ def static_checks(game, G=None) -> list:
     c.while_loops()
     c.realtime_blocks()
     c.decisions()
+    c.private_choices()
     c.options()
     c.variables()
     return sorted(c.out, key=lambda d: (d.line, d.column, d.message))
@@ -197,6 +198,23 @@ class _Checker:
                       f"loop always runs to its max ({d.get('max')})")
 
     # -- real-time blocks ---------------------------------------------------------------------------
+    def private_choices(self):
+        """A choice with ``visible_to`` whose card goes face up (``to:`` a public zone): everybody
+        sees the card anyway, so the hidden text hides nothing."""
+        zones = self.game.zones
+        for n, d in self.steps():
+            if d["kind"] != "choose":
+                continue
+            c = d["step"].get("choose") or {}
+            if "visible_to" not in c or "to" not in c:
+                continue
+            zone = str(c["to"]).split(".")[-1]
+            if zone in zones and zones[zone].visibility == "public":
+                self.warn(d["path"] + ("choose", "visible_to"),
+                          f"decision {d['action']!r} is private (visible_to), but its card goes face up to "
+                          f"{c['to']}: everybody sees it there", "play it to a hidden or owner zone, or drop visible_to",
+                          key=True)
+
     def realtime_blocks(self):
         """A real-time block ends when its ``until`` holds or when nobody can act: warn when
         neither can happen (``until`` reads nothing the actions change, and some action is

@@ -625,6 +625,7 @@ class Choose(Instr):
         b = ctx.bound
         b[self.by_name] = seat
         out = []
+        ctx.hoisted = {}  # the parts of `where` that do not depend on the option: once per listing
         try:
             if self.is_set:
                 out = self.set_legal(state, ctx, seat)
@@ -679,6 +680,7 @@ class Choose(Instr):
                     out.append((text, None, None, None))
         finally:
             b.clear()
+            ctx.hoisted = None
         return out
 
     # -- set choices ------------------------------------------------------------------

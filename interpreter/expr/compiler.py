@@ -282,11 +282,22 @@ class Compiler:
         self._subst: dict = {}
         self._slot = 0
         self._nodes = 0  # nodes compiled for the current expression, inlined bodies included
+        # Hoisting (see compile(vary=...)): the names that change from one option to the next
+        # in the current scope, or None when not compiling an option filter.
+        self._varying = None
 
-    def compile(self, tree: Tree, local_names=frozenset(), bound=frozenset()):
+    def compile(self, tree: Tree, local_names=frozenset(), bound=frozenset(), vary=None):
         """Compile ``tree`` with step-bound ``local_names`` (read from the frame) and
-        expression-``bound`` names. Returns ``f(ctx)``. Raises :class:`ExprNameError`."""
+        expression-``bound`` names. Returns ``f(ctx)``. Raises :class:`ExprNameError`.
+
+        ``vary`` (a set of names) marks an option filter (a choice's ``where``) evaluated once
+        per option with those names rebound: every part of it that reads none of them (and no
+        name bound inside it) is *hoisted*, i.e. computed once per option listing and reused
+        (kept in ``ctx.hoisted`` while a Choose lists its options). So a filter such as
+        "``c`` follows suit, or the player holds no card of the lead suit" counts the hand
+        once per listing, not once per card: listing is linear in hand size."""
         saved, self._nodes = self._nodes, 0
+        self._varying = set(vary) if vary is not None else None
         try:
             return self._c(tree, frozenset(local_names), frozenset(bound))
         except RecursionError:
@@ -294,6 +305,7 @@ class Compiler:
                                 "split it into smaller definitions under define") from None
         finally:
             self._nodes = saved
+            self._varying = None
 
     # -- dispatch -----------------------------------------------------------------
     def _c(self, t, locs, bound):
@@ -303,7 +315,21 @@ class Compiler:
         method = getattr(self, "_" + t.data.rstrip("_"), None)
         if method is None:  # pragma: no cover
             raise ExprNameError(f"unsupported expression form {t.data}")
+        varying = self._varying
+        if varying is not None and t.data not in _CHEAP and not _mentions(t, varying):
+            self._varying = None  # the whole subtree is invariant: nothing inside to hoist
+            try:
+                return _hoisted(method(t, locs, bound))
+            finally:
+                self._varying = varying
         return method(t, locs, bound)
+
+    def _vary_also(self, *names):
+        """Within a binding construct of an option filter, its own names change too."""
+        saved = self._varying
+        if saved is not None:
+            self._varying = saved | set(names)
+        return saved
 
     # -- atoms --------------------------------------------------------------------
     def _number(self, t, locs, bound):
@@ -524,7 +550,11 @@ class Compiler:
         name, value, body = t.children
         name = str(name)
         fv = self._c(value, locs, bound)
-        fb = self._c(body, locs, bound | {name})
+        saved = self._vary_also(name)
+        try:
+            fb = self._c(body, locs, bound | {name})
+        finally:
+            self._varying = saved
 
         def let(ctx):
             b = ctx.bound
@@ -545,8 +575,12 @@ class Compiler:
         ``first``/``any`` stop at the first match."""
         fcoll = self._c(coll, locs, bound)
         inner = bound | {var}
-        fbody = self._c(body, locs, inner) if body is not None else None
-        fcond = self._c(cond, locs, inner) if cond is not None else None
+        saved = self._vary_also(var)
+        try:
+            fbody = self._c(body, locs, inner) if body is not None else None
+            fcond = self._c(cond, locs, inner) if cond is not None else None
+        finally:
+            self._varying = saved
 
         # A Python error inside aborts the whole step (and the bound names are reset after
         # every step), so the binding is restored on the normal path only.
@@ -626,7 +660,11 @@ class Compiler:
 
     def _make_lambda(self, t, locs, bound):
         var, body = str(t.children[0]), t.children[1]
-        fbody = self._c(body, locs, bound | {var})
+        saved = self._vary_also(var)
+        try:
+            fbody = self._c(body, locs, bound | {var})
+        finally:
+            self._varying = saved
 
         def make(ctx):
             def fn(x):
@@ -643,12 +681,15 @@ class Compiler:
             return fn
         return make
 
-    def _inline(self, name, params, fargs):
+    def _inline(self, name, params, fargs, arg_trees=()):
         slots = []
         for p in params:
             self._slot += 1
             slots.append(f"${self._slot}:{p}")
         saved = self._subst
+        saved_varying = self._varying
+        if saved_varying is not None:  # the body sees its parameters only: those fed a varying value vary
+            self._varying = {p for p, a in zip(params, arg_trees) if _mentions(a, saved_varying)}
         self._subst = dict(zip(params, slots))
         self._inlining.append(name)
         try:
@@ -659,6 +700,7 @@ class Compiler:
         finally:
             self._inlining.pop()
             self._subst = saved
+            self._varying = saved_varying
         if not fargs:
             return body
         if len(fargs) == 1:
@@ -703,7 +745,7 @@ class Compiler:
             self._note_call(name)
             if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH \
                     and self._nodes < MAX_INLINE_NODES:
-                return self._inline(name, params, fargs)
+                return self._inline(name, params, fargs, args)
             fns = n.functions
             return lambda ctx: fns[name](ctx, *[f(ctx) for f in fargs])
         fn = BUILTINS.get(name)
@@ -819,3 +861,32 @@ def _contains(coll, x):
     if type(x) is Card:
         return any(y is x for y in coll)
     return x in coll
+
+
+# Forms never worth hoisting: constants and plain names cost less than the cache lookup.
+_CHEAP = frozenset({"number", "string", "true", "false", "null", "name"})
+
+
+def _mentions(t, names) -> bool:
+    """True when the syntax tree ``t`` reads any of ``names`` (anywhere inside, conservatively:
+    an inner binding of the same name counts too)."""
+    if not names:
+        return False
+    for sub in t.iter_subtrees():
+        if sub.data == "name" and str(sub.children[0]) in names:
+            return True
+    return False
+
+
+def _hoisted(fn):
+    """``fn`` computed once per option listing (see Compiler.compile's ``vary``)."""
+    def hoisted(ctx):
+        cache = ctx.hoisted
+        if cache is None:
+            return fn(ctx)
+        try:
+            return cache[hoisted]
+        except KeyError:
+            value = cache[hoisted] = fn(ctx)
+            return value
+    return hoisted

@@ -136,8 +136,9 @@ class SpecCompiler:
         return idx + 1, start + length
 
     # -- expressions ----------------------------------------------------------------------
-    def expr(self, path, text, locals_=(), bound=()):
-        """Compile the expression at ``path``; on error record a diagnostic and return None."""
+    def expr(self, path, text, locals_=(), bound=(), vary=None):
+        """Compile the expression at ``path``; on error record a diagnostic and return None.
+        ``vary``: the names an option filter is evaluated with, once per option (hoisting)."""
         try:
             tree = parse(text)
         except ExprSyntaxError as exc:
@@ -147,7 +148,7 @@ class SpecCompiler:
             return None
         self.expr_sites.append((path, text, tree, set(locals_) | set(bound)))
         try:
-            return self.compiler.compile(tree, locals_, bound)
+            return self.compiler.compile(tree, locals_, bound, vary=vary)
         except ExprNameError as exc:
             self._name_error(path, text, exc)
             return None
@@ -874,7 +875,10 @@ class SpecCompiler:
         is_set = "min" in c or "max" in c
         each = str(c.get("each", "card"))
         where_bound = bound | {each} if is_set else bound
-        where = self.expr(cp + ("where",), c["where"], locs, where_bound) if "where" in c else None
+        # `where` runs once per option (and, in a set choice, per card and set so far): the parts
+        # that read neither are computed once per listing (hoisted)
+        vary = {as_name, each} if is_set else {as_name}
+        where = self.expr(cp + ("where",), c["where"], locs, where_bound, vary=vary) if "where" in c else None
         to = self.zone(cp + ("to",), c["to"], locs | bound) if "to" in c else None
         if to is not None and cards is None:
             self.error(cp + ("to",), "to is for card choices", "use cards: ZONE, or drop to")

@@ -1,0 +1,196 @@
+"""Python code generated from the checked syntax tree of an expression, through fixed templates.
+
+The closure compiler (:mod:`interpreter.expr.compiler`) turns each node of an expression into a
+Python closure; a chain of small closures costs one Python call per node. For the node kinds
+listed in :data:`TEMPLATES` the compiler also builds a *fragment*: a Python syntax tree (the
+standard :mod:`ast` module) made by one of the fixed template functions below. A parent whose
+children are fragments becomes one fragment, so ``c.kind == 'numbered' and c.suit == lead``
+becomes one generated function instead of seven closures.
+
+How spec text is kept out of the generated code: fragments are built from ``ast`` nodes, never
+from source text. A name, attribute or text written in the spec only ever appears as an
+``ast.Constant`` (quoted data: a key of ``ctx.bound``, ``ctx.locals`` or ``state.vars``, an
+attribute key, a literal). The identifiers in generated code are only ``ctx``, the fixed helper
+names of :data:`HELPERS`, the fixed attributes of :data:`ATTRIBUTES`, and names this module makes
+(``kN`` for a closure or value it passes in, ``tN`` for a temporary). :func:`check_module`
+verifies exactly that before anything is compiled, and the test suite runs it on every generated
+module of every spec. The generated function computes what the closures compute (same helpers,
+same errors); the work budget is counted by the same closures (comprehensions and calls stay
+closures).
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import re
+
+from ..model.cards import Card
+
+# Helper functions generated code may call, by the fixed name it uses for them.
+HELPERS: dict = {"Card": Card}
+# Attributes generated code may read: the evaluation context's and a card's.
+ATTRIBUTES = frozenset({"bound", "locals", "state", "vars", "attrs", "get", "modes"})
+_GENERATED = re.compile(r"^(ctx|k\d+|t\d+)$")
+_ALLOWED_NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Expr, ast.Constant,
+                  ast.Name, ast.Load, ast.Store, ast.Attribute, ast.Subscript, ast.Call, ast.Compare,
+                  ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.NamedExpr, ast.And, ast.Or, ast.Not, ast.USub,
+                  ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
+_counter = itertools.count()
+
+
+class Fragment:
+    """A generated expression: ``node`` (an ``ast.expr`` over ``ctx``) and ``consts`` (dict
+    generated name -> object it reads: closures, helper functions)."""
+
+    __slots__ = ("node", "consts")
+
+    def __init__(self, node, consts):
+        self.node, self.consts = node, consts
+
+
+def _load(name):
+    return ast.Name(id=name, ctx=ast.Load())
+
+
+def _attr(value, attr):
+    assert attr in ATTRIBUTES
+    return ast.Attribute(value=value, attr=attr, ctx=ast.Load())
+
+
+def _ctx_part(part):
+    return _attr(_load("ctx"), part)
+
+
+def _merge(*frags):
+    consts = {}
+    for f in frags:
+        consts.update(f.consts)
+    return consts
+
+
+# -- the templates ------------------------------------------------------------------------------
+def constant(value) -> Fragment:
+    """A literal of the spec (number, text, true, false, null): quoted data."""
+    return Fragment(ast.Constant(value=value), {})
+
+
+def bound_name(key: str) -> Fragment:
+    """``ctx.bound[KEY]``: a name bound inside the expression (KEY is quoted data)."""
+    return Fragment(ast.Subscript(value=_ctx_part("bound"), slice=ast.Constant(value=key), ctx=ast.Load()), {})
+
+
+def local_name(key: str) -> Fragment:
+    """``ctx.locals[KEY]``: a name bound by an enclosing step."""
+    return Fragment(ast.Subscript(value=_ctx_part("locals"), slice=ast.Constant(value=key), ctx=ast.Load()), {})
+
+
+def game_var(key: str) -> Fragment:
+    """``ctx.state.vars[KEY]``: a game variable."""
+    vars_ = _attr(_ctx_part("state"), "vars")
+    return Fragment(ast.Subscript(value=vars_, slice=ast.Constant(value=key), ctx=ast.Load()), {})
+
+
+def closure(fn) -> Fragment:
+    """``kN(ctx)``: a node compiled as a closure (a form without a template), passed in."""
+    name = f"k{next(_counter)}"
+    return Fragment(ast.Call(func=_load(name), args=[_load("ctx")], keywords=[]), {name: fn})
+
+
+def helper_call(fn, *args: Fragment) -> Fragment:
+    """``kN(ARG, ...)``: a fixed helper of the compiler (an operator, a comparison) applied to
+    fragments."""
+    name = f"k{next(_counter)}"
+    return Fragment(ast.Call(func=_load(name), args=[a.node for a in args], keywords=[]),
+                    {name: fn, **_merge(*args)})
+
+
+def helper_call_ctx(fn, *args: Fragment) -> Fragment:
+    """``kN(ctx, ARG, ...)``."""
+    name = f"k{next(_counter)}"
+    return Fragment(ast.Call(func=_load(name), args=[_load("ctx")] + [a.node for a in args], keywords=[]),
+                    {name: fn, **_merge(*args)})
+
+
+def negate(a: Fragment) -> Fragment:
+    return Fragment(ast.UnaryOp(op=ast.USub(), operand=a.node), a.consts)
+
+
+def logical_not(a: Fragment) -> Fragment:
+    return Fragment(ast.UnaryOp(op=ast.Not(), operand=a.node), a.consts)
+
+
+def logical(op: str, a: Fragment, b: Fragment) -> Fragment:
+    """``a and b`` / ``a or b`` (Python's, as the closures: the value of the deciding side)."""
+    node = ast.BoolOp(op=ast.And() if op == "and" else ast.Or(), values=[a.node, b.node])
+    return Fragment(node, _merge(a, b))
+
+
+def if_else(then: Fragment, cond: Fragment, other: Fragment) -> Fragment:
+    return Fragment(ast.IfExp(test=cond.node, body=then.node, orelse=other.node), _merge(then, cond, other))
+
+
+def is_null(a: Fragment, negated: bool) -> Fragment:
+    node = ast.Compare(left=a.node, ops=[ast.IsNot() if negated else ast.Is()], comparators=[ast.Constant(value=None)])
+    return Fragment(node, a.consts)
+
+
+def equals_literal(a: Fragment, value, negated: bool) -> Fragment:
+    """``a == LITERAL`` (no card can equal a literal: plain equality, as the closures)."""
+    node = ast.Compare(left=a.node, ops=[ast.NotEq() if negated else ast.Eq()], comparators=[ast.Constant(value=value)])
+    return Fragment(node, a.consts)
+
+
+def card_attribute(obj: Fragment, key: str, get_attr) -> Fragment:
+    """``obj.KEY`` with the closures' fast path: a card without modes reads its attribute
+    table (``t.attrs.get(KEY)``); anything else goes through ``get_attr(ctx, t, KEY)``."""
+    temp = f"t{next(_counter)}"
+    name = f"k{next(_counter)}"
+    walrus = ast.NamedExpr(target=ast.Name(id=temp, ctx=ast.Store()), value=obj.node)
+    is_card = ast.Compare(left=ast.Call(func=_load("type"), args=[walrus], keywords=[]),
+                          ops=[ast.Is()], comparators=[_load("Card")])
+    test = ast.BoolOp(op=ast.And(), values=[is_card, ast.UnaryOp(op=ast.Not(), operand=_attr(_load(temp), "modes"))])
+    fast = ast.Call(func=_attr(_attr(_load(temp), "attrs"), "get"), args=[ast.Constant(value=key)], keywords=[])
+    slow = ast.Call(func=_load(name), args=[_load("ctx"), _load(temp), ast.Constant(value=key)], keywords=[])
+    return Fragment(ast.IfExp(test=test, body=fast, orelse=slow), {name: get_attr, **obj.consts})
+
+
+# -- building a function --------------------------------------------------------------------------
+def check_module(tree: ast.Module) -> None:
+    """Raise AssertionError unless ``tree`` is made only of the templates' node kinds, names and
+    attributes (see the module docstring). Run before every compile, and by the tests."""
+    for node in ast.walk(tree):
+        if not isinstance(node, _ALLOWED_NODES):
+            raise AssertionError(f"generated code holds a {type(node).__name__}")
+        if isinstance(node, ast.Name) and not (_GENERATED.match(node.id) or node.id in HELPERS or node.id == "type"):
+            raise AssertionError(f"generated code names {node.id!r}")
+        if isinstance(node, ast.Attribute) and node.attr not in ATTRIBUTES:
+            raise AssertionError(f"generated code reads the attribute {node.attr!r}")
+        if isinstance(node, ast.FunctionDef) and not _GENERATED.match(node.name):
+            raise AssertionError(f"generated code defines {node.name!r}")
+        if isinstance(node, ast.arg) and node.arg != "ctx":
+            raise AssertionError(f"generated code takes {node.arg!r}")
+
+
+GENERATED: list = []  # every module built in this process (the tests inspect them)
+KEEP_MODULES = False
+
+
+def build(frag: Fragment):
+    """The function ``f(ctx)`` returning ``frag``'s value: one module of one function, checked by
+    :func:`check_module`, then compiled."""
+    fname = f"k{next(_counter)}"
+    fn_def = ast.FunctionDef(name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="ctx")], vararg=None,
+                                                            kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+                             body=[ast.Return(value=frag.node)], decorator_list=[], returns=None, type_params=[]) \
+        if hasattr(ast, "TypeAlias") else \
+        ast.FunctionDef(name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="ctx")], vararg=None,
+                                                       kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+                        body=[ast.Return(value=frag.node)], decorator_list=[], returns=None)
+    module = ast.Module(body=[fn_def], type_ignores=[])
+    ast.fix_missing_locations(module)
+    check_module(module)
+    if KEEP_MODULES:
+        GENERATED.append(module)
+    namespace = {"__builtins__": {"type": type}, **HELPERS, **frag.consts}
+    exec(compile(module, "<rulebook generated>", "exec"), namespace)  # noqa: S102 - checked template code
+    return namespace[fname]

@@ -485,6 +485,7 @@ class _OptionsOnly:
         self.bound = {}
         self.locals = {}
         self.memo = None
+        self.hoisted = None
         self.work = 0
 
 

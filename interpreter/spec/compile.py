@@ -59,6 +59,7 @@ class _OptionsCtx:
         self.state = None
         self.game = None
         self.memo = None
+        self.hoisted = None
         self.work = 0
 
 

@@ -356,8 +356,11 @@ class _Builder:
 
     def s_deal(self, nid, step, path, attrs, cluster, variant):
         d = step["deal"] if isinstance(step["deal"], dict) else {}
-        count = clean(d["count"]) if "count" in d else "all"
-        label = f"deal {count} each: {d.get('from')} → {d.get('to')}"
+        if d.get("count") == "all":
+            label = f"deal out all: {d.get('from')} → {d.get('to')}"
+        else:
+            count = clean(d["count"]) if "count" in d else "evenly"
+            label = f"deal {count} each: {d.get('from')} → {d.get('to')}"
         text = ["⚄ " + label]
         if "start" in d:
             text.append(f"one at a time from {clean(d['start'])}")

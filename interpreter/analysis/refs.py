@@ -115,6 +115,12 @@ def _walk(t, out: Refs, bound: set) -> None:
         for a in (ch[0], ch[2], ch[3] if len(ch) > 3 else None):
             _walk(a, out, bound)
         return
+    if d == "nested_map_":
+        bound.update(str(c) for c in ch if isinstance(c, Token))
+        for a in ch:
+            if not isinstance(a, Token):
+                _walk(a, out, bound)
+        return
     if d == "filter_":
         bound.add(str(ch[0]))
         _walk(ch[1], out, bound)

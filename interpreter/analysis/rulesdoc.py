@@ -330,7 +330,12 @@ class _Doc:
             target = body.get("to") if isinstance(body, dict) else body
             return f"Gather every card into `{target}`."
         if kind == "deal" and isinstance(body, dict):
-            count = _code(body["count"]) if "count" in body else "all the"
+            if body.get("count") == "all":
+                text = f"Deal every card of `{body.get('from')}` to the players' `{body.get('to')}`, one at a time"
+                if "start" in body:
+                    text += f", starting with {_code(body['start'])}"
+                return text + " (the first seats may get one more)."
+            count = _code(body["count"]) if "count" in body else "as many"
             text = f"Deal {count} cards to each player's `{body.get('to')}` from `{body.get('from')}`, one at a time"
             if "start" in body:
                 text += f", starting with {_code(body['start'])}"

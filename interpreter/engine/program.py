@@ -336,7 +336,9 @@ class Gather(Instr):
 
 
 class Deal(Instr):
-    """Deals ``count`` cards to each player, one at a time clockwise from ``start``."""
+    """Deals ``count`` cards to each player, one at a time clockwise from ``start``.
+    ``count`` is a compiled expression, None (as many as deal evenly; the rest stays) or
+    ``"all"`` (every card of the source round the table: the first seats may get one more)."""
     __slots__ = ("src", "zone", "count", "start", "players")
     kind = "deal"
 
@@ -346,7 +348,10 @@ class Deal(Instr):
     def run(self, state, ctx, frame):
         src = self.src.cards(state, ctx)
         hands = state.zones[self.zone]
-        n = self.count(ctx) if self.count is not None else None
+        if self.count == "all":
+            n = None
+        else:
+            n = self.count(ctx) if self.count is not None else None
         if self.players is not None:
             seats = self.players(ctx)
         else:
@@ -354,6 +359,16 @@ class Deal(Instr):
             seats = [(start + i) % state.num_players for i in range(state.num_players)]
         if n is None:  # deal everything evenly; the rest stays in the source
             n = len(src) // max(1, len(seats))
+        if self.count == "all":
+            k = 0
+            while src and seats:
+                cid = src.pop()
+                state.marks.pop(cid, None)
+                state.shown.pop(cid, None)
+                hands[seats[k % len(seats)]].append(cid)
+                k += 1
+            frame[1] += 1
+            return
         if self.count is not None and n * len(seats) > len(src):
             raise RuleError(f"cannot deal {n} card(s) to each of {len(seats)} players: "
                             f"{self.src.text} holds only {len(src)}")

@@ -167,6 +167,17 @@ def _abs(ctx, x):
     return abs(x)
 
 
+def _holder(ctx, card):
+    """The seat whose per-player zone holds ``card`` (hand, won pile, ...), or null when the
+    card is in a game zone (deck, trick) or in none."""
+    if not isinstance(card, Card):
+        raise RuleError(f"holder takes a card, not {'null' if card is None else repr(card)}")
+    for name, seat, _, z in ctx.state.card_lists():
+        if card.id in z:
+            return seat
+    return None
+
+
 def _top(ctx, xs):
     return xs[-1] if xs else None
 
@@ -182,6 +193,7 @@ BUILTINS = {
     "first": _first,
     "last": _last,
     "top": _top,
+    "holder": _holder,
     "any": _any,
     "all": _all,
     "sort_by": _sort_by,

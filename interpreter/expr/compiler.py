@@ -20,7 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..cache import cache_dir, digest
 from ..errors import RuleError
 from ..model.cards import Card
-from .builtins import BUILTINS, LAMBDA_ARGS, MAX_ITEMS
+from .builtins import BUILTINS, LAMBDA_ARGS, MAX_ITEMS  # noqa: F401
 
 def _make_parser() -> Lark:
     """The expression parser. Its LALR tables are kept in the user's cache folder (see
@@ -545,6 +545,70 @@ class Compiler:
             except (IndexError, TypeError):
                 raise RuleError(f"index {key!r} is out of range for a list of {len(obj)}") from None
         return index
+
+    def _slice(self, t, locs, bound):
+        """``xs[a:b]``, ``xs[a:]``, ``xs[:b]`` of a list or a text (Python's rules: negative
+        bounds count from the end, bounds past the end are clipped)."""
+        fo = self._c(t.children[0], locs, bound)
+        fa, fb = (self._c(c, locs, bound) if c is not None else None for c in t.children[1:])
+
+        def slice_(ctx):
+            obj = fo(ctx)
+            a = fa(ctx) if fa is not None else None
+            b = fb(ctx) if fb is not None else None
+            if type(obj) not in (list, str):
+                raise RuleError(f"cannot slice {'null' if obj is None else repr(obj)}: only a list or a text")
+            for x in (a, b):
+                if x is not None and type(x) is not int:
+                    raise RuleError(f"a slice bound must be a whole number, not {x!r}")
+            return obj[a:b]
+        return slice_
+
+    def _nested_map(self, t, locs, bound):
+        """``[body for x in xs for y in f(x) ... where cond]``: the clauses nest left to right
+        (each collection may read the names bound before it) and ``where`` filters the innermost."""
+        ch = t.children
+        body, cond, clauses = ch[0], ch[-1], ch[1:-1]
+        pairs = [(str(clauses[i]), clauses[i + 1]) for i in range(0, len(clauses), 2)]
+        inner = bound
+        colls = []
+        for var, coll in pairs:
+            colls.append((var, self._c(coll, locs, inner)))
+            inner = inner | {var}
+        fbody = self._c(body, locs, inner)
+        fcond = self._c(cond, locs, inner) if cond is not None else None
+
+        def nested(ctx):
+            b = ctx.bound
+            saved = {var: (var in b, b.get(var)) for var, _ in colls}
+            out = []
+
+            def level(k):
+                var, fcoll = colls[k]
+                items = fcoll(ctx)
+                if isinstance(items, dict):
+                    items = list(items)
+                if items is None:
+                    raise RuleError(f"cannot loop over null (for {var} in ...)")
+                ctx.work += len(items)
+                if ctx.work > MAX_WORK:
+                    spend(ctx, 0)
+                for x in items:
+                    b[var] = x
+                    if k + 1 < len(colls):
+                        level(k + 1)
+                    elif fcond is None or fcond(ctx):
+                        out.append(fbody(ctx))
+                        if len(out) > MAX_ITEMS:
+                            _checked(out)
+            level(0)
+            for var, (had, old) in saved.items():
+                if had:
+                    b[var] = old
+                else:
+                    b.pop(var, None)
+            return out
+        return nested
 
     def _let_expr(self, t, locs, bound):
         name, value, body = t.children

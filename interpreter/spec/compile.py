@@ -20,6 +20,7 @@ from ..model.cards import Card
 from .literals import LiteralChecker, deck_values
 from .yamlpos import position_of
 
+_IDENT = re.compile(r"^[A-Za-z_]\w*$")
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000
@@ -47,6 +48,13 @@ def _has_cycle(edges: dict) -> bool:
                 state[nxt] = 1
                 path.append((nxt, iter(edges.get(nxt, ()))))
     return False
+
+
+def _str_value(value) -> str:
+    """A computed part of a card's name as text (null, true, false as the language writes them)."""
+    if value is None or isinstance(value, bool):
+        return str(value).lower() if value is not None else "null"
+    return str(value)
 
 
 class _OptionsCtx:
@@ -448,7 +456,7 @@ class SpecCompiler:
             combos = [{}]
             for key, values in (entry.get("each") or {}).items():
                 if isinstance(values, str):
-                    f = self.expr(path + ("each", key), values)
+                    f = self.card_expr(path + ("each", key), values, options)
                     try:
                         values = f(octx) if f is not None else []
                     except Exception as exc:  # noqa: BLE001
@@ -486,12 +494,15 @@ class SpecCompiler:
                 attrs.update(combo)
                 attrs_all.update(attrs.keys())
                 template = str(entry.get("name", ""))
-                missing = [m.group(1) for m in _TEMPLATE.finditer(template) if m.group(1).strip() not in attrs]
+                missing = [m.group(1) for m in _TEMPLATE.finditer(template) if m.group(1).strip() not in attrs
+                           and _IDENT.match(m.group(1).strip()) and m.group(1).strip() not in self._card_defines()]
                 if missing:
                     self.error(path + ("name",), f"the card name uses {{{missing[0]}}}, which is not an attribute "
                                "of these cards", "name attributes from each: or attributes:, e.g. {suit}-{rank}")
                     break
-                name = _TEMPLATE.sub(lambda m: str(attrs[m.group(1).strip()]), template)
+                name = self.card_name(path + ("name",), template, attrs, options)
+                if name is None:
+                    break
                 if not name:
                     self.error(path, "a card needs a name", "add name: \"{suit}-{rank}\" or a fixed name")
                     continue
@@ -511,6 +522,91 @@ class SpecCompiler:
             names_seen[c.name] = key
         self.names.card_attrs = attrs_all
         return out
+
+    # -- load-time expressions of the card list ------------------------------------------
+    def _card_defines(self) -> dict:
+        """``define`` name -> parameters, read from the spec text (the card list is built
+        before the definitions are compiled)."""
+        out = {}
+        for key in (self.data.get("define") or {}):
+            m = _DEFINE_KEY.match(str(key))
+            if m:
+                out[m.group(1)] = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
+        return out
+
+    def _card_compiler(self, options) -> Compiler:
+        """A compiler for the card list's ``each:`` lists and ``name:`` templates: it knows the
+        options and the ``define`` entries (inlined where called), nothing of the game's state."""
+        comp = getattr(self, "_card_comp", None)
+        if comp is not None:
+            return comp
+        attrs = set()
+        for entry in self.data.get("cards") or []:
+            if isinstance(entry, dict):
+                attrs.update((entry.get("attributes") or {}).keys(), (entry.get("each") or {}).keys())
+        names = Names(options=dict(options), card_attrs=attrs)
+        comp = Compiler(names)
+        defines = self._card_defines()
+        names.defines.update(defines)
+        for key, body in (self.data.get("define") or {}).items():
+            m = _DEFINE_KEY.match(str(key))
+            if not m:
+                continue
+            try:
+                comp.define_trees[m.group(1)] = parse(body)
+            except ExprSyntaxError:
+                continue  # reported where the definitions are compiled
+        for name, tree in comp.define_trees.items():
+            try:
+                names.functions[name] = comp.compile_define(name, defines[name], tree)
+            except ExprNameError:
+                continue  # reads the game's state: using it here is reported at the use
+        self._card_comp = comp
+        return comp
+
+    def card_expr(self, path, text, options, bound=()):
+        """Compile an expression of the card list (``each:`` lists, ``{EXPR}`` in a card's
+        name): it may read options, definitions of options and (in a name) the card's
+        attributes. Records a diagnostic and returns None when it cannot."""
+        try:
+            tree = parse(text)
+        except ExprSyntaxError as exc:
+            line, col = self._expr_position(path, exc.line, exc.column)
+            self.diags.append(Diagnostic(self.file, line, col, f"bad expression: {exc.message}",
+                                         f"in {str(text).strip()!r}; see docs/spec-language.md#expressions"))
+            return None
+        try:
+            return self._card_compiler(options).compile(tree, (), bound)
+        except ExprNameError as exc:
+            where = f" (in define {exc.define})" if exc.define else ""
+            self.error(path, exc.message + where, "the card list is built before the game starts: it can read "
+                       "options, the card's own attributes and definitions that read only these")
+            return None
+
+    def card_name(self, path, template, attrs, options):
+        """A card's name from its ``name:`` template: ``{suit}`` is an attribute, any other
+        ``{EXPR}`` is computed (``{faces[rank]}`` with ``faces`` a map under define)."""
+        out, last = [], 0
+        for m in _TEMPLATE.finditer(template):
+            out.append(template[last:m.start()])
+            last = m.end()
+            inner = m.group(1).strip()
+            if inner in attrs:
+                out.append(str(attrs[inner]))
+                continue
+            f = self.card_expr(path, inner, options, bound=tuple(attrs))
+            if f is None:
+                return None
+            ctx = _OptionsCtx(options)
+            ctx.bound = dict(attrs)
+            try:
+                value = f(ctx)
+            except Exception as exc:  # noqa: BLE001 - report any evaluation failure
+                self.error(path, f"cannot compute {{{inner}}} of the card {attrs}: {exc}")
+                return None
+            out.append(_str_value(value))
+        out.append(template[last:])
+        return "".join(out)
 
     def build_zones(self) -> dict:
         zones = {}
@@ -809,7 +905,10 @@ class SpecCompiler:
         elif to in self.names.set_zones:
             self.error(path + ("deal", "to"), f"{to!r} is a zone of sets", "deal to a zone such as hand, then move cards into sets")
         self.one_list(path + ("deal", "from"), src, "deal from")
-        count = self.expr(path + ("deal", "count"), m["count"], locs) if "count" in m else None
+        if m.get("count") == "all":
+            count = "all"  # the whole source, round the table; the first seats may get one more
+        else:
+            count = self.expr(path + ("deal", "count"), m["count"], locs) if "count" in m else None
         start = self.expr(path + ("deal", "start"), m["start"], locs) if "start" in m else None
         players = self.expr(path + ("deal", "players"), m["players"], locs) if "players" in m else None
         self._emit(prog, P.Deal(src, to, count, start, players), path)

@@ -63,7 +63,7 @@ class LiteralChecker:
                 continue
             self._node(t)
             inner = self._shadowed
-            if t.data in ("let_expr", "lambda_", "map_", "filter_"):
+            if t.data in ("let_expr", "lambda_", "map_", "filter_", "nested_map_"):
                 inner = inner | {str(c) for c in t.children if isinstance(c, Token)}
             todo.extend((c, inner) for c in t.children if isinstance(c, Tree))
 

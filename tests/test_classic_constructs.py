@@ -1,0 +1,81 @@
+"""Constructs for classic card games: slicing, nested comprehensions, holder(card), card lists
+reading definitions, computed card names, and `deal: {count: all}`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import SpecError, load_game
+from interpreter.errors import RuleError
+from interpreter.scenario import evaluate
+
+SPEC = Path(__file__).parent / "specs" / "classic_constructs.yaml"
+
+
+@pytest.fixture(scope="module")
+def state():
+    return load_game(SPEC).new_state(3, 7)
+
+
+@pytest.mark.parametrize("text,value", [
+    ("[1, 2, 3, 4][0:2]", [1, 2]), ("[1, 2, 3, 4][1:]", [2, 3, 4]), ("[1, 2, 3, 4][:-1]", [1, 2, 3]),
+    ("[1, 2, 3][5:]", []), ("'hearts'[0:1]", "h"), ("[1, 2, 3][:]", [1, 2, 3]),
+    ("[x for xs in [[1, 2], [3]] for x in xs]", [1, 2, 3]),
+    ("[x * y for x in [1, 2] for y in range(x, 3) where x != y]", [2]),
+    ("[[a, b] for a in [1, 2] for b in ['x', 'y']]", [[1, "x"], [1, "y"], [2, "x"], [2, "y"]]),
+    ("count([c for p in players for c in p.hand])", 52),
+    ("[x for xs in [[1], [2]] for ys in [[xs]] for x in ys[0]]", [1, 2]),
+])
+def test_values(state, text, value):
+    assert evaluate(state, text) == value
+
+
+def test_slice_errors(state):
+    with pytest.raises(RuleError, match="cannot slice null"):
+        evaluate(state, "null[1:]")
+    with pytest.raises(RuleError, match="whole number"):
+        evaluate(state, "[1, 2][0:'a']")
+
+
+def test_deal_all_deals_every_card_round_the_table(state):
+    # 52 cards to 3 players: 18, 17, 17 (the first seats from start get the one more)
+    assert [len(h) for h in state.zones["hand"]] == [18, 17, 17]
+    assert state.zones["deck"] == []
+
+
+def test_holder(state):
+    assert evaluate(state, "[holder(first(p.hand)) for p in players]") == [0, 1, 2]
+    # a card in no per-player zone has no holder
+    game = load_game(SPEC)
+    fresh = game.new_state(2, 0)
+    assert evaluate(fresh, "all([holder(c) != null for p in players for c in p.hand])") is True
+    with pytest.raises(RuleError, match="holder takes a card"):
+        evaluate(fresh, "holder(3)")
+
+
+def test_card_list_reads_definitions_and_computes_names(state):
+    names = {c.name for c in state.game.cards}
+    # each: {suit: suits} reads the define; the names index the faces map for J Q K A
+    assert {"Ah", "Qs", "10d", "2c", "Jh"} <= names
+    assert len(names) == 52
+
+
+def test_card_list_cannot_read_the_game_state(tmp_path):
+    text = SPEC.read_text().replace('suits: "[', 'suits: "[hand_size] + [').replace(
+        "player_variables:", "variables: {hand_size: 3}\nplayer_variables:")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text)
+    with pytest.raises(SpecError) as err:
+        load_game(bad)
+    msg = str(err.value)
+    assert "hand_size" in msg and "in define suits" in msg and "before the game starts" in msg
+    assert "bad.yaml:" in msg
+
+
+def test_name_expression_error_is_located(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(SPEC.read_text().replace("{face(rank)}", "{face(rnk)}"))
+    with pytest.raises(SpecError) as err:
+        load_game(bad)
+    assert "rnk" in str(err.value)

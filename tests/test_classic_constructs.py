@@ -79,3 +79,16 @@ def test_name_expression_error_is_located(tmp_path):
     with pytest.raises(SpecError) as err:
         load_game(bad)
     assert "rnk" in str(err.value)
+
+
+def test_option_read_by_the_card_list_through_a_define_is_used(tmp_path):
+    # regression: the card list's own compiler must record the options it reads (oh_hell's num_suits)
+    text = SPEC.read_text().replace("define:\n", "options:\n  n_suits: {type: int, default: 4}\ndefine:\n", 1) \
+        .replace('suits: "[\'clubs\', \'diamonds\', \'spades\', \'hearts\']"',
+                 'suits: "[\'clubs\', \'diamonds\', \'spades\', \'hearts\'][:options.n_suits]"')
+    path = tmp_path / "opt.yaml"
+    path.write_text(text)
+    game = load_game(path)
+    assert not [w for w in game.warnings if "never used" in w.message]
+    assert len(game.cards) == 52
+    assert len(load_game(path, {"n_suits": 2}).cards) == 26

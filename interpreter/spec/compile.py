@@ -545,6 +545,7 @@ class SpecCompiler:
             if isinstance(entry, dict):
                 attrs.update((entry.get("attributes") or {}).keys(), (entry.get("each") or {}).keys())
         names = Names(options=dict(options), card_attrs=attrs)
+        names.used_options = self.names.used_options  # an option read by the card list is used
         comp = Compiler(names)
         defines = self._card_defines()
         names.defines.update(defines)

@@ -215,6 +215,8 @@ def play_and_check(game, num_players, seed):
         view = state.export(s)
         assert "seed" not in view and '"seed"' not in json.dumps(view)
         assert view["observation"] == state.observation(s)
+        # the export's log is exactly the lines the seat read (checked above, window by window)
+        assert view["log"] == read[s], f"{game.name}: seat {s}'s exported log differs from what it read"
     return state, read
 
 

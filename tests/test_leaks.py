@@ -77,7 +77,7 @@ class Window:
 
     def secret_names(self, seat) -> set:
         """Names hidden from ``seat`` through the whole window, and never seen before."""
-        return self.hidden[seat] - self.seen[seat]
+        return self.hidden[seat] - self.seen[seat] - mode_words(self.state.game)
 
 
 class SnapshotEvents(list):
@@ -92,6 +92,12 @@ class SnapshotEvents(list):
         if self.window is not None:
             self.window.snap()
         super().append(event)
+
+
+def mode_words(game) -> set:
+    """Card names that are also the name of a mode ("play tigress as escape"): an option's
+    text names them without naming a card."""
+    return {m for c in game.cards for m in (c.modes or ())}
 
 
 def mentions(text, names) -> list:
@@ -127,7 +133,7 @@ def check_observation(state, seat, where, seen=frozenset()):
     """The observation names no card hidden from ``seat`` now (and never ``seen`` by it before),
     and does not change when the hidden cards are shuffled among their hidden places."""
     obs = state.observation(seat)
-    secret = _now_secret(state, seat) - seen
+    secret = _now_secret(state, seat) - seen - mode_words(state.game)
     my_choice = (obs["pending"] or {}).get("my_choice")
     for text in leaves(obs):
         if text == my_choice:
@@ -220,6 +226,12 @@ def play_and_check(game, num_players, seed):
     return state, read
 
 
+def _table(game) -> int:
+    """Three players where the game allows it: with two, a card passed or shown to "the other"
+    player is known to everyone, and nothing private can leak."""
+    return min(max(game.min_players, 3), game.max_players)
+
+
 def _all_modules(spec) -> dict:
     """Every yes/no option of a spec turned on (its optional modules, variants and powers)."""
     from interpreter.spec.loader import load_spec
@@ -286,7 +298,7 @@ def _play_transcript(spec, players, seat, seed, monkeypatch, capsys, tmp_path):
 @pytest.mark.parametrize("spec", SPECS, ids=_ids(SPECS))
 def test_the_play_transcript_shows_a_human_only_what_they_may_know(spec, monkeypatch, capsys, tmp_path):
     game = load_game(spec)
-    n = game.min_players
+    n = _table(game)
     seed = 9_876_543
     for seat in range(n):
         chunks, saved = _play_transcript(spec, n, seat, seed, monkeypatch, capsys, tmp_path)
@@ -336,3 +348,73 @@ def test_a_player_who_quits_sees_the_seed(monkeypatch, capsys):
     out = capsys.readouterr().out
     head, tail = out.split("Game left")
     assert "4711" not in head and "seed 4711" in tail
+
+
+# -- hot seat: every seat a human on one terminal ---------------------------------------------
+CLEARED = "the screen is cleared here"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=_ids(SPECS))
+def test_hot_seat_screens_show_each_human_only_what_they_may_know(spec, monkeypatch, capsys, tmp_path):
+    """Every seat human: each screen (between two clears) belongs to the human it was passed to,
+    shows that human's own zones only, and names no card hidden from them from their previous
+    decision to their next one."""
+    game = load_game(spec)
+    n = _table(game)
+
+    def fake_input(prompt=""):
+        print(prompt)
+        return "" if "press Enter" in prompt else "0"
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    log = tmp_path / "hot.json"
+    humans = [a for p in range(n) for a in ("--human", str(p))]
+    assert main(["play", str(spec), "-p", str(n), "--seed", "3", "--save", str(log), *humans]) == 0
+    screens = capsys.readouterr().out.split(CLEARED)[1:]
+    saved = json.loads(log.read_text())
+    holders = [int(re.search(r"Pass the device to Player (\d+)\.", s).group(1)) for s in screens[:-1]]
+    # replay, snapshotting what each seat sees at every event and decision
+    state = game.new_state(n, 3)
+    snaps = []  # [(seen names per seat, hidden names per seat)]
+
+    def snap():
+        cards = game.cards
+        every = set(range(len(cards)))
+        seen, hidden = [], []
+        for seat in range(n):
+            vis = visible_ids(state, seat)
+            seen.append({cards[i].name for i in vis})
+            hidden.append({cards[i].name for i in every - vis})
+        snaps.append((seen, hidden))
+
+    class Events(list):
+        def append(self, event):
+            snap()
+            super().append(event)
+
+    state.events = Events()
+    starts = []  # (seat, its own zones, the snapshot index where its screen starts)
+    holder = None
+    for player, text in saved["history"]:
+        snap()
+        if player != holder:  # a new screen: the device passes to this player
+            own = {name: sorted(game.cards[i].name for i in _flat(state.zones[name][player]))
+                   for name, zdef in game.zones.items() if zdef.per_player and zdef.visibility == "owner"}
+            starts.append((player, own, len(snaps) - 1))
+            holder = player
+        state.apply(text, player)
+    snap()
+    assert [seat for seat, _, _ in starts] == holders
+    for k, (screen, (seat, own, start)) in enumerate(zip(screens, starts)):
+        for name, cards in own.items():
+            line = re.search(rf"Your {re.escape(name)}: (.*)", screen)
+            if line:
+                shown = sorted(c for c in line.group(1).split(", ") if c)
+                assert shown == cards, f"{game.name}: seat {seat}'s screen shows another {name}"
+        # the window of this screen: from the seat's previous screen to the next pass of the device
+        prev = max((st for s2, _, st in starts[:k] if s2 == seat), default=0)
+        end = starts[k + 1][2] if k + 1 < len(starts) else len(snaps) - 1
+        seen = set().union(*(snaps[i][0][seat] for i in range(0, end + 1)))
+        hidden = set().union(*(snaps[i][1][seat] for i in range(prev, end + 1)))
+        bad = mentions(screen, hidden - seen - mode_words(game))
+        assert not bad, f"{game.name}: the screen passed to seat {seat} names {bad}, hidden from it"

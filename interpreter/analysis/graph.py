@@ -454,7 +454,15 @@ class _Builder:
             self.G.nodes[nid].update(action=action, who=who, simultaneous=False, choices=choices, optional=False)
             self.block(c.get("then"), path + ("choose", "then"), nid, "then", cluster, variant)
             return
-        if "cards" in c:
+        if "cards" in c and ("min" in c or "max" in c):  # a set choice: several cards at once
+            choices = f"a set of {set_size(c)} cards of {c['cards']}"
+            if "where" in c:
+                choices += f", each card where {clean(c['where'])}"
+            if "valid" in c:
+                choices += f", the set where {clean(c['valid'])}"
+            if "to" in c:
+                choices += f" → {c['to']}"
+        elif "cards" in c:
             choices = f"a card of {c['cards']}"
             if "where" in c:
                 choices += f" where {clean(c['where'])}"
@@ -465,7 +473,7 @@ class _Builder:
             if "where" in c:
                 choices += f" where {clean(c['where'])}"
         if c.get("optional"):
-            choices += ", or pass"
+            choices += ", or " + optional_text(c["optional"])
         label = f"{action}: {who_text}"
         text = [f"◆ {action.upper()}" if realtime else f"◆ DECISION: {action}", "by " + who_text, choices]
         visible_to = clean(c["visible_to"]) if "visible_to" in c else None
@@ -777,3 +785,23 @@ def _group(G, H, run) -> str:
                options=opts, variant=variant, parent=first["parent"], role=first["role"], index=first["index"],
                doc="", members=ids, ends=any(G.nodes[m]["kind"] == "end" for m in run))
     return nid
+
+
+def set_size(c: dict) -> str:
+    """The size of a set choice in words: ``3+``, ``exactly 3``, ``1 to 4``."""
+    lo, hi = c.get("min"), c.get("max")
+    if hi is None:
+        return f"{clean(lo if lo is not None else 1)}+"
+    if lo is not None and str(lo) == str(hi):
+        return f"exactly {clean(lo)}"
+    return f"{clean(lo if lo is not None else 1)} to {clean(hi)}"
+
+
+def optional_text(optional) -> str:
+    """What the optional no-choice action of a choose reads as: ``pass``, or ``draw (when ...)``."""
+    if isinstance(optional, dict):
+        text = str(optional.get("action", "pass"))
+        if "when" in optional:
+            text += f" (when {clean(optional['when'])})"
+        return text
+    return "pass"

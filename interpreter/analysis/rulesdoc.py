@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .graph import START, children, clean, comment_above, flow_graph
+from .graph import START, children, clean, comment_above, flow_graph, optional_text, set_size
 from .refs import closure, define_name, define_refs, refs
 
 
@@ -400,7 +400,15 @@ class _Doc:
             text += " (the choices are revealed together)"
         else:
             text = f"**Decision — {d['action']}:** {who} chooses"
-        if "cards" in c:
+        if "cards" in c and ("min" in c or "max" in c):
+            text += f" a set of {set_size(c)} cards of `{c['cards']}`, building it card by card"
+            if "where" in c:
+                text += f" (a card may join when {_code(c['where'])})"
+            if "valid" in c:
+                text += f", complete when {_code(c['valid'])}"
+            if "to" in c:
+                text += f", and puts it in `{c['to']}`"
+        elif "cards" in c:
             text += f" a card of `{c['cards']}`"
             if "where" in c:
                 text += f" such that {_code(c['where'])}"
@@ -413,7 +421,8 @@ class _Doc:
         if c.get("as"):
             text += f" (called `{c['as']}`)"
         if c.get("optional"):
-            text += "; they may pass instead"
+            text += ("; they may pass instead" if not isinstance(c["optional"], dict)
+                     else f"; instead they may `{optional_text(c['optional'])}`")
         if "visible_to" in c:
             text += f"; only {_code(c['visible_to'])} (and the chooser) see what was chosen"
             if c.get("hidden_text"):
@@ -454,8 +463,13 @@ class _Doc:
                 self.w(f"- **Allowed when:** {_code(c['where'])}.")
             if "to" in c:
                 self.w(f"- **The card goes to:** `{c['to']}`.")
+            if "min" in c or "max" in c:
+                self.w(f"- **A set of {set_size(c)} cards:** picked one at a time (`pick NAME`, `undo`), "
+                       f"or typed whole (`{d['action']} NAME NAME ...`)" + (f"; complete when {_code(c['valid'])}"
+                                                                           if "valid" in c else "") + ".")
             if c.get("optional"):
-                self.w("- **May pass.**")
+                self.w("- **May pass.**" if not isinstance(c["optional"], dict)
+                       else f"- **Instead:** `{optional_text(c['optional'])}`.")
             if d.get("doc"):
                 self.w(f"- {_md(d['doc'])}")
             used = sorted(closure(refs(c.get("where", "true")), self.defines).calls & self.defines.keys()) + \

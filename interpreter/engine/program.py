@@ -13,6 +13,7 @@ from ..expr.compiler import MAX_TEXT, _add, check_value
 from ..model.cards import Card
 
 CHOICES = "$choices"
+LAZY_PRODUCTS = True  # False: product options listed as texts like any list (the tests compare both)
 
 
 class Instr:
@@ -575,7 +576,7 @@ class Choose(Instr):
 
     __slots__ = ("action", "player", "players", "cards", "where", "options", "to", "optional",
                  "as_name", "by_name", "skip_to", "label", "visible", "hidden", "min", "max", "valid",
-                 "each_name")
+                 "each_name", "product")
     kind = "choose"
 
     def __init__(self, action, player, players, cards, where, options, to, optional, as_name, by_name,
@@ -589,6 +590,9 @@ class Choose(Instr):
         self.visible, self.hidden = visible, hidden
         self.min, self.max, self.valid, self.each_name = min_, max_, valid, each_name
         self.skip_to = None
+        # the factors (compiled lists) when `options` is a product(...) of lists: the options
+        # are then listed lazily, by index (see ProductOptions)
+        self.product = None
 
     @property
     def is_set(self) -> bool:
@@ -669,6 +673,16 @@ class Choose(Instr):
                 if self.where is None or self.where(ctx):
                     out.append((self.action, None, None, None))
             else:
+                if self.product is not None and self.where is None and LAZY_PRODUCTS:
+                    lazy = ProductOptions.make(self.action, [f(ctx) for f in self.product])
+                    if lazy is not None:
+                        if self.optional is not None:
+                            text, when = self.optional
+                            if when is None or when(ctx):
+                                if lazy.find(text) is not None:
+                                    raise RuleError(f"the optional action {text!r} reads like another option")
+                                lazy.tail = [(text, None, None, None)]
+                        return lazy
                 values = self.options(ctx)
                 if isinstance(values, dict):
                     values = list(values)
@@ -965,3 +979,92 @@ class RealtimeBind(BindChoice):
     def run(self, state, ctx, frame):
         super().run(state, ctx, frame)
         frame[2].pop("$choice", None)
+
+
+class ProductOptions:
+    """The options of a choice among ``product(A, B, ...)`` (no ``where``), listed lazily: a
+    read-only sequence of ``(text, value, None, None)`` tuples in the order ``product`` lists them
+    (the last list varying fastest), where option ``i`` is computed from ``i`` alone (mixed radix).
+    So a bot draws an index and only that option is built, never the whole list of texts (Skull
+    Queen's placement: 2 x 5^4 = 1,250 per seat and round); a text is found by its words.
+
+    Only made when every list's items read differently (as one word each, ignoring case): then
+    every option reads differently too, and the eager listing would give exactly these options."""
+
+    __slots__ = ("prefix", "lists", "texts", "lookup", "sizes", "n", "tail")
+
+    @classmethod
+    def make(cls, action, lists, tail=()):
+        """A ProductOptions, or None when the lists do not qualify (then list them eagerly)."""
+        from ..expr.builtins import _check_size
+        texts, lookup = [], []
+        total = 1
+        for xs in lists:
+            if isinstance(xs, dict):
+                xs = list(xs)
+            if not isinstance(xs, list):
+                return None
+            words = [_value_text(x) for x in xs]
+            low = {w.lower(): j for j, w in enumerate(words)}
+            if len(low) != len(words) or any(not w or " " in w for w in words):
+                return None
+            texts.append(words)
+            lookup.append(low)
+            total *= len(xs)
+        if not lists or total == 0:
+            return None
+        _check_size(total)  # the same bound product() itself enforces
+        self = cls.__new__(cls)
+        self.prefix = action + " "
+        self.lists = [list(xs) if isinstance(xs, dict) else xs for xs in lists]
+        self.texts, self.lookup = texts, lookup
+        self.sizes = [len(xs) for xs in self.lists]
+        self.n = total
+        self.tail = list(tail)
+        return self
+
+    def __len__(self):
+        return self.n + len(self.tail)
+
+    def __getitem__(self, i):
+        if type(i) is slice:
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if i >= self.n:
+            if i - self.n < len(self.tail):
+                return self.tail[i - self.n]
+            raise IndexError(i)
+        if i < 0:
+            raise IndexError(i)
+        picks = []
+        for size in reversed(self.sizes):
+            i, j = divmod(i, size)
+            picks.append(j)
+        picks.reverse()
+        value = [xs[j] for xs, j in zip(self.lists, picks)]
+        text = self.prefix + " ".join(t[j] for t, j in zip(self.texts, picks))
+        return (text, value, None, None)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def find(self, text):
+        """The option whose text is ``text`` (compared ignoring case), or None."""
+        low = text.lower()
+        for opt in self.tail:
+            if opt[0].lower() == low:
+                return opt
+        if not low.startswith(self.prefix.lower()):
+            return None
+        words = low[len(self.prefix):].split(" ")
+        if len(words) != len(self.lookup):
+            return None
+        i = 0
+        for word, table, size in zip(words, self.lookup, self.sizes):
+            j = table.get(word)
+            if j is None:
+                return None
+            i = i * size + j
+        return self[i]

@@ -13,7 +13,7 @@ from ..model.state import Action
 from .chance import ChanceNeeded
 from .chance import pend as chance_pend
 from .context import Ctx
-from .program import CHOICES, PICK, UNDO
+from .program import CHOICES, ProductOptions, PICK, UNDO
 
 MAX_STEPS = 1_000_000  # steps without a decision before the game is declared stuck
 
@@ -126,7 +126,41 @@ def legal_actions(state, player=None) -> list:
         if not cur:
             return []
         player = cur[0]
-    return [Action(player, opt[0], i) for i, opt in enumerate(legal_options(state, player))]
+    opts = legal_options(state, player)
+    if type(opts) is ProductOptions:
+        return ActionList(player, opts)
+    return [Action(player, opt[0], i) for i, opt in enumerate(opts)]
+
+
+class ActionList:
+    """The legal actions of a product choice (see :class:`ProductOptions`): a read-only sequence
+    of :class:`Action` built one at a time when read (``random.choice`` reads only one); it
+    compares equal to the list of the same actions."""
+
+    __slots__ = ("player", "opts")
+
+    def __init__(self, player, opts):
+        self.player, self.opts = player, opts
+
+    def __len__(self):
+        return len(self.opts)
+
+    def __getitem__(self, i):
+        if type(i) is slice:
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self.opts)
+        return Action(self.player, self.opts[i][0], i)
+
+    def __iter__(self):
+        for i in range(len(self.opts)):
+            yield self[i]
+
+    def __eq__(self, other):
+        return list(self) == list(other) if isinstance(other, (list, ActionList)) else NotImplemented
+
+    def __repr__(self):
+        return f"<{len(self)} actions of {self.player}: {self[0].text}, ...>"
 
 
 def apply_action(state, action, player=None) -> None:
@@ -177,6 +211,10 @@ def apply_action(state, action, player=None) -> None:
         opts = legal_options(state, player)
     else:
         raise IllegalAction(f"an action is an Action, its text or its index, not {type(action).__name__}")
+    if chosen is None and type(opts) is ProductOptions:  # found by its words, not by listing
+        chosen = opts.find(text)
+        if chosen is None:
+            raise IllegalAction(_why_illegal(state, player, text, opts))
     if chosen is None:
         chosen = next((o for o in opts if o[0] == text), None)
     if chosen is None:  # case does not matter, unless two options differ only by it

@@ -36,6 +36,7 @@ _ALLOWED_NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Retur
                   ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.NamedExpr, ast.And, ast.Or, ast.Not, ast.USub,
                   ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 _counter = itertools.count()
+_L = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}  # one line: no positions needed
 
 
 class Fragment:
@@ -49,12 +50,13 @@ class Fragment:
 
 
 def _load(name):
-    return ast.Name(id=name, ctx=ast.Load())
+    assert _GENERATED.match(name) or name in HELPERS or name == "type", name
+    return ast.Name(**_L, id=name, ctx=ast.Load())
 
 
 def _attr(value, attr):
     assert attr in ATTRIBUTES
-    return ast.Attribute(value=value, attr=attr, ctx=ast.Load())
+    return ast.Attribute(**_L, value=value, attr=attr, ctx=ast.Load())
 
 
 def _ctx_part(part):
@@ -71,72 +73,72 @@ def _merge(*frags):
 # -- the templates ------------------------------------------------------------------------------
 def constant(value) -> Fragment:
     """A literal of the spec (number, text, true, false, null): quoted data."""
-    return Fragment(ast.Constant(value=value), {})
+    return Fragment(ast.Constant(**_L, value=value), {})
 
 
 def bound_name(key: str) -> Fragment:
     """``ctx.bound[KEY]``: a name bound inside the expression (KEY is quoted data)."""
-    return Fragment(ast.Subscript(value=_ctx_part("bound"), slice=ast.Constant(value=key), ctx=ast.Load()), {})
+    return Fragment(ast.Subscript(**_L, value=_ctx_part("bound"), slice=ast.Constant(**_L, value=key), ctx=ast.Load()), {})
 
 
 def local_name(key: str) -> Fragment:
     """``ctx.locals[KEY]``: a name bound by an enclosing step."""
-    return Fragment(ast.Subscript(value=_ctx_part("locals"), slice=ast.Constant(value=key), ctx=ast.Load()), {})
+    return Fragment(ast.Subscript(**_L, value=_ctx_part("locals"), slice=ast.Constant(**_L, value=key), ctx=ast.Load()), {})
 
 
 def game_var(key: str) -> Fragment:
     """``ctx.state.vars[KEY]``: a game variable."""
     vars_ = _attr(_ctx_part("state"), "vars")
-    return Fragment(ast.Subscript(value=vars_, slice=ast.Constant(value=key), ctx=ast.Load()), {})
+    return Fragment(ast.Subscript(**_L, value=vars_, slice=ast.Constant(**_L, value=key), ctx=ast.Load()), {})
 
 
 def closure(fn) -> Fragment:
     """``kN(ctx)``: a node compiled as a closure (a form without a template), passed in."""
     name = f"k{next(_counter)}"
-    return Fragment(ast.Call(func=_load(name), args=[_load("ctx")], keywords=[]), {name: fn})
+    return Fragment(ast.Call(**_L, func=_load(name), args=[_load("ctx")], keywords=[]), {name: fn})
 
 
 def helper_call(fn, *args: Fragment) -> Fragment:
     """``kN(ARG, ...)``: a fixed helper of the compiler (an operator, a comparison) applied to
     fragments."""
     name = f"k{next(_counter)}"
-    return Fragment(ast.Call(func=_load(name), args=[a.node for a in args], keywords=[]),
+    return Fragment(ast.Call(**_L, func=_load(name), args=[a.node for a in args], keywords=[]),
                     {name: fn, **_merge(*args)})
 
 
 def helper_call_ctx(fn, *args: Fragment) -> Fragment:
     """``kN(ctx, ARG, ...)``."""
     name = f"k{next(_counter)}"
-    return Fragment(ast.Call(func=_load(name), args=[_load("ctx")] + [a.node for a in args], keywords=[]),
+    return Fragment(ast.Call(**_L, func=_load(name), args=[_load("ctx")] + [a.node for a in args], keywords=[]),
                     {name: fn, **_merge(*args)})
 
 
 def negate(a: Fragment) -> Fragment:
-    return Fragment(ast.UnaryOp(op=ast.USub(), operand=a.node), a.consts)
+    return Fragment(ast.UnaryOp(**_L, op=ast.USub(), operand=a.node), a.consts)
 
 
 def logical_not(a: Fragment) -> Fragment:
-    return Fragment(ast.UnaryOp(op=ast.Not(), operand=a.node), a.consts)
+    return Fragment(ast.UnaryOp(**_L, op=ast.Not(), operand=a.node), a.consts)
 
 
 def logical(op: str, a: Fragment, b: Fragment) -> Fragment:
     """``a and b`` / ``a or b`` (Python's, as the closures: the value of the deciding side)."""
-    node = ast.BoolOp(op=ast.And() if op == "and" else ast.Or(), values=[a.node, b.node])
+    node = ast.BoolOp(**_L, op=ast.And() if op == "and" else ast.Or(), values=[a.node, b.node])
     return Fragment(node, _merge(a, b))
 
 
 def if_else(then: Fragment, cond: Fragment, other: Fragment) -> Fragment:
-    return Fragment(ast.IfExp(test=cond.node, body=then.node, orelse=other.node), _merge(then, cond, other))
+    return Fragment(ast.IfExp(**_L, test=cond.node, body=then.node, orelse=other.node), _merge(then, cond, other))
 
 
 def is_null(a: Fragment, negated: bool) -> Fragment:
-    node = ast.Compare(left=a.node, ops=[ast.IsNot() if negated else ast.Is()], comparators=[ast.Constant(value=None)])
+    node = ast.Compare(**_L, left=a.node, ops=[ast.IsNot() if negated else ast.Is()], comparators=[ast.Constant(**_L, value=None)])
     return Fragment(node, a.consts)
 
 
 def equals_literal(a: Fragment, value, negated: bool) -> Fragment:
     """``a == LITERAL`` (no card can equal a literal: plain equality, as the closures)."""
-    node = ast.Compare(left=a.node, ops=[ast.NotEq() if negated else ast.Eq()], comparators=[ast.Constant(value=value)])
+    node = ast.Compare(**_L, left=a.node, ops=[ast.NotEq() if negated else ast.Eq()], comparators=[ast.Constant(**_L, value=value)])
     return Fragment(node, a.consts)
 
 
@@ -145,13 +147,13 @@ def card_attribute(obj: Fragment, key: str, get_attr) -> Fragment:
     table (``t.attrs.get(KEY)``); anything else goes through ``get_attr(ctx, t, KEY)``."""
     temp = f"t{next(_counter)}"
     name = f"k{next(_counter)}"
-    walrus = ast.NamedExpr(target=ast.Name(id=temp, ctx=ast.Store()), value=obj.node)
-    is_card = ast.Compare(left=ast.Call(func=_load("type"), args=[walrus], keywords=[]),
+    walrus = ast.NamedExpr(**_L, target=ast.Name(**_L, id=temp, ctx=ast.Store()), value=obj.node)
+    is_card = ast.Compare(**_L, left=ast.Call(**_L, func=_load("type"), args=[walrus], keywords=[]),
                           ops=[ast.Is()], comparators=[_load("Card")])
-    test = ast.BoolOp(op=ast.And(), values=[is_card, ast.UnaryOp(op=ast.Not(), operand=_attr(_load(temp), "modes"))])
-    fast = ast.Call(func=_attr(_attr(_load(temp), "attrs"), "get"), args=[ast.Constant(value=key)], keywords=[])
-    slow = ast.Call(func=_load(name), args=[_load("ctx"), _load(temp), ast.Constant(value=key)], keywords=[])
-    return Fragment(ast.IfExp(test=test, body=fast, orelse=slow), {name: get_attr, **obj.consts})
+    test = ast.BoolOp(**_L, op=ast.And(), values=[is_card, ast.UnaryOp(**_L, op=ast.Not(), operand=_attr(_load(temp), "modes"))])
+    fast = ast.Call(**_L, func=_attr(_attr(_load(temp), "attrs"), "get"), args=[ast.Constant(**_L, value=key)], keywords=[])
+    slow = ast.Call(**_L, func=_load(name), args=[_load("ctx"), _load(temp), ast.Constant(**_L, value=key)], keywords=[])
+    return Fragment(ast.IfExp(**_L, test=test, body=fast, orelse=slow), {name: get_attr, **obj.consts})
 
 
 # -- building a function --------------------------------------------------------------------------
@@ -171,25 +173,25 @@ def check_module(tree: ast.Module) -> None:
             raise AssertionError(f"generated code takes {node.arg!r}")
 
 
-GENERATED: list = []  # every module built in this process (the tests inspect them)
+GENERATED: list = []  # every module built in this process while KEEP_MODULES (the tests inspect them)
 KEEP_MODULES = False
+ENABLED = True  # False: the closures alone (the tests compare both paths game by game)
 
 
 def build(frag: Fragment):
     """The function ``f(ctx)`` returning ``frag``'s value: one module of one function, checked by
     :func:`check_module`, then compiled."""
     fname = f"k{next(_counter)}"
-    fn_def = ast.FunctionDef(name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="ctx")], vararg=None,
+    fn_def = ast.FunctionDef(**_L, name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(**_L, arg="ctx")], vararg=None,
                                                             kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-                             body=[ast.Return(value=frag.node)], decorator_list=[], returns=None, type_params=[]) \
+                             body=[ast.Return(**_L, value=frag.node)], decorator_list=[], returns=None, type_params=[]) \
         if hasattr(ast, "TypeAlias") else \
-        ast.FunctionDef(name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(arg="ctx")], vararg=None,
+        ast.FunctionDef(**_L, name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(**_L, arg="ctx")], vararg=None,
                                                        kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-                        body=[ast.Return(value=frag.node)], decorator_list=[], returns=None)
+                        body=[ast.Return(**_L, value=frag.node)], decorator_list=[], returns=None)
     module = ast.Module(body=[fn_def], type_ignores=[])
-    ast.fix_missing_locations(module)
-    check_module(module)
-    if KEEP_MODULES:
+    if KEEP_MODULES:  # the tests check every module; each template checks its own names as it builds
+        check_module(module)
         GENERATED.append(module)
     namespace = {"__builtins__": {"type": type}, **HELPERS, **frag.consts}
     exec(compile(module, "<rulebook generated>", "exec"), namespace)  # noqa: S102 - checked template code

@@ -20,6 +20,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..cache import cache_dir, digest
 from ..errors import RuleError
 from ..model.cards import Card
+from . import codegen as G
 from .builtins import BUILTINS, LAMBDA_ARGS, MAX_ITEMS  # noqa: F401
 
 def _make_parser() -> Lark:
@@ -285,6 +286,11 @@ class Compiler:
         # Hoisting (see compile(vary=...)): the names that change from one option to the next
         # in the current scope, or None when not compiling an option filter.
         self._varying = None
+        # Generated code (see expr.codegen): the fragment of each closure that has one, and the
+        # generated function that replaces it once built.
+        self._frags: dict = {}
+        self._built: dict = {}
+        self.generate = G.ENABLED
 
     def compile(self, tree: Tree, local_names=frozenset(), bound=frozenset(), vary=None):
         """Compile ``tree`` with step-bound ``local_names`` (read from the frame) and
@@ -299,13 +305,39 @@ class Compiler:
         saved, self._nodes = self._nodes, 0
         self._varying = set(vary) if vary is not None else None
         try:
-            return self._c(tree, frozenset(local_names), frozenset(bound))
+            return self._fn(self._c(tree, frozenset(local_names), frozenset(bound)))
         except RecursionError:
             raise ExprNameError("the expression is too long or nested too deeply",
                                 "split it into smaller definitions under define") from None
         finally:
             self._nodes = saved
             self._varying = None
+            self._frags.clear()
+            self._built.clear()
+
+    # -- generated code -------------------------------------------------------------
+    def _frag(self, f):
+        """The fragment of closure ``f``: its own, or a call of ``f`` itself."""
+        frag = self._frags.get(f)
+        return frag if frag is not None else G.closure(f)
+
+    def _emit(self, frag, f):
+        """Record ``frag`` as the generated form of closure ``f``; returns ``f``."""
+        if self.generate:
+            self._frags[f] = frag
+        return f
+
+    def _fn(self, f):
+        """``f``, or the generated function of its fragment when it fuses several nodes."""
+        frag = self._frags.get(f)
+        if frag is None or isinstance(frag.node, (G.ast.Constant, G.ast.Subscript)) or not frag.consts \
+                and isinstance(frag.node, G.ast.Call):
+            return f
+        built = self._built.get(f)
+        if built is None:
+            built = self._built[f] = G.build(frag)
+            self._frags[built] = frag
+        return built
 
     # -- dispatch -----------------------------------------------------------------
     def _c(self, t, locs, bound):
@@ -319,7 +351,7 @@ class Compiler:
         if varying is not None and t.data not in _CHEAP and not _mentions(t, varying):
             self._varying = None  # the whole subtree is invariant: nothing inside to hoist
             try:
-                return _hoisted(method(t, locs, bound))
+                return _hoisted(self._fn(method(t, locs, bound)))
             finally:
                 self._varying = varying
         return method(t, locs, bound)
@@ -335,34 +367,34 @@ class Compiler:
     def _number(self, t, locs, bound):
         text = str(t.children[0])
         value = float(text) if "." in text else int(text)
-        return lambda ctx: value
+        return self._emit(G.constant(value), lambda ctx: value)
 
     def _string(self, t, locs, bound):
         value = str(t.children[0])[1:-1]
-        return lambda ctx: value
+        return self._emit(G.constant(value), lambda ctx: value)
 
     def _true(self, t, locs, bound):
-        return lambda ctx: True
+        return self._emit(G.constant(True), lambda ctx: True)
 
     def _false(self, t, locs, bound):
-        return lambda ctx: False
+        return self._emit(G.constant(False), lambda ctx: False)
 
     def _null(self, t, locs, bound):
-        return lambda ctx: None
+        return self._emit(G.constant(None), lambda ctx: None)
 
     def _name(self, t, locs, bound):
         name = str(t.children[0])
         n = self.names
         if name in bound:
-            return lambda ctx: ctx.bound[name]
+            return self._emit(G.bound_name(name), lambda ctx: ctx.bound[name])
         if name in self._subst:
             slot = self._subst[name]
-            return lambda ctx: ctx.bound[slot]
+            return self._emit(G.bound_name(slot), lambda ctx: ctx.bound[slot])
         if name in locs:
-            return lambda ctx: ctx.locals[name]
+            return self._emit(G.local_name(name), lambda ctx: ctx.locals[name])
         if name in n.game_vars:
             n.read_vars.add(name)
-            return lambda ctx: ctx.state.vars[name]
+            return self._emit(G.game_var(name), lambda ctx: ctx.state.vars[name])
         if name in n.game_zones:
             if name in n.set_zones:
                 def set_zone(ctx):
@@ -380,7 +412,7 @@ class Compiler:
             self._note_call(name)
             if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH \
                     and self._nodes < MAX_INLINE_NODES:
-                body = self._inline(name, [], [])
+                body = self._fn(self._inline(name, [], []))
 
                 def derived(ctx):
                     memo = ctx.memo
@@ -415,11 +447,11 @@ class Compiler:
         raise ExprNameError(f"unknown name {name!r}", hint or "declare it under variables, zones or define")
 
     def _list(self, t, locs, bound):
-        items = [self._c(c, locs, bound) for c in t.children if c is not None]
+        items = [self._fn(self._c(c, locs, bound)) for c in t.children if c is not None]
         return lambda ctx: [f(ctx) for f in items]
 
     def _dict(self, t, locs, bound):
-        pairs = [(self._c(p.children[0], locs, bound), self._c(p.children[1], locs, bound))
+        pairs = [(self._fn(self._c(p.children[0], locs, bound)), self._fn(self._c(p.children[1], locs, bound)))
                  for p in t.children if p is not None]
         return lambda ctx: {k(ctx): v(ctx) for k, v in pairs}
 
@@ -427,11 +459,11 @@ class Compiler:
     def _binop(self, t, locs, bound):
         a, op, b = t.children
         fa, fb, fn = self._c(a, locs, bound), self._c(b, locs, bound), _ARITH[str(op)]
-        return lambda ctx: fn(fa(ctx), fb(ctx))
+        return self._emit(G.helper_call(fn, self._frag(fa), self._frag(fb)), lambda ctx: fn(fa(ctx), fb(ctx)))
 
     def _neg(self, t, locs, bound):
         f = self._c(t.children[0], locs, bound)
-        return lambda ctx: -f(ctx)
+        return self._emit(G.negate(self._frag(f)), lambda ctx: -f(ctx))
 
     def _compare(self, t, locs, bound):
         a, op, b = t.children
@@ -441,49 +473,56 @@ class Compiler:
             literal = {"number", "string", "true", "false"}
             if b.data == "null" or a.data == "null":
                 other = fa if b.data == "null" else fb
+                frag = G.is_null(self._frag(other), op != "==")
                 if op == "==":
-                    return lambda ctx: other(ctx) is None
-                return lambda ctx: other(ctx) is not None
+                    return self._emit(frag, lambda ctx: other(ctx) is None)
+                return self._emit(frag, lambda ctx: other(ctx) is not None)
             if a.data in literal or b.data in literal:  # no card on one side: plain equality
                 value, other = (fa(None), fb) if a.data in literal else (fb(None), fa)  # constant
+                frag = G.equals_literal(self._frag(other), value, op != "==")
                 if op == "==":
-                    return lambda ctx: other(ctx) == value
-                return lambda ctx: other(ctx) != value
+                    return self._emit(frag, lambda ctx: other(ctx) == value)
+                return self._emit(frag, lambda ctx: other(ctx) != value)
+            frag = G.helper_call(_eq, self._frag(fa), self._frag(fb))
             if op == "==":
-                return lambda ctx: _eq(fa(ctx), fb(ctx))
-            return lambda ctx: not _eq(fa(ctx), fb(ctx))
+                return self._emit(frag, lambda ctx: _eq(fa(ctx), fb(ctx)))
+            return self._emit(G.logical_not(frag), lambda ctx: not _eq(fa(ctx), fb(ctx)))
         fn = _COMPARE[op]
+        ordered = _ORDERED[op]
 
         def cmp(ctx):
             x, y = fa(ctx), fb(ctx)
             if x is None or y is None:
                 raise RuleError(f"cannot compare {x!r} {op} {y!r}")
             return fn(x, y)
-        return cmp
+        return self._emit(G.helper_call(ordered, self._frag(fa), self._frag(fb)), cmp)
 
     def _in(self, t, locs, bound):
         fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
-        return lambda ctx: _contains_counted(ctx, fb(ctx), fa(ctx))
+        return self._emit(G.helper_call_ctx(_contains_counted, self._frag(fb), self._frag(fa)),
+                          lambda ctx: _contains_counted(ctx, fb(ctx), fa(ctx)))
 
     def _not_in(self, t, locs, bound):
         fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
-        return lambda ctx: not _contains_counted(ctx, fb(ctx), fa(ctx))
+        return self._emit(G.logical_not(G.helper_call_ctx(_contains_counted, self._frag(fb), self._frag(fa))),
+                          lambda ctx: not _contains_counted(ctx, fb(ctx), fa(ctx)))
 
     def _not(self, t, locs, bound):
         f = self._c(t.children[0], locs, bound)
-        return lambda ctx: not f(ctx)
+        return self._emit(G.logical_not(self._frag(f)), lambda ctx: not f(ctx))
 
     def _and(self, t, locs, bound):
         fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
-        return lambda ctx: fa(ctx) and fb(ctx)
+        return self._emit(G.logical("and", self._frag(fa), self._frag(fb)), lambda ctx: fa(ctx) and fb(ctx))
 
     def _or(self, t, locs, bound):
         fa, fb = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
-        return lambda ctx: fa(ctx) or fb(ctx)
+        return self._emit(G.logical("or", self._frag(fa), self._frag(fb)), lambda ctx: fa(ctx) or fb(ctx))
 
     def _ifelse(self, t, locs, bound):
         fa, fc, fb = (self._c(c, locs, bound) for c in t.children)
-        return lambda ctx: fa(ctx) if fc(ctx) else fb(ctx)
+        return self._emit(G.if_else(self._frag(fa), self._frag(fc), self._frag(fb)),
+                          lambda ctx: fa(ctx) if fc(ctx) else fb(ctx))
 
     # -- access -------------------------------------------------------------------
     def _attr(self, t, locs, bound):
@@ -505,7 +544,8 @@ class Compiler:
             n.read_vars.add("player." + name)
         f = self._c(obj, locs, bound)
         if name in CARD_BUILTIN_ATTRS:
-            return lambda ctx: get_attr(ctx, f(ctx), name)
+            return self._emit(G.helper_call_ctx(get_attr, self._frag(f), G.constant(name)),
+                              lambda ctx: get_attr(ctx, f(ctx), name))
         key = self._bound_key(obj, bound)
         if key is not None:  # `c.suit` with c bound in the expression: one closure, not two
             def attr_of_bound(ctx):
@@ -513,14 +553,14 @@ class Compiler:
                 if type(value) is Card and not value.modes:
                     return value.attrs.get(name)
                 return get_attr(ctx, value, name)
-            return attr_of_bound
+            return self._emit(G.card_attribute(G.bound_name(key), name, get_attr), attr_of_bound)
 
         def attr(ctx):
             value = f(ctx)
             if type(value) is Card and not value.modes:  # fast path: no mode can override
                 return value.attrs.get(name)
             return get_attr(ctx, value, name)
-        return attr
+        return self._emit(G.card_attribute(self._frag(f), name, get_attr), attr)
 
     def _bound_key(self, t, bound):
         """The ``ctx.bound`` key a name node reads, if it is bound inside the expression."""
@@ -532,7 +572,7 @@ class Compiler:
         return self._subst.get(name)
 
     def _index(self, t, locs, bound):
-        fo, fi = self._c(t.children[0], locs, bound), self._c(t.children[1], locs, bound)
+        fo, fi = self._fn(self._c(t.children[0], locs, bound)), self._fn(self._c(t.children[1], locs, bound))
 
         def index(ctx):
             obj, key = fo(ctx), fi(ctx)
@@ -613,10 +653,10 @@ class Compiler:
     def _let_expr(self, t, locs, bound):
         name, value, body = t.children
         name = str(name)
-        fv = self._c(value, locs, bound)
+        fv = self._fn(self._c(value, locs, bound))
         saved = self._vary_also(name)
         try:
-            fb = self._c(body, locs, bound | {name})
+            fb = self._fn(self._c(body, locs, bound | {name}))
         finally:
             self._varying = saved
 
@@ -637,12 +677,12 @@ class Compiler:
         """A filter/map over a collection. ``reduce`` fuses the built-in that consumes it
         (``count``, ``first``, ``any``, ``sum``) into the loop: no list is built, and
         ``first``/``any`` stop at the first match."""
-        fcoll = self._c(coll, locs, bound)
+        fcoll = self._fn(self._c(coll, locs, bound))
         inner = bound | {var}
         saved = self._vary_also(var)
         try:
-            fbody = self._c(body, locs, inner) if body is not None else None
-            fcond = self._c(cond, locs, inner) if cond is not None else None
+            fbody = self._fn(self._c(body, locs, inner)) if body is not None else None
+            fcond = self._fn(self._c(cond, locs, inner)) if cond is not None else None
         finally:
             self._varying = saved
 
@@ -726,7 +766,7 @@ class Compiler:
         var, body = str(t.children[0]), t.children[1]
         saved = self._vary_also(var)
         try:
-            fbody = self._c(body, locs, bound | {var})
+            fbody = self._fn(self._c(body, locs, bound | {var}))
         finally:
             self._varying = saved
 
@@ -757,7 +797,7 @@ class Compiler:
         self._subst = dict(zip(params, slots))
         self._inlining.append(name)
         try:
-            body = self._c(self.define_trees[name], frozenset(), frozenset())
+            body = self._fn(self._c(self.define_trees[name], frozenset(), frozenset()))
         except ExprNameError as exc:
             exc.define = exc.define or name
             raise
@@ -805,7 +845,7 @@ class Compiler:
             if len(params) != len(args):
                 raise ExprNameError(f"{name} takes {len(params)} argument(s) ({', '.join(params)}), "
                                     f"given {len(args)}")
-            fargs = [self._c(a, locs, bound) for a in args]
+            fargs = [self._fn(self._c(a, locs, bound)) for a in args]
             self._note_call(name)
             if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH \
                     and self._nodes < MAX_INLINE_NODES:
@@ -834,7 +874,8 @@ class Compiler:
                     raise ExprNameError(f"argument {i + 1} of {name} must be a lambda such as c => c.rank")
                 fargs.append(self._make_lambda(a, locs, bound))
             else:
-                fargs.append(self._c(a, locs, bound))
+                fargs.append(self._fn(self._c(a, locs, bound)))
+
         def call_builtin(ctx):
             values = [f(ctx) for f in fargs]
             for v in values:  # the built-ins work in proportion to their lists
@@ -852,13 +893,15 @@ class Compiler:
         self._inlining.append(name)
         saved, self._nodes = self._nodes, 0
         try:
-            body = self._c(tree, frozenset(), frozenset(params))
+            body = self._fn(self._c(tree, frozenset(), frozenset(params)))
         except RecursionError:
             raise ExprNameError("the expression is too long or nested too deeply",
                                 "split it into smaller definitions") from None
         finally:
             self.current_define = None
             self._inlining.pop()
+            self._frags.clear()
+            self._built.clear()
             self._nodes = saved
         if not params:
             def fn0(ctx):
@@ -954,3 +997,16 @@ def _hoisted(fn):
             value = cache[hoisted] = fn(ctx)
             return value
     return hoisted
+
+
+def _ordered_op(op):
+    fn = _COMPARE[op]
+
+    def ordered(x, y):
+        if x is None or y is None:
+            raise RuleError(f"cannot compare {x!r} {op} {y!r}")
+        return fn(x, y)
+    return ordered
+
+
+_ORDERED = {op: _ordered_op(op) for op in ("<", "<=", ">", ">=")}

@@ -980,6 +980,7 @@ class SpecCompiler:
         # that read neither are computed once per listing (hoisted)
         vary = {as_name, each} if is_set else {as_name}
         where = self.expr(cp + ("where",), c["where"], locs, where_bound, vary=vary) if "where" in c else None
+        product = self._product_factors(c["options"], locs, bound) if options is not None and where is None else None
         to = self.zone(cp + ("to",), c["to"], locs | bound) if "to" in c else None
         if to is not None and cards is None:
             self.error(cp + ("to",), "to is for card choices", "use cards: ZONE, or drop to")
@@ -1022,7 +1023,35 @@ class SpecCompiler:
                                           optional, as_name, by_name,
                                           *self._privacy(c, cp, locs, bound), min_, max_, valid, each), path)
         instr.label = c.get("label") or action
+        instr.product = product
         return instr, bound
+
+    def _product_factors(self, text, locs, bound):
+        """The compiled lists of ``product(A, B, ...)`` when a choice's options are written so
+        (directly, or as a definition without parameters whose body is that call), else None:
+        such options are listed lazily, by index (ProductOptions)."""
+        try:
+            tree = parse(text)
+        except ExprSyntaxError:
+            return None
+        defines, trees = self.names.defines, self.compiler.define_trees
+        scope_locs, scope_bound = locs, bound
+        for _ in range(4):  # follow a few parameterless definitions
+            if tree.data == "name" and str(tree.children[0]) in trees and not defines.get(str(tree.children[0])) \
+                    and str(tree.children[0]) not in set(locs) | set(bound):
+                tree = trees[str(tree.children[0])]
+                scope_locs, scope_bound = (), ()  # a definition's body sees game-level names only
+            else:
+                break
+        if tree.data != "call" or str(tree.children[0]) != "product" or "product" in defines:
+            return None
+        args = [a for a in tree.children[1:] if a is not None]
+        if not args or any(getattr(a, "data", None) in ("lambda_",) for a in args):
+            return None
+        try:
+            return [self.compiler.compile(a, scope_locs, scope_bound) for a in args]
+        except ExprNameError:
+            return None
 
     def step_choose(self, step, path, locs, prog):
         c = step["choose"]

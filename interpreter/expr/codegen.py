@@ -12,9 +12,10 @@ from source text. A name, attribute or text written in the spec only ever appear
 ``ast.Constant`` (quoted data: a key of ``ctx.bound``, ``ctx.locals`` or ``state.vars``, an
 attribute key, a literal). The identifiers in generated code are only ``ctx``, the fixed helper
 names of :data:`HELPERS`, the fixed attributes of :data:`ATTRIBUTES`, and names this module makes
-(``kN`` for a closure or value it passes in, ``tN`` for a temporary). :func:`check_module`
-verifies exactly that before anything is compiled, and the test suite runs it on every generated
-module of every spec. The generated function computes what the closures compute (same helpers,
+(``kN`` for a closure or value it passes in, ``tN`` for a temporary): every template checks the
+names it writes as it builds (``_load``, ``_attr``), the generated module runs with no built-ins
+but ``type``, and :func:`check_module` (node kinds, names, attributes, parameters) is run by the
+test suite on every generated module of every spec. The generated function computes what the closures compute (same helpers,
 same errors); the work budget is counted by the same closures (comprehensions and calls stay
 closures).
 """
@@ -55,7 +56,7 @@ def _load(name):
 
 
 def _attr(value, attr):
-    assert attr in ATTRIBUTES
+    assert attr in ATTRIBUTES, attr
     return ast.Attribute(**_L, value=value, attr=attr, ctx=ast.Load())
 
 
@@ -159,7 +160,8 @@ def card_attribute(obj: Fragment, key: str, get_attr) -> Fragment:
 # -- building a function --------------------------------------------------------------------------
 def check_module(tree: ast.Module) -> None:
     """Raise AssertionError unless ``tree`` is made only of the templates' node kinds, names and
-    attributes (see the module docstring). Run before every compile, and by the tests."""
+    attributes (see the module docstring). Run on every module built while ``KEEP_MODULES`` is
+    set (the tests set it)."""
     for node in ast.walk(tree):
         if not isinstance(node, _ALLOWED_NODES):
             raise AssertionError(f"generated code holds a {type(node).__name__}")
@@ -179,8 +181,8 @@ ENABLED = True  # False: the closures alone (the tests compare both paths game b
 
 
 def build(frag: Fragment):
-    """The function ``f(ctx)`` returning ``frag``'s value: one module of one function, checked by
-    :func:`check_module`, then compiled."""
+    """The function ``f(ctx)`` returning ``frag``'s value: one module of one function, compiled
+    from its syntax tree (no source text) with no built-ins but ``type``."""
     fname = f"k{next(_counter)}"
     fn_def = ast.FunctionDef(**_L, name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(**_L, arg="ctx")], vararg=None,
                                                             kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),

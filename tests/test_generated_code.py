@@ -131,3 +131,21 @@ def test_product_options_are_found_by_index_and_by_text():
     from interpreter import IllegalAction
     with pytest.raises(IllegalAction, match="not a legal action"):
         state.apply("place back 6 1 1 1", state.current_players()[0])
+
+
+def test_a_where_with_a_nested_comprehension_is_not_hoisted_wrongly(tmp_path):
+    """Hoisting keeps what depends on a name bound inside the filter (here `y` of a nested
+    comprehension, which does not read the option `c`) per option."""
+    from interpreter.scenario import build_state
+    from interpreter.engine.run import advance
+    spec = (ROOT / "specs" / "oh_hell.yaml").read_text().replace(
+        'where: may_play(c, p)',
+        'where: "count([y for x in [c] for y in [x.rank] where y > 5]) > 0"')
+    path = tmp_path / "g.yaml"
+    path.write_text(spec)
+    game = load_game(path)
+    state = build_state(game, {"players": 3, "start": "trick",
+                               "setup": {"vars": {"leader": 0, "trump": "S", "num_tricks": 3},
+                                         "zones": {"hand": {0: ["C2", "H9", "DK"], 1: ["D3"], 2: ["S4"]}}}})
+    advance(state)
+    assert sorted(a.text for a in state.legal_actions(0)) == ["play DK", "play H9"]

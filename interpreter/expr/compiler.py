@@ -589,8 +589,8 @@ class Compiler:
     def _slice(self, t, locs, bound):
         """``xs[a:b]``, ``xs[a:]``, ``xs[:b]`` of a list or a text (Python's rules: negative
         bounds count from the end, bounds past the end are clipped)."""
-        fo = self._c(t.children[0], locs, bound)
-        fa, fb = (self._c(c, locs, bound) if c is not None else None for c in t.children[1:])
+        fo = self._fn(self._c(t.children[0], locs, bound))
+        fa, fb = (self._fn(self._c(c, locs, bound)) if c is not None else None for c in t.children[1:])
 
         def slice_(ctx):
             obj = fo(ctx)
@@ -612,11 +612,15 @@ class Compiler:
         pairs = [(str(clauses[i]), clauses[i + 1]) for i in range(0, len(clauses), 2)]
         inner = bound
         colls = []
-        for var, coll in pairs:
-            colls.append((var, self._c(coll, locs, inner)))
-            inner = inner | {var}
-        fbody = self._c(body, locs, inner)
-        fcond = self._c(cond, locs, inner) if cond is not None else None
+        saved_varying = self._vary_also(*(var for var, _ in pairs))  # its own names change too
+        try:
+            for var, coll in pairs:
+                colls.append((var, self._fn(self._c(coll, locs, inner))))
+                inner = inner | {var}
+            fbody = self._fn(self._c(body, locs, inner))
+            fcond = self._fn(self._c(cond, locs, inner)) if cond is not None else None
+        finally:
+            self._varying = saved_varying
 
         def nested(ctx):
             b = ctx.bound

@@ -869,8 +869,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("spec")
     pl.add_argument("--players", "-p", type=int, required=True)
     pl.add_argument("--seed", type=int, default=None, help="fixes the shuffles and the bots (default: random; "
-                    "the header shows it)")
-    pl.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat you play (0-based)")
+                    "shown when the game is over)")
+    pl.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat you play (0-based); "
+                    "several: hot seat, the screen is cleared and the device passed before each human's turn")
     pl.add_argument("--option", action="append", metavar="KEY=VALUE")
     pl.add_argument("--save", metavar="FILE.json", help="save the game for `rulebook replay` (also when you quit); "
                     "the full record: seed, every hand and every choice")

@@ -163,9 +163,11 @@ def build_state(game, data: dict, positions: dict | None = None, file: str = "<s
     if not game.min_players <= n <= game.max_players:
         raise where.error(("players",), f"{game.name} is for {game.min_players}-{game.max_players} players, "
                                         f"not {n}", "change players:")
+    setup = data.get("setup") or {}
+    if setup.get("boards"):
+        game = _with_boards(game, setup["boards"], where)
     state = State(game, n, data.get("seed", 0))
     state.zones[game.initial_zone].extend(game.cards_in_play(n))
-    setup = data.get("setup") or {}
     state.stacked = bool(setup.get("stacked", False))
     for name, value in (setup.get("vars") or {}).items():
         path = ("setup", "vars", name)
@@ -213,6 +215,36 @@ def build_state(game, data: dict, positions: dict | None = None, file: str = "<s
                           f"phases: {', '.join(game.programs)}")
     state.stack = [[start, 0, {}]]
     return state
+
+
+def _with_boards(game, boards: dict, where):
+    """A copy of ``game`` whose boards named in ``boards`` (scenario setup, the spec's
+    ``boards:`` form) replace the spec's; raises SpecError (file:line:col) for a bad board."""
+    import copy
+
+    import jsonschema
+
+    from .model.board import build_grid
+    from .spec.loader import schema
+    grids = dict(getattr(game, "boards", None) or {})
+    validator = jsonschema.Draft202012Validator(schema("game")["$defs"]["board"])
+    for name, bd in boards.items():
+        path = ("setup", "boards", name)
+        if name not in grids:
+            raise where.error(path, f"setup.boards: {game.name} has no board {name!r}",
+                              f"boards: {_known(grids)}", key=True)
+        err = next(iter(sorted(validator.iter_errors(bd), key=lambda e: list(map(str, e.absolute_path)))), None)
+        if err is not None:
+            raise where.error(path + tuple(err.absolute_path), f"setup.boards.{name}: {err.message}",
+                              "a board has rows (or pieces and layout), and optionally legend, marks, doc")
+        grid, problems = build_grid(str(name), bd)
+        if problems:
+            sub, message, hint = problems[0]
+            raise where.error(path + tuple(sub), message, hint)
+        grids[str(name)] = grid
+    new = copy.copy(game)
+    new.boards = grids
+    return new
 
 
 def _take(game, state, name, where, path):

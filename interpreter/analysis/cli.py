@@ -147,7 +147,10 @@ def cmd_diagram(args) -> int:
     opts = " · options: " + ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                                       for k, v in changed.items()) if changed else ""
     title = f"{game.name} — rule flow"
-    subtitle = f"{args.spec} · {'every step' if args.detail == 'steps' else 'phases'}{opts}{note}"
+    boards = getattr(game, "boards", None) or {}
+    board_note = (" · boards: " + ", ".join(f"{b.name} {b.width}x{b.height} ({len(b.colour_set())} colours)"
+                                            for b in boards.values())) if boards else ""
+    subtitle = f"{args.spec} · {'every step' if args.detail == 'steps' else 'phases'}{opts}{board_note}{note}"
     out = args.output
     # without -o, images are written in the current folder
     data = render(G, fmt, heat, title, subtitle, game=game, link=_spec_link(args.spec, out or "./drawing"))

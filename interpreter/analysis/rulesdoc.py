@@ -176,7 +176,34 @@ class _Doc:
                     notes.append(_md(zd["doc"]))
                 self.w(f"| {name} | {per} | {vis} | {'; '.join(notes)} |")
             self.w()
+        self.boards()
         self.tracked()
+
+    def boards(self):
+        """The boards of squares: a line per board and its grid, one letter per colour."""
+        boards = getattr(self.game, "boards", None) or {}
+        if not boards:
+            return
+        self.w("### Boards")
+        self.w()
+        for grid in boards.values():
+            colours = grid.colour_set()
+            letters = {}
+            for c in colours:  # the first free letter of the colour's name, for the picture
+                letter = next((ch for ch in c.upper() + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch.isalpha()
+                               and ch not in letters.values()), "?")
+                letters[c] = letter
+            doc = f" — {_md(grid.doc)}" if grid.doc else ""
+            self.w(f"- **{grid.name}**: {grid.summary()}{doc}. Squares are named column letter + row "
+                   f"number from the top-left (a1); " + ", ".join(f"{v} = {k}" for k, v in letters.items()) + ":")
+            self.w()
+            self.w("```")
+            self.w("   " + " ".join(chr(ord('a') + x) for x in range(grid.width)))
+            for y in range(grid.height):
+                row = [letters.get(grid.colours.get(f"{chr(ord('a') + x)}{y + 1}"), ".") for x in range(grid.width)]
+                self.w(f"{y + 1:>2} " + " ".join(row))
+            self.w("```")
+            self.w()
 
     def card_entry(self, k, entry, made) -> str:
         path = ("cards", k)

@@ -31,7 +31,8 @@ class Game:
     ``card_names`` (set), ``zones`` (dict name -> :class:`ZoneDef`), ``programs``
     (dict phase name -> instruction list; ``"flow"`` is the entry), ``spec`` (the
     YAML data as loaded), ``positions`` (path -> source position), ``min_players``/
-    ``max_players``, ``winner_rule`` (``highest``/``lowest``), ``display`` (dict).
+    ``max_players``, ``winner_rule`` (``highest``/``lowest``), ``display`` (dict), ``boards``
+    (dict name -> :class:`~interpreter.model.board.Grid`).
     """
 
     def __init__(self, **kw):

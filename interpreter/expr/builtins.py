@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 from ..errors import RuleError
+from ..model.board import DIRECTIONS, parse_cell
 from ..model.cards import Card
 
 MAX_ITEMS = 100_000
@@ -182,6 +183,65 @@ def _top(ctx, xs):
     return xs[-1] if xs else None
 
 
+def _flatten(ctx, xs):
+    out = []
+    for x in xs:
+        if type(x) is list:
+            out.extend(x)
+        else:
+            out.append(x)
+    _check_size(len(out))
+    return out
+
+
+def _grid(ctx, b):
+    boards = getattr(ctx.game, "boards", None) or {}
+    grid = boards.get(b) if type(b) is str else None
+    if grid is None:
+        raise RuleError(f"there is no board named {b!r} (boards: {', '.join(boards) or 'none'})")
+    return grid
+
+
+def _cells(ctx, b):
+    return list(_grid(ctx, b).cells)
+
+
+def _colour_at(ctx, b, cell):
+    return _grid(ctx, b).colours.get(cell)
+
+
+def _neighbours(ctx, b, cell):
+    return list(_grid(ctx, b).neighbours.get(cell, ()))
+
+
+def _step(ctx, b, cell, direction):
+    if direction not in DIRECTIONS:
+        raise RuleError(f"{direction!r} is not a direction (up, right, down, left)")
+    return _grid(ctx, b).step(cell, direction)
+
+
+def _adjacent(ctx, a, b):
+    pa, pb = parse_cell(a), parse_cell(b)
+    if pa is None or pb is None:
+        return False
+    return abs(pa[0] - pb[0]) + abs(pa[1] - pb[1]) == 1
+
+
+def _direction(ctx, a, b):
+    pa, pb = parse_cell(a), parse_cell(b)
+    if pa is None or pb is None:
+        return None
+    d = (pb[0] - pa[0], pb[1] - pa[1])
+    for name, v in DIRECTIONS.items():
+        if v == d:
+            return name
+    return None
+
+
+def _marked(ctx, b, mark):
+    return list(_grid(ctx, b).marks.get(mark, ()))
+
+
 BUILTINS = {
     "count": _count,
     "len": _count,
@@ -208,10 +268,22 @@ BUILTINS = {
     "index_of": _index_of,
     "without": _without,
     "product": _product,
+    "flatten": _flatten,
     "name": _name,
     "if_null": _if_null,
     "str": _str,
+    # boards of squares (interpreter.model.board): a board is named by its text
+    "cells": _cells,
+    "colour_at": _colour_at,
+    "neighbours": _neighbours,
+    "step": _step,
+    "adjacent": _adjacent,
+    "direction": _direction,
+    "marked": _marked,
 }
+
+# Built-ins whose first argument names a board (checked at load time when it is a literal).
+BOARD_ARGS = {"cells", "colour_at", "neighbours", "step", "marked"}
 
 # Built-ins whose arguments at these positions must be lambdas (x => expr).
 LAMBDA_ARGS = {"sort_by": {1}, "group_by": {1}, "argmax": {1}, "argmin": {1}}

@@ -21,7 +21,7 @@ from ..cache import cache_dir, digest
 from ..errors import RuleError
 from ..model.cards import Card
 from . import codegen as G
-from .builtins import BUILTINS, LAMBDA_ARGS, MAX_ITEMS  # noqa: F401
+from .builtins import BOARD_ARGS, BUILTINS, LAMBDA_ARGS, MAX_ITEMS  # noqa: F401
 
 def _make_parser() -> Lark:
     """The expression parser. Its LALR tables are kept in the user's cache folder (see
@@ -128,6 +128,7 @@ class Names:
     used_options: set = field(default_factory=set)
     read_vars: set = field(default_factory=set)
     called_defines: dict = field(default_factory=dict)  # define -> set of defines it calls
+    boards: set | None = None  # board names (None: not known, e.g. a scenario's eval)
 
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -869,6 +870,11 @@ class Compiler:
             want = f"{low}" if low == high else f"{low} to {high}" if high < 99 else f"at least {low}"
             raise ExprNameError(f"{name} takes {want} argument(s) ({params}), given {len(args)}",
                                 "see the built-ins in docs/spec-language.md")
+        if name in BOARD_ARGS and n.boards is not None and isinstance(args[0], Tree) and args[0].data == "string":
+            board = str(args[0].children[0])[1:-1]
+            if board not in n.boards:
+                raise ExprNameError(f"{name}: there is no board named {board!r}",
+                                    "boards: " + (", ".join(sorted(n.boards)) or "none (declare them under boards:)"))
         lambda_pos = LAMBDA_ARGS.get(name, set())
         fargs = []
         for i, a in enumerate(args):

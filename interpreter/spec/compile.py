@@ -199,6 +199,7 @@ class SpecCompiler:
         options = self.resolve_options(options_given or {})
         n = self.names
         n.options = dict(options)
+        boards = self.build_boards()
         cards = self.build_cards(options)
         zones = self.build_zones()
         n.game_vars = set((d.get("variables") or {}).keys())
@@ -254,6 +255,7 @@ class SpecCompiler:
             winner_rule=d.get("winner", "highest"), display=d.get("display") or {},
             var_defaults=d.get("variables") or {}, pvar_defaults=d.get("player_variables") or {},
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
+            boards=boards,
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
             fingerprint=fingerprint(self.text, options),
@@ -608,6 +610,19 @@ class SpecCompiler:
             out.append(_str_value(value))
         out.append(template[last:])
         return "".join(out)
+
+    def build_boards(self) -> dict:
+        """The spec's ``boards:`` as immutable grids (dict name -> Grid); problems are diagnostics."""
+        from ..model.board import build_grid
+        out = {}
+        for name, bd in (self.data.get("boards") or {}).items():
+            grid, problems = build_grid(str(name), bd or {})
+            for sub, message, hint in problems:
+                self.error(("boards", name) + tuple(sub), message, hint)
+            if grid is not None:
+                out[str(name)] = grid
+        self.names.boards = set((self.data.get("boards") or {}).keys())
+        return out
 
     def build_zones(self) -> dict:
         zones = {}

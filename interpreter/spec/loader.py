@@ -100,6 +100,8 @@ def _specific(err):
         # a branch of another type (text where a mapping is written) is not the one meant
         fitting = [errs for errs in by_branch.values()
                    if not any(e.validator == "type" and not e.relative_path for e in errs)]
+        if all(e.validator == "required" for errs in fitting for e in errs):
+            return [err]  # "one of these keys" (game: or spec:): no branch is closer than another
         if fitting:
             out = []
             for e in min(fitting, key=len):

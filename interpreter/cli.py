@@ -495,7 +495,8 @@ def _ask_human(state, p):
                 console.print(f"[bold]Seen in {_escape(where)}:[/bold] " + _escape(", ".join(part["seen"])))
     actions = state.legal_actions(p)
     picked = (obs.get("pending") or {}).get("my_picked")
-    if picked is not None:  # a set choice: say how to build the set
+    if picked is not None and (picked or any(a.text.startswith("pick ") for a in actions)):
+        # a set choice with cards to pick: say how to build the set
         from .engine.run import _pending_instr
         verb = _pending_instr(state).action
         if picked:

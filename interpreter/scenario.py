@@ -213,7 +213,18 @@ def build_state(game, data: dict, positions: dict | None = None, file: str = "<s
     if start not in game.programs:
         raise where.error(("start",), f"start: {game.name} has no phase {start!r}",
                           f"phases: {', '.join(game.programs)}")
-    state.stack = [[start, 0, {}]]
+    params = []
+    for key in (game.spec.get("phases") or {}):
+        if str(key).split("(", 1)[0].strip() == start and "(" in str(key):
+            params = [x.strip() for x in str(key).split("(", 1)[1].rstrip(") ").split(",") if x.strip()]
+    given = data.get("args") or {}
+    missing = [x for x in params if x not in given]
+    if missing or set(given) - set(params):
+        raise where.error(("args",) if "args" in data else ("start",),
+                          f"start: phase {start} takes the argument(s) {', '.join(params) or 'none'}",
+                          "give them as args: {" + ", ".join(f"{x}: VALUE" for x in params) + "}" if params
+                          else "remove args:")
+    state.stack = [[start, 0, dict(given)]]
     return state
 
 

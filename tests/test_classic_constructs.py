@@ -92,3 +92,81 @@ def test_option_read_by_the_card_list_through_a_define_is_used(tmp_path):
     assert not [w for w in game.warnings if "never used" in w.message]
     assert len(game.cards) == 52
     assert len(load_game(path, {"n_suits": 2}).cards) == 26
+
+
+# -- phases with arguments -------------------------------------------------------------------
+PHASES = Path(__file__).parent / "specs" / "phase_args.yaml"
+
+
+def test_phase_arguments_are_bound_per_call():
+    game = load_game(PHASES)
+    state = game.new_state(2, 1)
+    # first call: who = next_player(dealer) = 1, bonus 10; second: who = dealer = 0, bonus 1
+    assert state.current_players() == [1]
+    state.apply(state.legal_actions(1)[0])
+    assert state.current_players() == [0]
+    state.apply(state.legal_actions(0)[0])
+    assert state.is_terminal()
+    played = [game.cards[i] for i in state.zones["pile"]]
+    assert state.pvars[1]["score"] == played[0].attrs["rank"] + 10
+    assert state.pvars[0]["score"] == played[1].attrs["rank"] + 1
+    # the arguments live in the phase's frame: plain data, saved and replayed exactly
+    again = game.replay(2, 1, state.history)
+    assert again.to_json() == state.to_json()
+
+
+def _spec_with(tmp_path, old, new):
+    path = tmp_path / "p.yaml"
+    text = PHASES.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def test_phase_argument_missing_or_unknown(tmp_path):
+    with pytest.raises(SpecError, match="does not give bonus"):
+        load_game(_spec_with(tmp_path, 'args: {who: "dealer", bonus: 1}', 'args: {who: "dealer"}'))
+    with pytest.raises(SpecError, match="has no argument 'extra'"):
+        load_game(_spec_with(tmp_path, 'args: {who: "dealer", bonus: 1}', 'args: {who: dealer, bonus: 1, extra: 2}'))
+
+
+def test_a_phase_cannot_see_a_name_bound_by_its_caller_and_says_why(tmp_path):
+    text = PHASES.read_text().replace("turn(who, bonus):", "turn(who):").replace(
+        '    args: {who: "next_player(dealer)", bonus: 10}\n', '    args: {who: "next_player(dealer)"}\n').replace(
+        '  - phase: turn\n    args: {who: "dealer", bonus: 1}\n',
+        '  - for: bonus\n    in: "[1]"\n    do:\n      - phase: turn\n        args: {who: "dealer"}\n')
+    path = tmp_path / "p.yaml"
+    path.write_text(text)
+    with pytest.raises(SpecError) as err:
+        load_game(path)
+    msg = str(err.value)
+    assert "phase turn cannot see 'bonus'" in msg and "turn(who, bonus)" in msg and "args: {bonus: bonus}" in msg
+    assert "declare it under variables" not in msg
+
+
+def test_scenario_starts_a_phase_with_arguments(tmp_path):
+    from interpreter.scenario import run_paths
+    scen = tmp_path / "s.yaml"
+    scen.write_text(f"""rule: a phase started with its arguments
+spec: {PHASES}
+players: 2
+start: turn
+args: {{who: 1, bonus: 100}}
+setup:
+  zones: {{hand: {{1: [c3]}}}}
+actions: ["1: play c3"]
+expect: {{player_vars: {{1: {{score: 103}}}}}}
+""")
+    [result] = run_paths([scen])
+    assert result.passed, result.failures
+    scen.write_text(scen.read_text().replace("args: {who: 1, bonus: 100}\n", ""))
+    [result] = run_paths([scen])
+    assert not result.passed and "takes the argument(s) who, bonus" in result.failures[0]
+
+
+def test_diagram_labels_phase_calls_with_their_arguments():
+    from interpreter.analysis.graph import flow_graph
+    G = flow_graph(load_game(PHASES))
+    labels = [d["label"] for _, d in G.nodes(data=True)]
+    assert "phase turn(who = next_player(dealer), bonus = 10)" in labels
+    assert G.nodes["phases/turn"]["text"] == ["turn(who, bonus)"]

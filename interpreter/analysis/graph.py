@@ -274,7 +274,9 @@ class _Builder:
     def s_phase(self, nid, step, path, attrs, cluster, variant):
         name = str(step["phase"])
         attrs["kind"] = "call"
-        self.add(nid, attrs, f"phase {name}", [f"▶ {name}"])
+        args = step.get("args") if isinstance(step.get("args"), dict) else {}
+        shown = name + ("(" + ", ".join(f"{k} = {clean(v)}" for k, v in args.items()) + ")" if args else "")
+        self.add(nid, attrs, f"phase {shown}", [f"▶ {shown}"])
         self.G.nodes[nid]["phase"] = name
 
     def s_for(self, nid, step, path, attrs, cluster, variant):
@@ -599,9 +601,10 @@ def flow_graph(game) -> nx.DiGraph:
     b.add_root(START, "start", "start", ("flow",), "flow", text=["start"], key_pos=True)
     b.program(spec.get("flow") or [], ("flow",), START, "flow")
     for name, steps in (spec.get("phases") or {}).items():
-        nid = f"phases/{name}"
-        b.add_root(nid, "phase", str(name), ("phases", name), str(name), key_pos=True)
-        b.program(steps or [], ("phases", name), nid, str(name))
+        bare = str(name).split("(", 1)[0].strip()  # trick(leader): the phase trick, argument leader
+        nid = f"phases/{bare}"
+        b.add_root(nid, "phase", bare, ("phases", name), bare, text=[str(name).strip()], key_pos=True)
+        b.program(steps or [], ("phases", name), nid, bare)
     rule = "lowest" if spec.get("winner") == "lowest" else "highest"
     G.add_node(GAME_OVER, kind="game_over", category="end", label="game over",
                text=["game over", f"{rule} score wins"], line=0, column=0, path=(), cluster="flow",

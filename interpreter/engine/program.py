@@ -70,15 +70,18 @@ class ZoneRef:
 
 
 class Call(Instr):
-    __slots__ = ("phase",)
+    """Enter a phase. ``args`` is a list of (name, compiled expression): evaluated in the
+    caller's scope, they are the phase's own step-bound names (``phases: {trick(leader): ...}``)."""
+    __slots__ = ("phase", "args")
     kind = "phase"
 
-    def __init__(self, phase):
-        self.phase = phase
+    def __init__(self, phase, args=()):
+        self.phase, self.args = phase, list(args)
 
     def run(self, state, ctx, frame):
+        local = {name: f(ctx) for name, f in self.args}
         frame[1] += 1
-        state.stack.append([self.phase, 0, {}])
+        state.stack.append([self.phase, 0, local])
 
 
 class Jump(Instr):

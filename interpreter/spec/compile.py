@@ -50,6 +50,25 @@ def _has_cycle(edges: dict) -> bool:
     return False
 
 
+def _step_bound_names(data) -> set:
+    """Every name a step binds anywhere in the spec (``for``, ``as``, ``by``, ``each`` of a set
+    choice, phase arguments): used to say why a phase cannot see one of them."""
+    out, todo = set(), [data.get("flow"), data.get("phases")]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, list):
+            todo.extend(x)
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                if k in ("for", "as", "by") and isinstance(v, str):
+                    out.add(v)
+                elif k == "choose" and isinstance(v, dict):
+                    out.update(str(v[n]) for n in ("as", "by", "each") if n in v)
+                    out.update({"choice", "player"} - set(v))
+                todo.append(v)
+    return out
+
+
 def _str_value(value) -> str:
     """A computed part of a card's name as text (null, true, false as the language writes them)."""
     if value is None or isinstance(value, bool):
@@ -165,6 +184,16 @@ class SpecCompiler:
     def _name_error(self, path, text, exc):
         if getattr(exc, "define", None) is not None:
             return  # inside a define's body: reported once, where that define is written
+        m = re.match(r"unknown name '([A-Za-z_]\w*)'", exc.message)
+        phase = getattr(self, "current_phase", None)
+        if m and phase is not None and m.group(1) in getattr(self, "step_bound", ()):
+            x = m.group(1)
+            params = self.phase_params.get(phase, [])
+            exc = ExprNameError(
+                f"phase {phase} cannot see {x!r}: a name bound by a step (for, as, by) is seen only inside "
+                f"that step, not in the phases it calls",
+                f"make it an argument: declare the phase as {phase}({', '.join(params + [x])}) under phases and "
+                f"call it with phase: {phase}, args: {{{x}: {x}}}")
         col_in = 1
         m = re.search(r"'([A-Za-z_]\w*)'", exc.message)
         if m and isinstance(text, str):
@@ -208,13 +237,32 @@ class SpecCompiler:
         self.build_defines()
         programs = {}
         phases = d.get("phases") or {}
-        self.phase_names = set(phases)
-        programs["flow"] = self.compile_program(d.get("flow") or [], ("flow",))
-        for name, steps in phases.items():
-            if name == "flow":
-                self.error(("phases", name), "a phase may not be called 'flow'", "rename it", key=True)
+        # a phase key is NAME or NAME(a, b): the arguments are bound like a step's names inside it
+        self.phase_params = {}
+        for key in phases:
+            m = _DEFINE_KEY.match(str(key))
+            if not m:
+                self.error(("phases", key), f"bad phase name {key!r}", "write name or name(a, b)", key=True)
                 continue
-            programs[name] = self.compile_program(steps or [], ("phases", name))
+            self.phase_params[m.group(1)] = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
+        self.phase_names = set(self.phase_params)
+        self.step_bound = _step_bound_names(d)
+        self.current_phase = None
+        programs["flow"] = self.compile_program(d.get("flow") or [], ("flow",))
+        for key, steps in phases.items():
+            m = _DEFINE_KEY.match(str(key))
+            if not m:
+                continue
+            name = m.group(1)
+            if name == "flow":
+                self.error(("phases", key), "a phase may not be called 'flow'", "rename it", key=True)
+                continue
+            if name in programs:
+                self.error(("phases", key), f"two phases are named {name!r}", "rename one", key=True)
+                continue
+            self.current_phase = name
+            programs[name] = self.compile_program(steps or [], ("phases", key), frozenset(self.phase_params[name]))
+            self.current_phase = None
         tables = self.build_tables(cards)
         constraints = []
         for i, c in enumerate(d.get("constraints") or []):
@@ -698,9 +746,9 @@ class SpecCompiler:
                        + " -> ".join(ordered + [start]), "unroll the recursion with a comprehension", key=True)
 
     # -- steps ------------------------------------------------------------------------------
-    def compile_program(self, steps, path) -> list:
+    def compile_program(self, steps, path, locs=frozenset()) -> list:
         prog: list = []
-        self.block(steps, path, frozenset(), prog)
+        self.block(steps, path, locs, prog)
         return prog
 
     def block(self, steps, path, locs, prog):
@@ -733,7 +781,27 @@ class SpecCompiler:
         if name not in self.phase_names:
             self.error(path + ("phase",), f"unknown phase {name!r}",
                        "phases: " + (", ".join(sorted(self.phase_names)) or "none declared under phases"))
-        self._emit(prog, P.Call(name), path)
+        params = self.phase_params.get(name, [])
+        given = step.get("args") or {}
+        if not isinstance(given, dict):
+            given = {}
+        missing = [p for p in params if p not in given]
+        extra = [a for a in given if a not in params]
+        if missing and name in self.phase_names:
+            self.error(path + ("phase",), f"phase {name} takes the argument(s) {', '.join(params)}; "
+                       f"this call does not give {', '.join(missing)}",
+                       "add args: {" + ", ".join(f"{p}: EXPR" for p in params) + "}")
+        if extra and name in self.phase_names:
+            self.error(path + ("args", extra[0]), f"phase {name} has no argument {extra[0]!r}",
+                       f"its arguments: {', '.join(params) or 'none'} (declare them as {name}(a, b) under phases)",
+                       key=True)
+        args = []
+        for p in params:
+            if p in given:
+                f = self.expr(path + ("args", p), given[p], locs)
+                if f is not None:
+                    args.append((p, f))
+        self._emit(prog, P.Call(name, args), path)
 
     def _loop(self, prog, path, key, var, items, body, locs):
         self._emit(prog, P.ForInit(key, items), path)
@@ -997,7 +1065,7 @@ class SpecCompiler:
         where = self.expr(cp + ("where",), c["where"], locs, where_bound, vary=vary) if "where" in c else None
         product = self._product_factors(c["options"], locs, bound) if options is not None and where is None else None
         to = self.zone(cp + ("to",), c["to"], locs | bound) if "to" in c else None
-        if to is not None and cards is None:
+        if to is not None and "cards" not in c:  # (not when cards: failed to compile: said already)
             self.error(cp + ("to",), "to is for card choices", "use cards: ZONE, or drop to")
         action = str(c.get("action", "choose"))
         if " " in action or not action:

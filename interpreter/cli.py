@@ -637,6 +637,14 @@ def cmd_simulate(args) -> int:
             table.add_row(str(s["seat"]), _escape(s["bot"]), f"{s['mean']:.1f}", f"{s['stdev']:.1f}", str(s["min"]),
                           str(s["max"]), f"{100 * s['win_rate']:.1f}% ({100 * s['win_low']:.1f}–{100 * s['win_high']:.1f})")
         console.print(table)
+        if "teams" in summary:  # a team's win is one win for the team (the seat rates share it)
+            teams = Table(box=None, padding=(0, 2), header_style="bold")
+            for col in ("team", "seats", "win rate (95% interval)"):
+                teams.add_column(col, justify="left" if col != "win rate (95% interval)" else "right", no_wrap=True)
+            for t in summary["teams"]:
+                teams.add_row(_escape(t["name"]), ", ".join(map(str, t["seats"])),
+                              f"{100 * t['win_rate']:.1f}% ({100 * t['win_low']:.1f}–{100 * t['win_high']:.1f})")
+            console.print(teams)
     for note in notes:  # with --json, stdout is the JSON only
         (err_console if args.json else console).print(_escape(note))
     return 0

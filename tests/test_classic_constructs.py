@@ -170,3 +170,49 @@ def test_diagram_labels_phase_calls_with_their_arguments():
     labels = [d["label"] for _, d in G.nodes(data=True)]
     assert "phase turn(who = next_player(dealer), bonus = 10)" in labels
     assert G.nodes["phases/turn"]["text"] == ["turn(who, bonus)"]
+
+
+# -- teams -------------------------------------------------------------------------------------
+TEAMS = Path(__file__).parent / "specs" / "teams.yaml"
+
+
+def test_team_variables_are_shared_by_the_team():
+    game = load_game(TEAMS)
+    state = game.new_state(4, 2)
+    assert game.teams(4) == [0, 1, 0, 1] and game.teams(3) == [0, 1, 0]
+    while not state.is_terminal():
+        state.apply(state.legal_actions(state.current_players()[0])[0])
+    played = [state.pvars[p]["played"] for p in range(4)]
+    points = [state.pvars[p]["points"] for p in range(4)]
+    assert points == [played[0] + played[2], played[1] + played[3]] * 2
+    assert evaluate(state, "[team_of(p) for p in players]") == [0, 1, 0, 1]
+    assert evaluate(state, "teammates(1)") == [3]
+    assert evaluate(state, "teammates(0)") == [2]
+    best = max(points)
+    assert state.winners() == [p for p in range(4) if points[p] == best]
+
+
+def test_simulate_counts_a_team_win_once():
+    from interpreter.sim.simulate import simulate
+    result = simulate(load_game(TEAMS), 60, 4, seed=5)
+    summary = result.summary()
+    rows = summary["teams"]
+    assert [r["name"] for r in rows] == ["North-South", "East-West"]
+    assert [r["seats"] for r in rows] == [[0, 2], [1, 3]]
+    # every game is won by one team (or shared by both on a tie): the team rates sum to 1,
+    # where the seat rates of a team sum to the team's rate split over its seats
+    assert sum(r["win_rate"] for r in rows) == pytest.approx(1.0)
+    seats = summary["seats"]
+    assert rows[0]["win_rate"] == pytest.approx(seats[0]["win_rate"] + seats[2]["win_rate"])
+    assert "teams" not in simulate(load_game(SPEC), 2, 3).summary()
+
+
+def test_team_variables_need_teams_and_teams_must_be_numbers(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(TEAMS.read_text().replace('teams: {of: "p % 2", names: [North-South, East-West]}\n', ""))
+    with pytest.raises(SpecError, match="team variables need teams"):
+        load_game(path)
+    path.write_text(TEAMS.read_text().replace('of: "p % 2"', "of: \"'a'\""))
+    game = load_game(path)
+    with pytest.raises(RuleError, match="not a whole number"):
+        game.new_state(4, 0)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import IllegalAction, RulebookError, SpecError
+from ..errors import IllegalAction, RuleError, RulebookError, SpecError
 from ..model.saved import check_seed
 from ..model.state import CHANCE, Action, State
 from ..spec.yamlpos import position_of
@@ -38,6 +38,29 @@ class Game:
     def __init__(self, **kw):
         self.__dict__.update(kw)
 
+    def teams(self, num_players: int) -> list:
+        """The team of each seat (list of ints, index = seat) by the spec's ``teams: {of: EXPR}``
+        (an expression of the seat ``p``, ``num_players`` and options); without teams, every seat is
+        its own team. Raises RuleError when a team is not a whole number from 0."""
+        cache = self.__dict__.setdefault("_teams", {})
+        if num_players not in cache:
+            fn = getattr(self, "teams_fn", None)
+            if fn is None:
+                cache[num_players] = list(range(num_players))
+            else:
+                from types import SimpleNamespace
+                ctx = SimpleNamespace(options=self.options, locals={}, memo=None, work=0, game=self,
+                                      state=SimpleNamespace(num_players=num_players), bound={}, hoisted=None)
+                out = []
+                for p in range(num_players):
+                    ctx.bound = {"p": p}
+                    t = fn(ctx)
+                    if type(t) is not int or t < 0:
+                        raise RuleError(f"teams: the team of seat {p} is {t!r}, not a whole number from 0")
+                    out.append(t)
+                cache[num_players] = out
+        return cache[num_players]
+
     def position(self, path):
         """The source position (line, column) of a spec path."""
         return position_of(self.positions, path)
@@ -64,6 +87,8 @@ class Game:
         if not self.min_players <= num_players <= self.max_players:
             raise RulebookError(f"{self.name} is for {self.min_players} to {self.max_players} players, "
                                 f"not {num_players}")
+        if getattr(self, "teams_fn", None) is not None:
+            self.teams(num_players)  # a bad teams: expression stops the game at its start
         if player_names is not None and not (isinstance(player_names, (list, tuple)) and len(player_names) == num_players
                                              and all(isinstance(x, str) for x in player_names)):
             raise RulebookError(f"player_names must be a list of {num_players} texts, not {player_names!r:.80}")

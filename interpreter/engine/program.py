@@ -191,11 +191,20 @@ class Assign(Instr):
                 store, key = state.vars, name
             elif kind == "local":
                 store, key = frame[2], name
-            elif kind == "player":
+            elif kind == "player" or kind == "team":
                 seat = extra(ctx)
                 if type(seat) is not int or not 0 <= seat < state.num_players:
                     raise RuleError(f"cannot set .{name} of {seat!r}: not a player")
                 store, key = state.pvars[seat], name
+                if kind == "team":  # a team variable: every member of the seat's team holds the value
+                    if self.add:
+                        old = store.get(key)
+                        value = check_value(ctx, _add(0 if old is None else old, value))
+                    teams = state.game.teams(state.num_players)
+                    for q in range(state.num_players):
+                        if teams[q] == teams[seat]:
+                            state.pvars[q][key] = _copy_plain(value) if type(value) in (list, dict) else value
+                    continue
             else:
                 store, key = extra[0](ctx), extra[1](ctx)
                 if type(store) is not dict and type(store) is not list:

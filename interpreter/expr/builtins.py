@@ -179,6 +179,25 @@ def _holder(ctx, card):
     return None
 
 
+def _team_of(ctx, p):
+    """The team of seat ``p`` (``teams: {of: EXPR}``; each seat its own team without teams)."""
+    if type(p) is not int or not 0 <= p < ctx.state.num_players:
+        raise RuleError(f"team_of takes a player, not {p!r}")
+    return ctx.game.teams(ctx.state.num_players)[p]
+
+
+def _teammates(ctx, p):
+    """The other seats of ``p``'s team, clockwise from ``p``."""
+    n = ctx.state.num_players
+    teams = _all_teams(ctx)
+    t = _team_of(ctx, p)
+    return [(p + i) % n for i in range(1, n) if teams[(p + i) % n] == t]
+
+
+def _all_teams(ctx):
+    return ctx.game.teams(ctx.state.num_players)
+
+
 def _top(ctx, xs):
     return xs[-1] if xs else None
 
@@ -254,6 +273,8 @@ BUILTINS = {
     "last": _last,
     "top": _top,
     "holder": _holder,
+    "team_of": _team_of,
+    "teammates": _teammates,
     "any": _any,
     "all": _all,
     "sort_by": _sort_by,

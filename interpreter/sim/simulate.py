@@ -30,6 +30,9 @@ class SimulationResult:
     wins: list = field(default_factory=list)
     lengths: list = field(default_factory=list)
     seconds: float = 0.0
+    teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
+    team_wins: dict = field(default_factory=dict)  # team -> wins (a win of a team counts once)
+    team_names: list = field(default_factory=list)
 
     @property
     def games(self) -> int:
@@ -54,9 +57,19 @@ class SimulationResult:
                 "win_rate": self.wins[p] / self.games if self.games else 0.0,
                 "win_low": lo, "win_high": hi,
             })
-        return {"game": self.game, "players": self.num_players, "games": self.games,
-                "seconds": self.seconds, "games_per_second": self.games_per_second,
-                "mean_length": statistics.fmean(self.lengths) if self.lengths else 0.0, "seats": seats}
+        out = {"game": self.game, "players": self.num_players, "games": self.games,
+               "seconds": self.seconds, "games_per_second": self.games_per_second,
+               "mean_length": statistics.fmean(self.lengths) if self.lengths else 0.0, "seats": seats}
+        if self.teams is not None:
+            rows = []
+            for t in sorted(set(self.teams)):
+                w = self.team_wins.get(t, 0)
+                lo, hi = wilson_interval(w, self.games)
+                rows.append({"team": t, "name": self.team_names[t] if t < len(self.team_names) else f"team {t}",
+                             "seats": [p for p, x in enumerate(self.teams) if x == t],
+                             "win_rate": w / self.games if self.games else 0.0, "win_low": lo, "win_high": hi})
+            out["teams"] = rows
+        return out
 
 
 def _play_one(game, num_players, seed, i, trace, schedule="round-robin", speeds=None, bots=None):
@@ -124,11 +137,18 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             outcomes[i] = _play_one(game, num_players, seed, i, trace, schedule, speeds, bots)
             if progress is not None:
                 progress(i + 1)
+    if getattr(game, "teams_fn", None) is not None:
+        result.teams = game.teams(num_players)
+        result.team_names = list(getattr(game, "team_names", None) or [])
     for scores, winners, length in outcomes:
         for p in range(num_players):
             result.scores[p].append(scores[p])
         for w in winners:
             result.wins[w] += 1 / len(winners)
+        if result.teams is not None:  # a team's win counts once for the team, not as a tie of its seats
+            won = {result.teams[w] for w in winners}
+            for t in won:
+                result.team_wins[t] = result.team_wins.get(t, 0) + 1 / len(won)
         result.lengths.append(length)
     result.seconds = time.perf_counter() - start
     return result

@@ -232,7 +232,13 @@ class SpecCompiler:
         cards = self.build_cards(options)
         zones = self.build_zones()
         n.game_vars = set((d.get("variables") or {}).keys())
-        n.player_vars = set((d.get("player_variables") or {}).keys())
+        n.player_vars = set((d.get("player_variables") or {}).keys()) | set((d.get("team_variables") or {}).keys())
+        self.team_vars = set((d.get("team_variables") or {}).keys())
+        for clash in sorted(self.team_vars & set((d.get("player_variables") or {}).keys())):
+            self.error(("team_variables", clash), f"{clash!r} is both a player variable and a team variable",
+                       "keep one of them", key=True)
+        if self.team_vars and not d.get("teams"):
+            self.error(("team_variables",), "team variables need teams", "add teams: {of: \"p % 2\"}", key=True)
         self.check_name_clashes()
         self.build_defines()
         programs = {}
@@ -272,6 +278,9 @@ class SpecCompiler:
                                     ("constraints", i, "check")))
         if not any(x.severity == "error" for x in self.diags):
             self.check_recursion(programs)
+        teams_fn = None
+        if isinstance(d.get("teams"), dict):
+            teams_fn = self.expr(("teams", "of"), d["teams"].get("of"), bound={"p"})
         score_src = d.get("score", "p.score" if "score" in n.player_vars else "0")
         score_fn = self.expr(("score",), score_src, bound={"p"})
         columns = self.build_columns()
@@ -301,7 +310,9 @@ class SpecCompiler:
             card_names={c.name for c in cards}, zones=zones, programs=programs, spec=d,
             positions=self.positions, min_players=players.get("min", 2), max_players=players.get("max", 8),
             winner_rule=d.get("winner", "highest"), display=d.get("display") or {},
-            var_defaults=d.get("variables") or {}, pvar_defaults=d.get("player_variables") or {},
+            var_defaults=d.get("variables") or {},
+            pvar_defaults={**(d.get("player_variables") or {}), **(d.get("team_variables") or {})},
+            teams_fn=teams_fn, team_names=list((d.get("teams") or {}).get("names") or []),
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
             boards=boards,
             has_sets=any(z.sets for z in zones.values()),
@@ -879,7 +890,8 @@ class SpecCompiler:
                     if name not in n.player_vars:
                         raise ExprNameError(f"{name!r} is not a player variable",
                                             "declare it under player_variables")
-                    out.append(("player", name, self.compiler.compile(obj, locs), fval))
+                    kind = "team" if name in getattr(self, "team_vars", ()) else "player"
+                    out.append((kind, name, self.compiler.compile(obj, locs), fval))
                 elif tree.data == "index":
                     container = self.compiler.compile(tree.children[0], locs)
                     keyf = self.compiler.compile(tree.children[1], locs)

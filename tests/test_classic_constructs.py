@@ -216,3 +216,13 @@ def test_team_variables_need_teams_and_teams_must_be_numbers(tmp_path):
     game = load_game(path)
     with pytest.raises(RuleError, match="not a whole number"):
         game.new_state(4, 0)
+
+
+def test_rules_doc_names_teams_team_variables_and_phase_arguments():
+    from interpreter.analysis.rulesdoc import rules_markdown
+    text = rules_markdown(load_game(TEAMS))
+    assert "**Teams:** the team of player `p` is `p % 2` (North-South, East-West)" in text
+    assert "For each team (partners share it):" in text and "- `points`, at first 0" in text
+    text = rules_markdown(load_game(PHASES))
+    assert "Play the phase **turn** with `who` =" in text and "`bonus` = `10`" in text
+    assert "Arguments: `turn(who, bonus)`, given by each call." in text

@@ -132,6 +132,12 @@ class _Doc:
         lo, hi = g.min_players, g.max_players
         self.w(f"**Players:** {lo}" + (f" to {hi}" if hi != lo else "") + ".")
         self.w()
+        teams = s.get("teams")
+        if isinstance(teams, dict):
+            names = teams.get("names") or []
+            self.w(f"**Teams:** the team of player `p` is `{teams.get('of')}`"
+                   + (f" ({', '.join(map(str, names))})" if names else "") + "; partners win together.")
+            self.w()
 
     def components(self):
         g = self.game
@@ -242,11 +248,13 @@ class _Doc:
     def tracked(self):
         v = self.spec.get("variables") or {}
         pv = self.spec.get("player_variables") or {}
-        if not v and not pv:
+        tv = self.spec.get("team_variables") or {}
+        if not v and not pv and not tv:
             return
         self.w("### What is kept track of")
         self.w()
-        for title, section, data in (("For the game", "variables", v), ("For each player", "player_variables", pv)):
+        for title, section, data in (("For the game", "variables", v), ("For each player", "player_variables", pv),
+                                     ("For each team (partners share it)", "team_variables", tv)):
             if not data:
                 continue
             self.w(f"{title}:")
@@ -265,6 +273,9 @@ class _Doc:
         for p in phases:
             d = self.G.nodes[p]
             self.w(f"### Phase {d['label']}")
+            if d.get("text") and d["text"][0] != d["label"]:  # its arguments: trick(leader)
+                self.w()
+                self.w(f"Arguments: `{d['text'][0]}`, given by each call.")
             self.w()
             note = self.src.note(d["path"], key=True)
             if note:
@@ -329,7 +340,9 @@ class _Doc:
         step = d["step"]
         body = step.get(kind if kind != "call" else "phase")
         if kind == "call":
-            return f"Play the phase **{d['phase']}** (see *Phase {d['phase']}* below)."
+            args = step.get("args") if isinstance(step.get("args"), dict) else {}
+            given = (" with " + ", ".join(f"`{k}` = {_code(v)}" for k, v in args.items())) if args else ""
+            return f"Play the phase **{d['phase']}**{given} (see *Phase {d['phase']}* below)."
         if kind == "for":
             if clean(d["items"]) == "players":
                 return f"For each player `{d['var']}`:"

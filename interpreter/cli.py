@@ -177,9 +177,17 @@ def cmd_play(args) -> int:
     screen = Screen(humans)
     _last_table[0] = None
     print_header(game, n, seed if args.show_seed else None, replay_hint=True)
+    events: list = []
     try:
-        state = game.new_state(n, seed, player_names=seat_names(n, humans), events=[])
+        state = game.new_state(n, seed, player_names=seat_names(n, humans), events=events)
     except RulebookError:
+        # the rules failed before the first decision: show the game up to there (the public log
+        # lines; nobody has acted yet), as the error's hint promises
+        from .view import event_for
+        for ev in events:
+            shown = event_for(None, ev, None) if ev.get("kind") == "log" else None
+            if shown is not None:
+                console.print(_escape(shown["text"]))
         _show_seed(seed)  # the game ends here: the seed shows it again
         raise
     agents = bots_for(seed, n, kinds)

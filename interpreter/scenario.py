@@ -145,6 +145,14 @@ def _no_seat(key, n: int) -> str:
     return f"there is no seat {key} ({n} players: seats 0..{n - 1})"
 
 
+def _sorted(items: list) -> list:
+    """``items`` sorted; mixed kinds (a mistake in the file) sorted by their text, never an error."""
+    try:
+        return sorted(items)
+    except TypeError:
+        return sorted(items, key=repr)
+
+
 def _seat_items(value):
     """``{seat: x}`` or a list indexed by seat, as (key, x) pairs."""
     return value.items() if isinstance(value, dict) else enumerate(value or [])
@@ -457,10 +465,20 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
         return seat
 
     for kind in ("legal", "legal_includes", "legal_excludes"):
-        for key, want in (expect.get(kind) or {}).items():
+        table = expect.get(kind) or {}
+        if not isinstance(table, dict):
+            result.checks += 1
+            fails.append(where.text(base + (kind,), f"{at}.{kind} must map a seat to a list of actions",
+                                    f"e.g. {kind}: {{0: [bid 0, bid 1]}}"))
+            continue
+        for key, want in table.items():
             result.checks += 1
             seat = seat_or_fail(key, kind)
             if seat is None:
+                continue
+            if not isinstance(want, list) or not all(isinstance(w, str) for w in want):
+                fails.append(where.text(base + (kind, key), f"{at}.{kind}[{key}] must be a list of action texts, "
+                                        f"not {want!r:.60}", f"e.g. {kind}: {{{key}: [bid 0, bid 1]}}"))
                 continue
             got = {a.text for a in state.legal_actions(seat)}
             if kind == "legal" and sorted(want) != sorted(got):
@@ -483,10 +501,20 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
         if got != want:
             fails.append(f"{at}.vars.{name}: expected {want!r}, got {got!r}")
     pv = expect.get("player_vars") or {}
+    if not isinstance(pv, (dict, list)):
+        result.checks += 1
+        fails.append(where.text(base + ("player_vars",), f"{at}.player_vars must be {{SEAT: {{name: value}}}} "
+                                "or a list with one map per seat", "e.g. player_vars: {0: {bid: 1}}"))
+        pv = {}
     for key, values in _seat_items(pv):
         seat = seat_or_fail(key, "player_vars")
         if seat is None:
             result.checks += 1
+            continue
+        if values is not None and not isinstance(values, dict):
+            result.checks += 1
+            fails.append(where.text(base + ("player_vars", key), f"{at}.player_vars[{key}] must be a map "
+                                    f"{{name: value}}, not {values!r:.60}", "e.g. player_vars: {0: {bid: 1}}"))
             continue
         for name, want in (values or {}).items():
             result.checks += 1
@@ -518,8 +546,9 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
 
             def wanted(cards):
                 if sets:
-                    return [sorted(x) if isinstance(x, list) else x for x in (cards or [])]
-                return sorted(cards or []) if isinstance(cards, list) else cards
+                    return [_sorted(x) if isinstance(x, list) else x for x in (cards or [])] \
+                        if isinstance(cards, list) else cards
+                return _sorted(cards or []) if isinstance(cards, list) else cards
             if kind == "zone_counts":
                 got = [size(x) for x in state.zones[zone]] if per_player else size(state.zones[zone])
                 if got != want:
@@ -636,8 +665,8 @@ def run_paths(paths, spec_path=None) -> list[ScenarioResult]:
             results.append(r)
         except Exception as exc:  # a bug in Rulebook: report it and go on with the other files
             r = ScenarioResult(str(f), "")
-            r.failures.append(f"internal error while running this scenario ({type(exc).__name__}: {exc}); "
-                              "this is a bug in Rulebook, please report it with the scenario file")
+            r.failures.append(f"{f}: this scenario could not be run ({type(exc).__name__}: {exc}); check its "
+                              "shape against docs/scenarios.md, and if it is right, report it with the file")
             results.append(r)
     return results
 

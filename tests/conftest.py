@@ -15,10 +15,15 @@ def pytest_collect_file(parent, file_path):
 
 class ScenarioFile(pytest.File):
     def collect(self):
+        # A malformed file must not stop collection (then no test runs): it becomes one item
+        # that fails with the file's located error when run.
         try:
-            rule = load_scenario(self.path).get("rule", "")
-        except (SpecError, RulebookError):
+            data = load_scenario(self.path)
+            rule = data.get("rule", "") if isinstance(data, dict) else ""
+        except Exception:  # noqa: BLE001 - reported by the item
             rule = ""
+        if not isinstance(rule, str):
+            rule = str(rule)
         yield ScenarioItem.from_parent(self, name=self.path.stem, rule=rule)
 
 

@@ -256,3 +256,108 @@ def test_a_choice_of_90000_options_works_and_more_than_the_list_cap_is_refused(t
     big = _game(tmp_path, _with_flow('  - choose: {player: 0, options: "range(0, 200000)", action: pick}\n'), "b.yaml")
     with pytest.raises(RuleError, match="more than the 100000"):
         big.new_state(2, 1)
+
+
+# -- scenario files ----------------------------------------------------------------------------
+BAD_SCENARIOS = {
+    "not_yaml.yaml": "game: skull_king\nrule: [unclosed\n",
+    "not_utf8.yaml": b"game: skull_king\nrule: caf\xe9\n",
+    "a_list.yaml": "- game: skull_king\n",
+    "rule_a_map.yaml": "game: skull_king\nrule: {a: 1}\nplayers: 4\nexpect: {current_players: [0, 1, 2, 3]}\n",
+    "player_vars_shape.yaml": "game: skull_king\nrule: x\nplayers: 4\nexpect:\n  player_vars: {0: [1, 2]}\n",
+    "player_vars_text.yaml": "game: skull_king\nrule: x\nplayers: 4\nexpect:\n  player_vars: nonsense\n",
+    "legal_shape.yaml": "game: skull_king\nrule: x\nplayers: 4\nexpect:\n  legal: {0: bid 0}\n",
+}
+
+
+def test_bad_scenario_files_are_each_a_located_failure_and_the_run_goes_on(tmp_path):
+    import subprocess
+    import sys
+    folder = tmp_path / "scenarios" / "skull_king"
+    folder.mkdir(parents=True)
+    for name, text in BAD_SCENARIOS.items():
+        (folder / name).write_bytes(text if isinstance(text, bytes) else text.encode())
+    (folder / "good.yaml").write_text("game: skull_king\nrule: bids are simultaneous\nplayers: 4\n"
+                                      "expect: {current_players: [0, 1, 2, 3]}\n")
+    from interpreter.scenario import run_paths
+    results = {Path(r.path).name: r for r in run_paths([folder])}
+    assert results["good.yaml"].passed
+    for name in BAD_SCENARIOS:
+        assert not results[name].passed, name
+        text = " ".join(map(str, results[name].failures))
+        assert "internal error" not in text and name in text, (name, text)
+    # pytest: collection goes on, each bad file fails on its own, the good one passes
+    (tmp_path / "conftest.py").write_text((REPO / "tests" / "conftest.py").read_text())
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert f"{len(BAD_SCENARIOS)} failed, 1 passed" in proc.stdout, proc.stdout[-2000:]
+
+
+# -- also found while writing other games ------------------------------------------------------
+TWO_EACH = SMALL.replace('''  - each: {suit: [red, blue], rank: "range(1, 4)"}
+    name: "{suit}-{rank}"''', '''  - each: {suit: [red, blue], rank: "range(1, 3)"}
+    name: "{suit}{rank}"
+  - each: {suit: [green], rank: "range(5, 7)"}
+    name: "{suit}{rank}"''')
+
+
+def test_doc_credits_each_entry_with_its_own_cards(tmp_path, capsys):
+    path = tmp_path / "two.yaml"
+    path.write_text(TWO_EACH)
+    assert main(["doc", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "- 4 × **red1** … **blue2**" in out and "- 2 × **green5** … **green6**" in out
+    assert "not in this deck" not in out
+
+
+def test_strict_warns_about_an_unused_define(tmp_path, capsys):
+    text = SMALL.replace("flow:", 'define:\n  helper(c): "c.rank > 1"\n  used: "1"\nflow:').replace(
+        "add: {p.score: v}", "add: {p.score: used}")
+    path = tmp_path / "defs.yaml"
+    path.write_text(text)
+    assert main(["validate", "--strict", str(path)]) == 1
+    err = capsys.readouterr()
+    assert "definition 'helper' is never used" in err.out + err.err
+    assert "'used' is never used" not in err.out + err.err
+
+
+def test_play_shows_the_log_up_to_a_runtime_error_before_the_first_decision(tmp_path, capsys):
+    path = tmp_path / "early.yaml"
+    path.write_text(_with_flow('  - log: "the deal begins"\n  - set: {v: "1 / 0"}\n'))
+    assert main(["play", str(path), "-p", "2", "--seed", "1"]) == 1
+    out = capsys.readouterr()
+    assert "the deal begins" in out.out and "division by zero" in out.err
+
+
+# -- simulate streams its statistics ------------------------------------------------------------
+class _Enough(Exception):
+    pass
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_simulate_streams_ten_billion_games_in_constant_memory(jobs):
+    # nothing is allocated per game: ten billion games start at once, and stop when asked
+    from interpreter.sim.simulate import simulate
+    game = load_game(REPO / "specs" / "witches_of_blackmore.yaml")
+    seen = []
+
+    def progress(done):
+        seen.append(done)
+        if done >= 3:
+            raise _Enough()
+    with pytest.raises(_Enough):
+        simulate(game, 10_000_000_000, 3, seed=1, progress=progress, jobs=jobs)
+    assert seen[-1] >= 3
+
+
+def test_simulate_statistics_are_exact_whatever_the_order():
+    from interpreter.sim.simulate import SimulationResult, _Tally
+    a = SimulationResult("g", 2, [], [_Tally(), _Tally()], [0, 0])
+    b = SimulationResult("g", 2, [], [_Tally(), _Tally()], [0, 0])
+    games = [([0.1, 3], [1], 10), ([0.2, -1.5], [0, 1], 12), ([0.3, 3], [0], 11)]
+    for g in games:
+        a.add(*g)
+    for g in reversed(games):
+        b.add(*g)
+    assert a.summary() == {**b.summary(), "seconds": a.seconds, "games_per_second": a.games_per_second}
+    assert a.summary()["seats"][1]["win_rate"] == 0.5 and a.games == 3 and a.lengths == [10, 11, 12]

@@ -39,6 +39,7 @@ def static_checks(game, G=None) -> list:
     c.private_choices()
     c.options()
     c.variables()
+    c.unused_defines()
     return sorted(c.out, key=lambda d: (d.line, d.column, d.message))
 
 
@@ -55,6 +56,26 @@ class _Checker:
         pos = self.game.position(path)
         line, col = (pos.key_line, pos.key_column) if key and pos.key_line else (pos.line, pos.column)
         self.out.append(Diagnostic(self.game.file, line, col, message, hint, severity))
+
+    def unused_defines(self) -> None:
+        """A definition no expression of the rules calls (directly, or through definitions that
+        are called) is dead text: warn, so that --strict refuses it."""
+        import re
+        names = self.names
+        roots = getattr(names, "root_defines", None)
+        if roots is None:
+            return
+        used, todo = set(), list(roots)
+        while todo:
+            name = todo.pop()
+            if name not in used:
+                used.add(name)
+                todo.extend(names.called_defines.get(name, ()))
+        for key in self.spec.get("define") or {}:
+            m = re.match(r"\s*([A-Za-z_]\w*)", str(key))
+            if m and m.group(1) not in used:
+                self.warn(("define", key), f"definition {m.group(1)!r} is never used",
+                          "remove it, or call it from the rules", key=True)
 
     def steps(self):
         return [(n, d) for n, d in self.G.nodes(data=True) if "step" in d]

@@ -149,13 +149,17 @@ class _Doc:
         for k, entry in enumerate(self.spec.get("cards") or []):
             if not isinstance(entry, dict):
                 continue
-            pattern = _name_pattern(str(entry.get("name", "")))
-            attrs = {a: v for a, v in (entry.get("attributes") or {}).items()}
-            made = []
-            while i < len(cards) and pattern.fullmatch(cards[i].name) and all(
-                    cards[i].attrs.get(a) == v for a, v in attrs.items()):
-                made.append(cards[i])
-                i += 1
+            entries = getattr(g, "card_entries", None)
+            if entries is not None:  # the compiler knows which entry made each card
+                made = [c for c in cards if entries[c.id] == k]
+            else:
+                pattern = _name_pattern(str(entry.get("name", "")))
+                attrs = {a: v for a, v in (entry.get("attributes") or {}).items()}
+                made = []
+                while i < len(cards) and pattern.fullmatch(cards[i].name) and all(
+                        cards[i].attrs.get(a) == v for a, v in attrs.items()):
+                    made.append(cards[i])
+                    i += 1
             total_lines.append(self.card_entry(k, entry, made))
         for line in total_lines:
             self.w(line)

@@ -129,6 +129,7 @@ class Names:
     read_vars: set = field(default_factory=set)
     called_defines: dict = field(default_factory=dict)  # define -> set of defines it calls
     boards: set | None = None  # board names (None: not known, e.g. a scenario's eval)
+    root_defines: set = field(default_factory=set)  # defines called from outside any define
 
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -840,6 +841,8 @@ class Compiler:
         caller = self._inlining[-1] if self._inlining else self.current_define
         if caller is not None:
             self.names.called_defines.setdefault(caller, set()).add(name)
+        else:
+            self.names.root_defines.add(name)
 
     def _call(self, t, locs, bound):
         name = str(t.children[0])

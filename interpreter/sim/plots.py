@@ -32,20 +32,23 @@ def plot_simulation(result, path: str) -> None:
     n = result.num_players
     fig = Figure(figsize=(12, 4.8))
     ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2, 1]})
-    all_scores = [s for seat in result.scores for s in seat]
-    lo, hi = min(all_scores), max(all_scores)
+    tallies = result.tallies  # streaming: each seat's scores as value -> how many games
+    lo = min(t.low for t in tallies)
+    hi = max(t.high for t in tallies)
     bins = 25
     for p in range(n):
-        ax1.hist(result.scores[p], bins=bins, range=(lo, hi + 1e-9), histtype="step", linewidth=1.6,
-                 label=f"seat {p} ({_bot(result, p)})")
+        counts = tallies[p].counts
+        ax1.hist(list(counts), weights=list(counts.values()), bins=bins, range=(lo, hi + 1e-9), histtype="step",
+                 linewidth=1.6, label=f"seat {p} ({_bot(result, p)})")
     ax1.set_title(f"{result.game}: final scores over {result.games} games ({n} players)")
     ax1.set_xlabel("final score")
     ax1.set_ylabel("games")
     ax1.legend(fontsize="small", framealpha=0.85)
-    rates = [100 * w / result.games for w in result.wins]
+    wins = [float(w) for w in result.wins]
+    rates = [100 * w / result.games for w in wins]
     equal = 100 / n
     from .stats import wilson_interval
-    bounds = [wilson_interval(w, result.games) for w in result.wins]
+    bounds = [wilson_interval(w, result.games) for w in wins]
     errors = [[r - 100 * b[0] for r, b in zip(rates, bounds)], [100 * b[1] - r for r, b in zip(rates, bounds)]]
     ax2.bar([f"{p}\n{_bot(result, p)}" for p in range(n)], rates, color="tab:blue", yerr=errors, capsize=3)
     ax2.axhline(equal, color="grey", linestyle="--", linewidth=1, label=f"equal share ({equal:.1f}%)")

@@ -96,6 +96,7 @@ class SpecCompiler:
     def __init__(self, data: dict, positions: dict, file: str, text: str):
         self.data, self.positions, self.file = data, positions, file
         self.lines = text.split("\n")
+        self.card_entries: list = []  # card id -> index of the cards: entry that made it
         self.text = text
         self.diags: list[Diagnostic] = []
         self.names = Names()
@@ -317,7 +318,7 @@ class SpecCompiler:
             boards=boards,
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
-            fingerprint=fingerprint(self.text, options),
+            fingerprint=fingerprint(self.text, options), card_entries=self.card_entries,
         )
 
     def build_tables(self, cards) -> list:
@@ -570,6 +571,7 @@ class SpecCompiler:
                 seat = attrs["owner"] if entry.get("per_player") else None
                 for _ in range(count if isinstance(count, int) else 1):
                     out.append(Card(len(out), name, attrs, {k: dict(v or {}) for k, v in modes.items()}, seat))
+                    self.card_entries.append(path[1])  # (i is reused below for diagnostics)
         names_seen: dict[str, tuple] = {}
         for c in out:
             if " as " in c.name:

@@ -19,12 +19,12 @@ def _fuzz():
 def test_a_slice_of_the_fuzz_corpus_has_no_fault():
     fuzz = _fuzz()
     kinds = fuzz.KINDS
-    # 60 mutated specs (YAML and expression mutations) and 180 tampered States, game logs and
+    # 50 mutated specs (YAML and expression mutations) and 150 tampered States, game logs and
     # junk API sequences, from another seed than the full run's
-    spec_cases = [i for i in range(400) if kinds[i % len(kinds)] in ("spec", "expr")][:60]
-    other = [i for i in range(1000) if kinds[i % len(kinds)] not in ("spec", "expr")][:180]
+    spec_cases = [i for i in range(400) if kinds[i % len(kinds)] in ("spec", "expr")][:50]
+    other = [i for i in range(1000) if kinds[i % len(kinds)] not in ("spec", "expr")][:150]
     result = fuzz.run_corpus(0, seed=2, jobs=2, indices=spec_cases + other)
-    assert result["cases"] == 240 and set(result["by_kind"]) == {"spec", "expr", "state", "save", "api"}
+    assert result["cases"] == 200 and set(result["by_kind"]) == {"spec", "expr", "state", "save", "api"}
     faults = [f"case {f['index']} ({f['kind']}): {f['outcome']}: {f['detail']}" for f in result["faults"]]
     assert faults == []
-    assert result["ok"] == 240
+    assert result["ok"] == 200

@@ -28,10 +28,13 @@ def make(spec: Path, out_dir: Path) -> list:
     rel = spec.relative_to(ROOT) if spec.is_relative_to(ROOT) else spec
     G = flow_graph(game)
     written = []
+    grids = (getattr(game, "boards", None) or {}).values()  # as rulebook diagram says them
+    boards = (" · boards: " + ", ".join(f"{b.name} {b.width}x{b.height} ({len(b.colour_set())} colours)"
+                                        for b in grids)) if grids else ""
     for suffix, graph, view in (("", G, "every step"), (".phases", phase_graph(G), "phases")):
         for fmt in ("svg", "png"):
             path = out_dir / f"{spec.stem}{suffix}.{fmt}"
-            path.write_bytes(render(graph, fmt, title=f"{game.name} — rule flow", subtitle=f"{rel} · {view}"))
+            path.write_bytes(render(graph, fmt, title=f"{game.name} — rule flow", subtitle=f"{rel} · {view}{boards}"))
             written.append(path)
     return written
 

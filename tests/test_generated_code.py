@@ -82,7 +82,10 @@ def _scores(game, n, seed):
     rng = random.Random(seed)
     while not state.is_terminal():
         for p in state.current_players():
-            state.apply(rng.choice(state.legal_actions(p)))
+            actions = state.legal_actions(p)
+            if not actions:  # real time: another seat's action just now took this seat's options
+                continue
+            state.apply(rng.choice(actions))
             if state.is_terminal():
                 break
     return state.scores(), len(state.history)

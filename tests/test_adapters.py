@@ -109,6 +109,8 @@ def test_openspiel_random_simulation_and_mcts():
     from interpreter.adapters.openspiel_game import register
     name = register(SPECS / "witches_of_blackmore.yaml", players=2, discovery=2)
     assert register(SPECS / "witches_of_blackmore.yaml", players=2, discovery=2) == name
+    other = register(SPECS / "witches_of_blackmore.yaml", players=2, options={"wheel": "ascending"}, discovery=1)
+    assert other != name and pyspiel.load_game(other).num_players() == 2
     game = pyspiel.load_game(name)
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
     sk = pyspiel.load_game(register(SPECS / "skull_king.yaml", players=3, discovery=1))

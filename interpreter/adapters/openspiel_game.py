@@ -17,6 +17,7 @@ information-state tensors and strings come from the same class (and ``State.obse
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
@@ -40,7 +41,7 @@ def register(spec, players: int, options: dict | None = None, discovery: int = 1
         return _REGISTERED[key]
     short = name or "python_rulebook_" + re.sub(r"[^a-z0-9]+", "_", game.name.lower()).strip("_") + f"_{players}p"
     if options:
-        short += "_" + str(abs(hash(key[1])) % 10_000)
+        short += "_" + hashlib.sha256(key[1].encode()).hexdigest()[:8]  # stable across runs
     sp = Spaces(game, players, discovery=discovery)
     game_type = pyspiel.GameType(
         short_name=short, long_name=f"Rulebook: {game.name} ({players} players)",

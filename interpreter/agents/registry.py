@@ -80,7 +80,11 @@ def parse_bots(items, num_players: int) -> dict:
 def bots_for(game_seed: int, num_players: int, kinds: dict) -> list:
     """The bots of a game played with ``game_seed``: ``kinds[seat]`` (``KIND[:budget]``) or a
     random bot; seeded like :func:`~.basic.random_bots` so play and simulate agree."""
-    return [make_agent(kinds.get(p, "random"), game_seed * 1_000_003 + p) for p in range(num_players)]
+    agents = [make_agent(kinds.get(p, "random"), game_seed * 1_000_003 + p) for p in range(num_players)]
+    for p, agent in enumerate(agents):
+        if hasattr(agent, "dets"):
+            agent.seat = p  # a search bot learns what its seat observes from the first action on
+    return agents
 
 
 def describe(num_players: int, kinds: dict) -> list:

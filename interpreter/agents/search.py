@@ -153,7 +153,11 @@ class SearchAgent(Agent):
             det = self.dets[seat] = Determiniser(state.game, seat)
         return det
 
+    seat = None  # the seat this bot plays, when known (bots_for sets it): it learns from the start
+
     def notify(self, state, player, action) -> None:
+        if self.seat is not None and self.seat not in self.dets:
+            self.determiniser(state, self.seat)
         for seat, det in self.dets.items():
             det.observe(state, player, str(action), random.Random(len(state.history) * 7919 + seat))
 

@@ -150,7 +150,8 @@ class _Builder:
         for c in conjuncts:
             r = tree_refs(c)
             full = closure(r, self.defines)
-            if (full.names - set(self.defines)) - {"num_players", "players"}:
+            # a test of the game's state (p.score, q.hand) is no guard, even when it names players
+            if (full.names - set(self.defines)) - {"num_players", "players"} or full.attrs:
                 all_true = False
                 continue
             if full.options and not (full.names - set(self.defines)) & {"num_players", "players"}:

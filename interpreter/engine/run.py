@@ -371,6 +371,19 @@ def _why_illegal(state, player, text, opts) -> str:
         rule = _step_text(state.game, instr.path, "where")
         because = f": the rule here is `{rule}`" if rule else " by the rules of this step"
         return f"{card_name} may not be played now{because} (legal: {sample})"
+    if instr.cards is None and getattr(instr, "where", None) is not None and verb.lower() == str(instr.action).lower():
+        # an option of this choice that its `where` rules out now: say which rule
+        import copy
+        unfiltered = copy.copy(instr)
+        unfiltered.where, unfiltered.optional = None, None
+        try:
+            every = [o[0].lower() for o in unfiltered.legal(state, _ctx_for(state, player, instr), player)]
+        except (RulebookError,) + _PY_ERRORS:
+            every = []
+        if text.lower() in every:
+            rule = _step_text(state.game, instr.path, "where")
+            because = f": the rule here is `{rule}`" if rule else " by the rules of this step"
+            return f"{text!r} may not be done now{because} (legal: {sample})"
     return f"{text!r} is not a legal action for {state.player_name(player)} now (legal: {sample})"
 
 

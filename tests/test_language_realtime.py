@@ -310,3 +310,21 @@ def test_static_check_realtime_block_without_end(tmp_path, until, where, warns):
     assert bool(diags) == warns
     if warns:
         assert diags[0].line == 11 and "'tap' is always possible" in diags[0].message
+
+
+def test_refusal_of_an_option_ruled_out_names_the_rule(tmp_path):
+    state = _game(tmp_path).new_state(2, seed=0)
+    with pytest.raises(IllegalAction) as exc:
+        state.apply("shout", 1)  # next is 1: shout needs next == 3
+    assert "the rule here is `player.score == 0 and next == 3`" in exc.value.reason
+
+
+def test_an_if_on_players_state_is_no_player_count_guard(tmp_path):
+    from interpreter.analysis.graph import flow_graph
+    text = SPEC + """  - if: "all([q.score > 0 for q in players])"
+    then:
+      - log: "everyone scored"
+"""
+    G = flow_graph(_game(tmp_path, text, "guard.yaml"))
+    logs = [d for _, d in G.nodes(data=True) if d["kind"] == "log"]
+    assert logs and logs[0]["variant"] == []

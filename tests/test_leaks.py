@@ -240,9 +240,17 @@ def _all_modules(spec) -> dict:
             if isinstance(v, dict) and (v.get("type") == "bool" or isinstance(v.get("default"), bool))}
 
 
+# A whole game of some specs is thousands of actions (Ligretto to 99 points): one round here.
+QUICK = {"ligretto_classic": {"rounds": 1}}
+
+
+def _quick(spec) -> dict:
+    return dict(QUICK.get(Path(spec).stem, {}))
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=_ids(SPECS))
 def test_no_channel_of_any_seat_shows_what_it_may_not_know(spec):
-    game = load_game(spec)
+    game = load_game(spec, _quick(spec))
     play_and_check(game, game.min_players, 11)
 
 
@@ -250,7 +258,7 @@ def test_no_channel_of_any_seat_shows_what_it_may_not_know(spec):
 def test_no_channel_leaks_with_every_module_on(spec):
     """The optional modules (private looks, face-down discards...) are where hidden information
     is most often shown: every yes/no option on at once, at the smallest and a larger table."""
-    options = _all_modules(spec)
+    options = {**_quick(spec), **_all_modules(spec)}
     game = load_game(spec, options)
     state, read = play_and_check(game, game.min_players, 5)
     if "visible_to:" in Path(spec).read_text():
@@ -289,15 +297,16 @@ def _play_transcript(spec, players, seat, seed, monkeypatch, capsys, tmp_path):
 
     monkeypatch.setattr("builtins.input", fake_input)
     log = tmp_path / f"{Path(spec).stem}-{seat}.json"
+    quick = [x for k, v in _quick(spec).items() for x in ("--option", f"{k}={v}")]
     assert main(["play", str(spec), "-p", str(players), "--human", str(seat), "--seed", str(seed),
-                 "--save", str(log)]) == 0
+                 "--save", str(log)] + quick) == 0
     chunks.append(capsys.readouterr().out)
     return chunks, json.loads(log.read_text())
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=_ids(SPECS))
 def test_the_play_transcript_shows_a_human_only_what_they_may_know(spec, monkeypatch, capsys, tmp_path):
-    game = load_game(spec)
+    game = load_game(spec, _quick(spec))
     n = _table(game)
     seed = 9_876_543
     for seat in range(n):

@@ -361,3 +361,8 @@ def test_simulate_statistics_are_exact_whatever_the_order():
         b.add(*g)
     assert a.summary() == {**b.summary(), "seconds": a.seconds, "games_per_second": a.games_per_second}
     assert a.summary()["seats"][1]["win_rate"] == 0.5 and a.games == 3 and a.lengths == [10, 11, 12]
+
+
+def test_a_huge_number_in_an_expression_is_located(tmp_path):
+    errs = _errors(tmp_path, SMALL.replace("add: {p.score: v}", 'add: {p.score: "' + "9" * 5000 + '"}'))
+    assert len(errs) == 1 and "5000 digits" in errs[0].message and errs[0].line == 18

@@ -368,6 +368,10 @@ class Compiler:
     # -- atoms --------------------------------------------------------------------
     def _number(self, t, locs, bound):
         text = str(t.children[0])
+        digits = sum(ch.isdigit() for ch in text)
+        if digits > 60:  # as in the spec's YAML values: rules need small numbers
+            raise ExprNameError(f"a number of {digits} digits: numbers in expressions have at most 60",
+                                "write a smaller number")
         value = float(text) if "." in text else int(text)
         return self._emit(G.constant(value), lambda ctx: value)
 

@@ -65,6 +65,14 @@ class _Checker:
         roots = getattr(names, "root_defines", None)
         if roots is None:
             return
+        # expressions compiled apart from the rules (cards' each/name, evaluated at load) may call
+        # definitions too: a name written anywhere outside define counts as a call
+        import json
+        outside = json.dumps({k: v for k, v in self.spec.items() if k != "define"}, default=str)
+        for key in self.spec.get("define") or {}:
+            m = re.match(r"\s*([A-Za-z_]\w*)", str(key))
+            if m and re.search(r"\b" + re.escape(m.group(1)) + r"\b", outside):
+                roots = set(roots) | {m.group(1)}
         used, todo = set(), list(roots)
         while todo:
             name = todo.pop()

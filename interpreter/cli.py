@@ -127,6 +127,19 @@ def seat_names(n: int, humans) -> list:
     return [f"Player {p}{you}" if p in humans else f"Bot {p}" for p in range(n)]
 
 
+def _print_table(table) -> None:
+    """A statistics table; piped or redirected it is not cut to 80 columns (no '…' in numbers)."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    width = console.width
+    console.width = max(width, 240)
+    try:
+        console.print(table)
+    finally:
+        console.width = width
+
+
 def print_header(game, n: int, seed: int | None, replay_hint: bool = False) -> None:
     """The game's title line, its seed (``None``: hidden, and said so) and its options (shared
     by play and replay)."""
@@ -164,6 +177,8 @@ def cmd_play(args) -> int:
         check_writable(args.save, "--save", "the game log")
     game = _load(args)
     n = args.players
+    if not game.min_players <= n <= game.max_players:  # said before the game starts, as simulate does
+        raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
     humans = set(args.human or [])
     for h in humans:
         if not 0 <= h < n:
@@ -302,13 +317,18 @@ class Screen:
             self.public = []
             name = _escape(state.player_name(p))
             console.print(f"[bold]Pass the device to {name}.[/bold] Nobody else should look at the screen now.")
-            try:
-                answer = input(f"{sanitize_prompt(state.player_name(p))}: press Enter when ready (q quits) ")
-            except EOFError:
-                console.print()
-                return False
-            if answer.strip() in ("q", "quit", "exit"):
-                return False
+            while True:
+                try:
+                    answer = input(f"{sanitize_prompt(state.player_name(p))}: press Enter when ready (q quits) ")
+                except EOFError:
+                    console.print()
+                    return False
+                if answer.strip() in ("q", "quit", "exit"):
+                    return False
+                if not answer.strip():
+                    break
+                # typed before the screen was ready: say so rather than drop it silently
+                console.print("[yellow]That was not used: press Enter first, then choose.[/yellow]")
             self.holder = p
             _last_table[0] = None  # the screen was cleared: show the status table again
             if self.queue[p]:
@@ -428,7 +448,7 @@ def _score_table(state, game, rows, style: str | None = None):
         table.add_column(title, justify="right")
     for p, row in enumerate(rows):
         table.add_row(_escape(state.player_name(p)), *(_escape(_cell_text(row[t])) for t in titles))
-    console.print(table)
+    _print_table(table)
     _last_table[0] = rows
 
 
@@ -644,7 +664,7 @@ def cmd_simulate(args) -> int:
         for s in summary["seats"]:
             table.add_row(str(s["seat"]), _escape(s["bot"]), f"{s['mean']:.1f}", f"{s['stdev']:.1f}", str(s["min"]),
                           str(s["max"]), f"{100 * s['win_rate']:.1f}% ({100 * s['win_low']:.1f}–{100 * s['win_high']:.1f})")
-        console.print(table)
+        _print_table(table)
         if "teams" in summary:  # a team's win is one win for the team (the seat rates share it)
             teams = Table(box=None, padding=(0, 2), header_style="bold")
             for col in ("team", "seats", "win rate (95% interval)"):
@@ -697,7 +717,7 @@ def _simulate_compare(args, game_a, bots) -> int:
             mark = "[bold red]" if r["low"] > 0 or r["high"] < 0 else ""
             table.add_row(_escape(r["measure"]), f(r["a"]), f(r["b"]), f"{mark}{f(r['diff'])}",
                           f"{f(r['low'])} … {f(r['high'])}")
-        console.print(table)
+        _print_table(table)
         sig = result.significant()
         console.print(f"{len(sig)} of {len(result.rows)} measures differ (their interval excludes 0"
                       + (f": {_escape(', '.join(r['measure'] for r in sig[:6]))}" if sig else "") + ")")
@@ -882,7 +902,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--option", action="append", metavar="KEY=VALUE")
     v.set_defaults(func=cmd_validate)
 
-    pl = sub.add_parser("play", help="play a game in the terminal (humans and random bots)")
+    pl = sub.add_parser("play", help="play a game in the terminal (humans and bots: random, greedy, ismcts)")
     pl.add_argument("spec")
     pl.add_argument("--players", "-p", type=int, required=True)
     pl.add_argument("--seed", type=int, default=None, help="fixes the shuffles and the bots (default: random; "
@@ -898,7 +918,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--bot", action="append", metavar="SEAT=KIND[:BUDGET]", help=BOT_HELP)
     pl.set_defaults(func=cmd_play)
 
-    s = sub.add_parser("simulate", help="many games between random bots, with statistics")
+    s = sub.add_parser("simulate", help="many games between bots (random unless --bot), with statistics")
     s.add_argument("spec")
     s.add_argument("-n", "--games", type=int, default=100)
     s.add_argument("--players", "-p", type=int, required=True)

@@ -240,8 +240,12 @@ class _Doc:
         when = ""
         if "when" in entry:
             opts = sorted(refs(entry["when"]).options)
-            when = (" — only with " + ", ".join(f"option `{o}`" for o in opts)) if opts else \
-                f" — only when {_code(entry['when'])}"
+            simple = re.fullmatch(r"\s*(not\s+)?options\.(\w+)\s*", str(entry["when"]))
+            if simple:  # `options.X` or `not options.X`: said in words
+                when = f" — only {'without' if simple.group(1) else 'with'} option `{simple.group(2)}`"
+            else:
+                when = (f" — only when {_code(entry['when'])}" if not opts else
+                        f" — only when {_code(entry['when'])} (option {', '.join(f'`{o}`' for o in opts)})")
         note = " ".join(x for x in (_md(entry.get("doc") or ""), self.src.note(path)) if x)
         label = f"**{name}**"
         if each and made and made[0].name != name:

@@ -55,3 +55,36 @@ def test_every_kind_of_step_is_offered_by_the_schema():
     branches = schema("game")["$defs"]["step"]["oneOf"]
     kinds = [b["required"][0] for b in branches]
     assert sorted(kinds) == sorted(STEP_KINDS)
+
+
+def _properties(node, path=""):
+    """Every (path, property schema) of a JSON Schema, through items, oneOf and $defs."""
+    if not isinstance(node, dict):
+        return
+    for name, sub in (node.get("properties") or {}).items():
+        yield f"{path}/{name}", sub
+        yield from _properties(sub, f"{path}/{name}")
+    for key in ("items", "additionalProperties"):
+        if isinstance(node.get(key), dict):
+            yield from _properties(node[key], f"{path}/{key}")
+    for key in ("oneOf", "anyOf", "allOf"):
+        for i, branch in enumerate(node.get(key) or []):
+            yield from _properties(branch, f"{path}/{key}{i}")
+    for name, sub in (node.get("$defs") or {}).items():
+        yield from _properties(sub, f"#/{name}")
+
+
+def test_every_schema_property_has_a_description_and_examples_that_validate():
+    """Editors show a property's description and offer its examples: both exist everywhere, and
+    every example is a valid value of its property."""
+    import jsonschema
+    root = schema("game")
+    props = list(_properties(root))
+    assert len(props) > 100
+    for path, sub in props:
+        assert sub.get("description"), f"{path} has no description"
+        assert sub.get("examples"), f"{path} has no examples"
+        checker = jsonschema.Draft202012Validator({**sub, "$defs": root["$defs"]})
+        for example in sub["examples"]:
+            errors = [e.message for e in checker.iter_errors(example)]
+            assert not errors, (path, example, errors)

@@ -114,6 +114,8 @@ TAMPERINGS = {
     "seed digits": (lambda d: d.__setitem__("seed", 10 ** 39), "digits"),
     "history seat": (lambda d: d["history"].append(["0", "bid 1"]), "history"),
     "mark": (lambda d: d.__setitem__("marks", {"0": [7, None]}), "marks"),
+    # fuzz case 9771 (seed 1): a mark's mode that is a list raised TypeError (unhashable)
+    "mark mode a list": (lambda d: d.__setitem__("marks", {"0": [0, [1]]}), "marks"),
     "nested value": (lambda d: d["vars"].__setitem__("round", json.loads("[" * 150 + "]" * 150)), "nested"),
 }
 

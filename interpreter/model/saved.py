@@ -325,7 +325,7 @@ def _marks(game, value, n):
         if type(v) is not list or len(v) != 2:
             raise SaveError(f"marks[{k}] must be [seat, mode]")
         _int(v[0], f"marks[{k}] seat", 0, n - 1)
-        if v[1] is not None and v[1] not in card.modes:
+        if v[1] is not None and (type(v[1]) is not str or v[1] not in card.modes):
             raise SaveError(f"marks[{k}]: {card.name} has no mode {_short(v[1])}")
         out[int(k)] = list(v)
     return out

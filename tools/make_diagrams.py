@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from interpreter.analysis.cli import _spec_link  # noqa: E402
 from interpreter.analysis.export import render  # noqa: E402
 from interpreter.analysis.graph import flow_graph, phase_graph  # noqa: E402
 from interpreter.errors import RulebookError  # noqa: E402
@@ -34,7 +35,9 @@ def make(spec: Path, out_dir: Path) -> list:
     for suffix, graph, view in (("", G, "every step"), (".phases", phase_graph(G), "phases")):
         for fmt in ("svg", "png"):
             path = out_dir / f"{spec.stem}{suffix}.{fmt}"
-            path.write_bytes(render(graph, fmt, title=f"{game.name} — rule flow", subtitle=f"{rel} · {view}{boards}"))
+            link = _spec_link(spec, path)  # each box links to its spec line (SVG)
+            path.write_bytes(render(graph, fmt, title=f"{game.name} — rule flow", subtitle=f"{rel} · {view}{boards}",
+                                    link=link))
             written.append(path)
     return written
 

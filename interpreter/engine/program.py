@@ -849,7 +849,7 @@ class Choose(Instr):
 
 
 def set_text(action, names) -> str:
-    """The text of a chosen set: the verb and the card names (``meld mary mary crown-jewels``)."""
+    """The text of a chosen set: the verb and the card names (``meld seven seven joker``)."""
     return " ".join([action] + list(names))
 
 
@@ -997,8 +997,8 @@ class ProductOptions:
     """The options of a choice among ``product(A, B, ...)`` (no ``where``), listed lazily: a
     read-only sequence of ``(text, value, None, None)`` tuples in the order ``product`` lists them
     (the last list varying fastest), where option ``i`` is computed from ``i`` alone (mixed radix).
-    So a bot draws an index and only that option is built, never the whole list of texts (Skull
-    Queen's placement: 2 x 5^4 = 1,250 per seat and round); a text is found by its words.
+    So a bot draws an index and only that option is built, never the whole list of texts (a
+    placement of one side and four tokens on five cells: 2 x 5^4 = 1,250 per seat and round); a text is found by its words.
 
     Only made when every list's items read differently (as one word each, ignoring case): then
     every option reads differently too, and the eager listing would give exactly these options."""

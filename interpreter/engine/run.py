@@ -301,7 +301,7 @@ def last_entries(history, players) -> dict:
 
 
 def _direct_set(state, player, instr, text):
-    """The option of a set typed whole (``meld mary mary crown-jewels``), or IllegalAction."""
+    """The option of a set typed whole (``meld seven seven joker``), or IllegalAction."""
     ctx = _ctx_for(state, player, instr)
     names = text[len(instr.action):].split()
     lower = {n.lower(): n for n in state.game.card_names}

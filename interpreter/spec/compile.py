@@ -165,15 +165,21 @@ class SpecCompiler:
         return idx + 1, start + length
 
     # -- expressions ----------------------------------------------------------------------
-    def expr(self, path, text, locals_=(), bound=(), vary=None):
-        """Compile the expression at ``path``; on error record a diagnostic and return None.
-        ``vary``: the names an option filter is evaluated with, once per option (hoisting)."""
+    def _parse(self, path, text):
+        """The syntax tree of the expression at ``path``, or None after recording a located error."""
         try:
-            tree = parse(text)
+            return parse(text)
         except ExprSyntaxError as exc:
             line, col = self._expr_position(path, exc.line, exc.column)
             self.diags.append(Diagnostic(self.file, line, col, f"bad expression: {exc.message}",
                                          f"in {str(text).strip()!r}; see docs/spec-language.md#expressions"))
+            return None
+
+    def expr(self, path, text, locals_=(), bound=(), vary=None):
+        """Compile the expression at ``path``; on error record a diagnostic and return None.
+        ``vary``: the names an option filter is evaluated with, once per option (hoisting)."""
+        tree = self._parse(path, text)
+        if tree is None:
             return None
         self.expr_sites.append((path, text, tree, set(locals_) | set(bound)))
         try:
@@ -632,12 +638,8 @@ class SpecCompiler:
         """Compile an expression of the card list (``each:`` lists, ``{EXPR}`` in a card's
         name): it may read options, definitions of options and (in a name) the card's
         attributes. Records a diagnostic and returns None when it cannot."""
-        try:
-            tree = parse(text)
-        except ExprSyntaxError as exc:
-            line, col = self._expr_position(path, exc.line, exc.column)
-            self.diags.append(Diagnostic(self.file, line, col, f"bad expression: {exc.message}",
-                                         f"in {str(text).strip()!r}; see docs/spec-language.md#expressions"))
+        tree = self._parse(path, text)
+        if tree is None:
             return None
         try:
             return self._card_compiler(options).compile(tree, (), bound)

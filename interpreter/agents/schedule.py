@@ -28,7 +28,7 @@ class Scheduler:
 
     ``kind`` is ``"round-robin"`` or ``"random"``; ``seed`` (int) seeds its generator
     (never the State's); ``speeds`` (dict seat -> float > 0, default 1.0 for unlisted seats)
-    switches on reaction times. Raises ValueError for an unknown kind or a speed <= 0.
+    turns on reaction times. Raises ValueError for an unknown kind or a speed <= 0.
     Use :meth:`next_player`, then :meth:`acted` once that player has acted (or let the
     moment pass, e.g. a human who waits)."""
 

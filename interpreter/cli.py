@@ -140,12 +140,13 @@ def _print_table(table) -> None:
         console.width = width
 
 
-def print_header(game, n: int, seed: int | None, replay_hint: bool = False) -> None:
-    """The game's title line, its seed (``None``: hidden, and said so) and its options (shared
-    by play and replay)."""
+def print_header(game, n: int, seed: int | None, replay_hint: bool = False,
+                 hidden: str = "seed shown at the end (--show-seed: now)") -> None:
+    """The game's title line, its seed (``None``: hidden, and ``hidden`` says so) and its options
+    (shared by play and replay)."""
     if seed is None:
         # the seed alone gives every shuffle, hence every hand: shown when the game is over
-        seen = "seed shown at the end (--show-seed: now)"
+        seen = hidden
     else:
         seen = f"seed {seed}" + (f" — replay with --seed {seed}" if replay_hint else "")
     console.rule(f"[bold]{_escape(game.name)}[/bold] — {n} players, {seen}")
@@ -222,7 +223,7 @@ def cmd_play(args) -> int:
                 if action is None:
                     screen.end(state, game)
                     console.print(f"[yellow]Game left after {len(state.history)} action(s).[/yellow]")
-                    _show_seed(seed)
+                    _show_seed(seed, "now that the game is left")
                     if args.save:
                         save_game(args.save, args.spec, game, state)
                         console.print(f"saved to {_escape(args.save)} (rulebook replay {_escape(args.save)} "
@@ -257,8 +258,9 @@ def cmd_play(args) -> int:
     return 0
 
 
-def _show_seed(seed: int) -> None:
-    console.print(f"[dim]seed {seed} — replay with --seed {seed} (shown now that the game is over: "
+def _show_seed(seed: int, when: str = "now that the game is over") -> None:
+    """The seed, printed once nobody plays on: it gives every hand."""
+    console.print(f"[dim]seed {seed} — replay with --seed {seed} (shown {when}: "
                   "the seed gives every hand)[/dim]")
 
 
@@ -850,7 +852,7 @@ def cmd_replay(args) -> int:
         check_writable(args.export, "--export", "the seat's view")
     state = game.new_state(n, seed, player_names=data.get("player_names"), events=[])
     # the full record shows the seed and every private line; a seat's view shows neither
-    print_header(game, n, seed if seat is None else None)
+    print_header(game, n, seed if seat is None else None, hidden="seed not shown: it gives every hand")
     if seat is not None:
         console.print(f"[dim]as {_escape(state.player_name(seat))} saw it[/dim]")
     _flush(state, game, seat, full=seat is None)

@@ -357,6 +357,7 @@ def test_a_player_who_quits_sees_the_seed(monkeypatch, capsys):
     out = capsys.readouterr().out
     head, tail = out.split("Game left")
     assert "4711" not in head and "seed 4711" in tail
+    assert "now that the game is left" in tail and "game is over" not in tail
 
 
 # -- hot seat: every seat a human on one terminal ---------------------------------------------

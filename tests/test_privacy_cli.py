@@ -126,6 +126,8 @@ def test_replay_as_one_seat_hides_the_seed_and_the_others_private_lines(monkeypa
     assert main(["replay", str(log), "--seat", "2", "--export", str(export)]) == 0
     seat2 = capsys.readouterr().out
     assert "31" not in seat2.split("Game over")[0] and "as Bot 2 saw it" in seat2
+    # replay has no --show-seed, so its header does not offer one
+    assert "seed not shown" in seat2 and "--show-seed" not in seat2
     assert f"pass {passes[0]}" not in seat2 and "Bot 0 passes a card to Bot 1" in seat2
     assert f"Bot 1 passed you {passes[1]}" in seat2
     view = json.loads(export.read_text())

@@ -731,6 +731,12 @@ def _simulate_compare(args, game_a, bots) -> int:
 # -- test -----------------------------------------------------------------------------------
 def cmd_test(args) -> int:
     from .scenario import run_paths
+    if args.spec:
+        # an edited spec that does not load is one located error, not every scenario "changed"
+        if not Path(args.spec).is_file():
+            raise RulebookError(f"--spec {args.spec}: no such spec file")
+        from .spec.loader import load_game
+        load_game(args.spec)
     results = run_paths(args.paths, args.spec)
     failed = [r for r in results if not r.passed]
     if args.spec:
@@ -760,10 +766,13 @@ def _report_variant(args, results, failed) -> int:
         console.print(f"[red]{len(changed)} rule(s) the edit changes[/red] (they pass with the spec they name):")
         for r in changed:
             console.print(f"  [red]CHANGED[/red] {_escape(r.rule or r.path)}  [dim]{_escape(r.path)}[/dim]")
-            if args.verbose:
-                for f in r.failures:
-                    for line in str(f).splitlines():
-                        console.print(f"     {_escape(line)}", soft_wrap=True)
+            # which expectation the edit changes: its first lines always, all of it with -v
+            for f in r.failures:
+                lines = str(f).splitlines()
+                for line in lines if args.verbose else lines[:3]:
+                    console.print(f"     {_escape(line)}", soft_wrap=True)
+                if len(lines) > 3 and not args.verbose:
+                    console.print("     [dim]… (-v shows all)[/dim]")
     for r in already:
         console.print(f"  [yellow]FAILS ALSO WITHOUT THE EDIT[/yellow] {_escape(r.rule or r.path)}  [dim]{_escape(r.path)}[/dim]")
     console.print(f"{len(results) - len(failed)} passed, {len(failed)} failed"

@@ -38,6 +38,21 @@ def test_scenarios_against_an_edited_spec_name_the_rules_it_changes(house, capsy
     assert any("§6.5b" in line and "special_skull_king_beats_pirates.yaml" in line for line in changed)
     assert all("FAILS ALSO WITHOUT THE EDIT" not in line for line in out.splitlines())
     assert f"({len(changed)} changed by the edit)" in out
+    # each changed rule says which expectation the edit changes
+    block = out[out.index("special_skull_king_beats_pirates.yaml"):]
+    assert "expect.vars.winning: expected 'skull-king', got 'pirate'" in block.split("CHANGED")[0]
+
+
+def test_an_edited_spec_that_does_not_load_is_one_located_error(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\n")
+    assert main(["test", str(ROOT / "tests/scenarios/skull_king"), "--spec", str(bad)]) == 1
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert f"{bad}:1:1: error" in text and "missing required key 'players'" in text
+    assert "CHANGED" not in text
+    assert main(["test", str(ROOT / "tests/scenarios/skull_king"), "--spec", str(tmp_path / "none.yaml")]) == 1
+    assert "no such spec file" in capsys.readouterr().err
 
 
 def test_scenarios_against_the_same_rules_all_pass(capsys):

@@ -153,6 +153,18 @@ class SearchAgent(Agent):
             det = self.dets[seat] = Determiniser(state.game, seat)
         return det
 
+    def _search_start(self, state, player):
+        """What a search from ``state`` for ``player`` starts with: ``(legal, determiniser, base
+        scores)``; ``determiniser`` is None when there is only one legal action (nothing to search).
+        Starts the budget."""
+        legal = state.legal_actions(player)
+        if len(legal) == 1:
+            return legal, None, None
+        base = [_sign(state.game) * s for s in state.scores()]
+        det_of = self.determiniser(state, player)
+        self.budget.start()
+        return legal, det_of, base
+
     seat = None  # the seat this bot plays, when known (bots_for sets it): it learns from the start
 
     def notify(self, state, player, action) -> None:
@@ -196,15 +208,12 @@ class ISMCTSAgent(SearchAgent):
 
     def act(self, state, player):
         from ..engine.run import legal_options
-        legal = state.legal_actions(player)
-        if len(legal) == 1:
+        legal, det_of, base = self._search_start(state, player)
+        if det_of is None:
             return legal[0]
-        det_of = self.determiniser(state, player)
         rng = self.rng
-        base = [_sign(state.game) * s for s in state.scores()]
         root = Node()
         budget = self.budget
-        budget.start()
         c = self.c
         while budget.more():
             budget.done += 1
@@ -261,16 +270,13 @@ class GreedyAgent(SearchAgent):
     name = "greedy"
 
     def act(self, state, player):
-        legal = state.legal_actions(player)
-        if len(legal) == 1:
+        legal, det_of, base = self._search_start(state, player)
+        if det_of is None:
             return legal[0]
-        det_of = self.determiniser(state, player)
         rng = self.rng
-        base = [_sign(state.game) * s for s in state.scores()]
         totals = [0.0] * len(legal)
         counts = [0] * len(legal)
         budget = self.budget
-        budget.start()
         k = 0
         while budget.more() or k < len(legal):
             i = k % len(legal)

@@ -248,3 +248,46 @@ def test_search_bots_play_a_realtime_game(tmp_path):
         state = play_game(game, 3, 2, bots_for(2, 3, {0: kind}))
         assert state.is_terminal()
         assert game.replay(3, 2, state.history).scores() == state.scores()
+
+
+SECRET_SETS = Path(__file__).resolve().parent / "specs" / "secret_sets.yaml"
+
+
+def test_determinisation_of_a_hidden_zone_of_sets_keeps_its_sets():
+    """A zone of sets only its owner sees (face-down sets) is dealt again set by set: the number
+    and sizes of the sets stay, the seat's own sets stay as they are, no card is created or lost."""
+    game = load_game(SECRET_SETS)
+    state = game.new_state(3, seed=5)
+    rng = random.Random(2)
+    while len(state.zones["stash"][2]) < 1:  # every seat has stashed its set
+        _advance_randomly(state, rng, 1)
+    det = Determiniser(game, 0)
+    before = state.to_json()
+    seen = set()
+    for k in range(10):
+        d = det.sample(state, random.Random(k))
+        assert d.zones["stash"][0] == state.zones["stash"][0]  # the seat's own set
+        for seat in (1, 2):
+            assert [len(s) for s in d.zones["stash"][seat]] == [2]
+            seen.add(tuple(d.zones["stash"][seat][0]))
+        ids = [c for _, _, _, lst in d.card_lists() for c in lst]
+        assert sorted(ids) == list(range(len(game.cards)))
+    assert len(seen) > 3  # the others' sets are drawn again
+    assert state.to_json() == before
+
+
+def test_search_bot_learns_nothing_from_a_set_choice_it_cannot_probe():
+    """Regression: a pick in a set choice of at least two cards made the shown-lacking probe (a hand
+    of just the picked card) raise "no legal option"; now the probe infers nothing there."""
+    game = load_game(SECRET_SETS)
+    state = game.new_state(3, seed=0)
+    det = Determiniser(game, 0)
+    rng = random.Random(0)
+    for _ in range(12):
+        p = state.current_players()[0]
+        a = rng.choice(state.legal_actions(p))
+        det.observe(state, p, a.text, random.Random(1))
+        state.apply(a, p)
+    assert det.lacking == {}
+    final = play_game(game, 3, 0, bots_for(0, 3, {0: "ismcts:20"}))
+    assert final.is_terminal() and game.replay(3, 0, final.history).scores() == final.scores()

@@ -27,7 +27,7 @@ from interpreter.spec.loader import load_game
 from interpreter.view import event_for, history_for, line_for
 
 ROOT = Path(__file__).resolve().parents[1]
-SPECS = sorted((ROOT / "specs").glob("*.yaml")) + [ROOT / "tests" / "specs" / "private_pass.yaml"]
+SPECS = sorted((ROOT / "specs").glob("*.yaml")) + [ROOT / "tests" / "specs" / n for n in ("private_pass.yaml", "secret_sets.yaml")]
 MAX_ACTIONS = 400  # per game: enough to cover every kind of step of the shipped games
 
 
@@ -419,7 +419,8 @@ def test_hot_seat_screens_show_each_human_only_what_they_may_know(spec, monkeypa
         for name, cards in own.items():
             line = re.search(rf"Your {re.escape(name)}: (.*)", screen)
             if line:
-                shown = sorted(c for c in line.group(1).split(", ") if c)
+                # a zone of sets lists each set numbered: "[1] a, b  [2] c"
+                shown = sorted(c for c in re.split(r",\s*|\s*\[\d+\]\s*", line.group(1)) if c)
                 assert shown == cards, f"{game.name}: seat {seat}'s screen shows another {name}"
         # the window of this screen: from the seat's previous screen to the next pass of the device
         prev = max((st for s2, _, st in starts[:k] if s2 == seat), default=0)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 
+from ..errors import RuleError
 from ..model.cards import Card
 
 MAX_TRIES = 50
@@ -82,6 +83,11 @@ class Determiniser:
         z = state.zones[name]
         return z if owner is None else z[owner]
 
+    def _lists(self, state, place) -> list:
+        """The live card lists of ``place``: the zone itself, or its sets for a zone of sets."""
+        z = self._zone(state, place)
+        return z if self.game.zones[place[0]].sets else [z]
+
     def pinned(self, state) -> set:
         """Card ids the seat knows where they are although they lie in hidden zones: the ones a
         ``show`` step showed it, and the ones named by variables or bound names (they were shown)."""
@@ -105,7 +111,7 @@ class Determiniser:
         for cid in played:
             if state.zone_of(cid) not in hidden:  # the played card is now in sight, out of the zone
                 gone += 1
-        if len(self._zone(state, place)) > count0 - gone:
+        if sum(map(len, self._lists(state, place))) > count0 - gone:
             del self.lacking[place]
             return False
         return True
@@ -129,8 +135,8 @@ class Determiniser:
         cid = chosen[2]
         hidden = self.hidden_places(state)
         place = state.zone_of(cid)
-        if place not in hidden:
-            return
+        if place not in hidden or self.game.zones[place[0]].sets:
+            return  # in sight, or laid from a set (the probe below reasons about one plain hand)
         rec = self.lacking.get(place)
         if rec is not None:
             rec[1].add(cid)
@@ -138,10 +144,12 @@ class Determiniser:
         rng = rng or random.Random(len(state.history))
         probe = self.sample(state, rng, keep_commits=True)
         zone = self._zone(probe, place)
-        others = set(zone)
+        # park the probe hand's other cards where they cannot matter: another hidden list
+        park = next((lst for other in hidden if other != place for lst in self._lists(probe, other)), None)
+        if park is None:
+            return
+        park.extend(zone)
         zone.clear()
-        for other in others:  # park the probe hand's other cards where they cannot matter
-            self._zone(probe, hidden[0] if hidden[0] != place else hidden[-1]).append(other)
         src = probe.find_zone(cid)
         src.remove(cid)
         zone.append(cid)
@@ -170,14 +178,18 @@ class Determiniser:
     def _legal_in(probe, player, text) -> bool:
         from ..engine.run import legal_options
         probe._legal_cache = {}
-        return any(o[0] == text for o in legal_options(probe, player))
+        try:
+            return any(o[0] == text for o in legal_options(probe, player))
+        except RuleError:  # no option at all with the probe hand (a set choice needs more cards)
+            return False
 
     def _hidden_ids(self, state, hidden, pinned) -> list:
         """The ids of hidden, unpinned cards, in card-table order (so nothing depends on where they
         really are)."""
         ids = []
         for place in hidden:
-            ids.extend(self._zone(state, place))
+            for cards in self._lists(state, place):
+                ids.extend(cards)
         return sorted(i for i in ids if i not in pinned)
 
     # -- sampling -----------------------------------------------------------------------------
@@ -188,9 +200,8 @@ class Determiniser:
         pinned = self.pinned(state)
         slots = []  # (place, number of free slots, excluded ids)
         for place in hidden:
-            zone = self._zone(det, place)
-            keep = [c for c in zone if c in pinned]
-            free = len(zone) - len(keep)
+            cards = [c for lst in self._lists(det, place) for c in lst]
+            free = sum(1 for c in cards if c not in pinned)
             rec = self.lacking.get(place)
             slots.append((place, free, rec[2] if rec is not None else ()))
         pool = self._hidden_ids(state, hidden, pinned)
@@ -217,10 +228,11 @@ class Determiniser:
             if ok:
                 break
         for place, _, _ in slots:
-            zone = self._zone(det, place)
-            # pinned cards keep their position; the others are dealt again in their slots
+            # pinned cards keep their position; the others are dealt again in their slots (a zone
+            # of sets keeps the number and sizes of its sets)
             new = iter(fill[place])
-            zone[:] = [c if c in pinned else next(new) for c in zone]
+            for lst in self._lists(det, place):
+                lst[:] = [c if c in pinned else next(new) for c in lst]
         det.seed = rng.getrandbits(62)
         det.rng_count = 0
         if not keep_commits and det.pending is not None and det.pending.get("simultaneous"):

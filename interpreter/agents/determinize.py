@@ -122,9 +122,12 @@ class Determiniser:
             self._valid(state, place)
         if player == self.seat or state.pending is None or state.pending.get("simultaneous"):
             return  # a secret choice teaches nothing until it is revealed (not used: see the doc)
+        from ..engine.program import ProductOptions
         from ..engine.run import legal_options, _pending_instr
         instr = _pending_instr(state)
         opts = legal_options(state, player)
+        if type(opts) is ProductOptions:
+            return  # values, not cards: nothing to learn about a hand (and no listing of its texts)
         chosen = next((o for o in opts if o[0].lower() == text.lower()), None)
         if chosen is None or chosen[2] is None:
             return

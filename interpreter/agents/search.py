@@ -21,6 +21,9 @@ import math
 import random
 import time
 
+from ..engine.program import ProductOptions
+from ..engine.run import ActionList
+from ..model.state import Action
 from .basic import Agent
 from .determinize import Determiniser
 
@@ -228,7 +231,14 @@ class ISMCTSAgent(SearchAgent):
                     continue
                 if node is not root:
                     p = _actor(s, rng)
-                texts = [o[0] for o in legal_options(s, p)]
+                opts = legal_options(s, p)
+                if type(opts) is ProductOptions:  # by index: no listing of its texts
+                    node, new = _product_step(s, p, opts, node, rng, c)
+                    path.append(node)
+                    if new:  # one node is added per iteration, then a rollout
+                        break
+                    continue
+                texts = [o[0] for o in opts]
                 children = node.children
                 untried = [t for t in texts if t not in children]
                 if untried:
@@ -256,9 +266,50 @@ class ISMCTSAgent(SearchAgent):
             for nd in path:
                 nd.visits += 1
                 nd.value += vals[nd.player]
-        texts = {a.text: a for a in legal}
+        if type(legal) is ActionList:  # the root's children are checked by their words
+            found = {t: legal.index_of(t) for t in root.children}
+            texts = {t: Action(player, t, i) for t, i in found.items() if i is not None}
+        else:
+            texts = {a.text: a for a in legal}
         best = max((ch.visits, ch.value / max(1, ch.visits), t) for t, ch in root.children.items() if t in texts)
         return texts[best[2]]
+
+
+def _product_step(s, p, opts, node, rng, c):
+    """One tree step of ISMCTS at a product choice (see :class:`ProductOptions`) without listing
+    its texts: the children legal here are found from their words; while some option has no
+    child, one of those is drawn uniformly by index (only its text is built, for the history);
+    else UCB1 picks among the children (the same choices as over the listed texts). Applies the
+    action to ``s``; returns ``(child node, whether it is new)``."""
+    children = node.children
+    legal = {}  # index -> text of the children legal in this determinisation
+    for t in children:
+        i = opts.index_of(t, exact=True)
+        if i is not None:
+            legal[i] = t
+    for t in legal.values():
+        children[t].avail += 1
+    untried = len(opts) - len(legal)
+    if untried:
+        k = rng.randrange(untried)
+        for i in sorted(legal):  # the k-th index that has no child
+            if i <= k:
+                k += 1
+            else:
+                break
+        text = opts.text(k)
+        child = children[text] = Node(p)
+        child.avail = 1
+        s.apply(Action(p, text, k), p)
+        return child, True
+    best, best_u = None, -1.0
+    for i in sorted(legal):
+        ch = children[legal[i]]
+        u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+        if u > best_u:
+            best, best_u = i, u
+    s.apply(Action(p, legal[best], best), p)
+    return children[legal[best]], False
 
 
 class GreedyAgent(SearchAgent):

@@ -135,7 +135,9 @@ def legal_actions(state, player=None) -> list:
 class ActionList:
     """The legal actions of a product choice (see :class:`ProductOptions`): a read-only sequence
     of :class:`Action` built one at a time when read (``random.choice`` reads only one); it
-    compares equal to the list of the same actions."""
+    compares equal to the list of the same actions. ``len`` builds no text; :meth:`index_of`
+    gives an action's index from its text without listing; iterating builds every text (for
+    display only)."""
 
     __slots__ = ("player", "opts")
 
@@ -150,11 +152,15 @@ class ActionList:
             return [self[k] for k in range(*i.indices(len(self)))]
         if i < 0:
             i += len(self.opts)
-        return Action(self.player, self.opts[i][0], i)
+        return Action(self.player, self.opts.text(i), i)
 
     def __iter__(self):
         for i in range(len(self.opts)):
             yield self[i]
+
+    def index_of(self, text: str):
+        """The index of the action whose text is ``text`` (ignoring case), or None."""
+        return self.opts.index_of(text)
 
     def __eq__(self, other):
         return list(self) == list(other) if isinstance(other, (list, ActionList)) else NotImplemented
@@ -183,7 +189,12 @@ def apply_action(state, action, player=None) -> None:
         _check_turn(state, player)
         opts = legal_options(state, player)
         i = action.index
-        if type(i) is int and 0 <= i < len(opts) and opts[i][0] == action.text:
+        if type(opts) is ProductOptions:  # checked by its words: no option's text is built
+            if type(i) is int and opts.index_of(action.text, exact=True) == i:
+                chosen = (action.text, opts.value(i), None, None) if i < opts.n else opts.tail[i - opts.n]
+            else:
+                text = action.text
+        elif type(i) is int and 0 <= i < len(opts) and opts[i][0] == action.text:
             chosen = opts[i]
         else:  # an Action of an older list: find it by its text
             text = action.text
@@ -336,7 +347,8 @@ def _check_turn(state, player) -> None:
 
 def _why_illegal(state, player, text, opts) -> str:
     """A reason a player can act on: what was asked, and what is allowed."""
-    allowed = [o[0] for o in opts]
+    # a product choice's options are not listed for a refusal: its first dozen are shown
+    allowed = [o[0] for o in (opts[:13] if type(opts) is ProductOptions else opts)]
     verb = text.split(" ")[0] if text else ""
     sample = ", ".join(allowed[:12]) + (" ..." if len(allowed) > 12 else "")
     instr = _pending_instr(state)

@@ -10,6 +10,8 @@ graph (:func:`interpreter.analysis.graph.flow_graph`) and the names the compiler
 - a ``while`` loop whose condition reads nothing its body changes (it would run to its max);
 - a ``realtime`` block that may never end (its ``until`` reads nothing its actions change, and
   one of its actions is always possible);
+- a ``climb`` in which nobody can go out (no ``in``), with no ``until``, and whose leader may
+  not pass (its pass has a ``when``): nothing can end it;
 - a decision that may have no legal option (a choice of cards from a zone no step ever puts
   cards into, ``options: "[]"``, ``where: false``) unless it is ``optional``;
 - an option that no expression reads (setting it in a preset is not a use);
@@ -35,6 +37,7 @@ def static_checks(game, G=None) -> list:
     c.unreachable()
     c.while_loops()
     c.realtime_blocks()
+    c.climb_blocks()
     c.decisions()
     c.private_choices()
     c.options()
@@ -190,7 +193,7 @@ class _Checker:
                 out |= w
                 ends = ends or e
         elif kind not in ("start", "phase", "for", "repeat", "while", "if", "log", "end", "game_over", "show",
-                          "realtime"):
+                          "realtime", "climb"):
             out.add("*")  # a kind of step unknown here: assume it may change anything
         for role in ("do", "then", "else"):
             for c in children(G, nid, role):
@@ -283,6 +286,24 @@ class _Checker:
             self.warn(d["path"] + ("realtime",), f"this real-time block may never end: {what}, and "
                       f"{acts} is always possible", "add until: EXPR that the actions' then: steps change, "
                       "or a where: that stops the action")
+
+    def climb_blocks(self):
+        """A climb ends when ``until`` holds, when fewer than two players are in, or when
+        everyone still in passes with nothing played: warn when none of these can happen
+        (no ``until``, no ``in``, and a pass only allowed under a condition: the leader must play)."""
+        for n, d in self.steps():
+            if d["kind"] != "climb":
+                continue
+            body = d["step"]["climb"]
+            if not isinstance(body, dict) or "in" in body or "until" in body:
+                continue
+            optional = (body.get("turn") or {}).get("optional") if isinstance(body.get("turn"), dict) else None
+            if isinstance(optional, dict) and "when" in optional:
+                self.warn(d["path"] + ("climb",), "this climb may never end: nobody goes out (no in:), it has no "
+                          "until:, and its pass is allowed only when "
+                          f"`{' '.join(str(optional['when']).split())}` (so a leader who must play never lets "
+                          "everyone pass)", "add in: EXPR (who is still in, e.g. count(player.hand) > 0) "
+                          "or until: EXPR", key=True)
 
     @staticmethod
     def _always_possible(c) -> bool:

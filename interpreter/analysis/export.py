@@ -62,7 +62,7 @@ def _q(s) -> str:
 
 _DOT_SHAPE = {"decision": "hexagon", "branch": "diamond", "chance": "parallelogram", "loop": "box",
               "start": "oval", "end": "octagon", "call": "component", "phase": "tab", "group": "note",
-              "realtime": "doubleoctagon"}
+              "realtime": "doubleoctagon", "climb": "doubleoctagon"}
 
 
 def to_dot(G, heat: Heat | None = None, title: str = "") -> str:
@@ -155,7 +155,7 @@ def _m(s) -> str:
 
 _M_SHAPE = {"decision": ("{{", "}}"), "branch": ("{", "}"), "chance": ("[/", "/]"), "loop": (">", "]"),
             "start": ("([", "])"), "end": ("([", "])"), "call": ("[[", "]]"), "phase": ("[[", "]]"),
-            "realtime": ("[\\", "/]")}
+            "realtime": ("[\\", "/]"), "climb": ("[\\", "/]")}
 
 
 def to_mermaid(G, heat: Heat | None = None, title: str = "") -> str:

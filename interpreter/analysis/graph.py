@@ -9,9 +9,9 @@ Extra nodes: ``"flow"`` (the start), ``"phases/NAME"`` (the entry of each phase)
 ``"game-over"``.
 
 Node attributes
-    ``kind``      start, phase, call, for, repeat, while, if, choose, realtime, shuffle, deal, gather,
+    ``kind``      start, phase, call, for, repeat, while, if, choose, realtime, climb, shuffle, deal, gather,
                   move, set, add, log, end, game_over (and ``group`` in :func:`phase_graph`)
-    ``category``  loop, branch, decision, realtime, chance, effect, call, phase, end, start, group
+    ``category``  loop, branch, decision, realtime, climb, chance, effect, call, phase, end, start, group
     ``label``     one line of text; ``text`` the lines drawn in a diagram
     ``line``/``column``  where the step is in the spec (1-based; 0 for ``game-over``)
     ``cluster``   the phase the step belongs to (``"flow"`` for the top level)
@@ -30,7 +30,10 @@ Node attributes
     ``choose``: ``action``, ``who``, ``simultaneous``, ``choices``,
     ``optional`` (and ``realtime`` for an action of a realtime block); ``realtime``: ``until``,
     ``who`` (its actions are its ``do`` children, alternatives: a ``branch`` edge to each, a
-    ``back`` edge from the end of each); ``call``: ``phase``
+    ``back`` edge from the end of each); ``climb``: ``who``, ``in``, ``until`` (its turn, a
+    choose with ``climb_turn``, is its ``do`` child, its ``clear`` steps its ``then`` children;
+    a ``body`` edge to the turn and a ``branch`` edge to the clear steps, each leading back);
+    ``call``: ``phase``
 
 Edge attributes: ``kind`` (seq, body, back, exit, branch, then, call, end), ``label``, and for
 branches ``branch`` (then or else). Back edges (``kind == "back"``) close loops; without
@@ -52,7 +55,7 @@ LOOP_KINDS = ("for", "repeat", "while")
 CATEGORY = {"phase": "call", "for": "loop", "repeat": "loop", "while": "loop", "if": "branch",
             "choose": "decision", "shuffle": "chance", "deal": "chance", "random": "chance", "set": "effect",
             "add": "effect", "move": "effect", "gather": "effect", "log": "effect", "end": "end",
-            "show": "effect", "assert": "effect", "realtime": "realtime"}
+            "show": "effect", "assert": "effect", "realtime": "realtime", "climb": "climb"}
 SET_LIKE = ("set", "add", "random")  # steps whose body maps targets to expressions
 GAME_OVER = "game-over"
 START = "flow"
@@ -239,8 +242,8 @@ class _Builder:
         elif kind in ("shuffle", "gather"):
             target = body.get("to") if isinstance(body, dict) else body
             out.update(refs(str(target)))
-        elif kind == "realtime" and isinstance(body, dict):  # its actions are steps of their own
-            for k in ("players", "until"):
+        elif kind in ("realtime", "climb") and isinstance(body, dict):  # its actions are steps of their own
+            for k in ("players", "until", "lead", "in"):
                 if k in body:
                     out.update(refs(body[k]))
         elif kind in ("move", "deal", "choose") and isinstance(body, dict):
@@ -440,6 +443,31 @@ class _Builder:
                 ids.append(aid)
         self.blocks[(nid, "do")] = ids
 
+    def s_climb(self, nid, step, path, attrs, cluster, variant):
+        r = step["climb"] if isinstance(step["climb"], dict) else {}
+        who = clean(r["players"]) if "players" in r else "players"
+        name = str(r.get("as", "player"))
+        inside = clean(r["in"]) if "in" in r else None
+        until = clean(r["until"]) if "until" in r else None
+        title = str(r.get("label") or "take turns until all the others pass")
+        if r.get("doc") and not attrs["doc"]:
+            attrs["doc"] = clean(r["doc"])
+        text = ["↗ CLIMB: " + title, f"{name}: each of {who} in turn" + (f", from {clean(r['lead'])}" if "lead" in r else ""),
+                f"in while {inside}" if inside else "nobody goes out",
+                "pile clears when all the others pass; last to play leads",
+                "ends " + (f"when {until}, or " if until else "") + "when fewer than 2 are in"]
+        self.add(nid, attrs, title + (f" while {inside}" if inside else ""), text)
+        self.G.nodes[nid].update(who=who, until=until, var=name, **{"in": inside})
+        turn = r.get("turn")
+        tp = path + ("climb", "turn")
+        if isinstance(turn, dict):
+            c = {**turn, "player": name}
+            tid = self.step({"choose": c}, tp, nid, "do", 0, cluster, variant)
+            if tid is not None:
+                self.G.nodes[tid]["climb_turn"] = True
+            self.blocks[(nid, "do")] = [tid] if tid is not None else []
+        self.block(r.get("clear"), path + ("climb", "clear"), nid, "then", cluster, variant)
+
     def s_choose(self, nid, step, path, attrs, cluster, variant):
         c = step["choose"] if isinstance(step["choose"], dict) else {}
         action = str(c.get("label") or c.get("action", "choose"))
@@ -486,7 +514,9 @@ class _Builder:
         self.add(nid, attrs, label, text)
         self.G.nodes[nid].update(action=action, who=who, simultaneous=simultaneous, choices=choices,
                                  optional=bool(c.get("optional")), visible_to=visible_to)
-        self.block(c.get("then"), path + ("choose", "then"), nid, "then", cluster, variant)
+        # a climb's turn is the choose mapping itself: its then steps are at path + (then,)
+        then_path = path + ("then",) if path[-2:] == ("climb", "turn") else path + ("choose", "then")
+        self.block(c.get("then"), then_path, nid, "then", cluster, variant)
 
 
 class _OptionsOnly:
@@ -576,6 +606,16 @@ def _item(G, nid):
             _link(G, [(s, "back", "next action", None) for s, *_ in _item(G, alt)], nid)
         until = d.get("until")
         return [(nid, "exit", f"until {until}" if until else "nobody can act", None)]
+    if kind == "climb":  # a turn after another, and the pile clearing: each leads back to the next turn
+        for t in children(G, nid):
+            G.add_edge(nid, t, kind="body", label="next player still in")
+            _link(G, [(s, "back", "next turn", None) for s, *_ in _item(G, t)], nid)
+        entry, exits = _seq(G, children(G, nid, "then"))
+        if entry is not None:
+            G.add_edge(nid, entry, kind="branch", label="all the others passed", branch="clear")
+            _link(G, [(s, "back", "new lead", None) for s, *_ in exits], nid)
+        until = d.get("until")
+        return [(nid, "exit", (f"{until}, or " if until else "") + "fewer than 2 in", None)]
     if kind == "choose":
         entry, exits = _seq(G, children(G, nid, "then"))
         if entry is not None:
@@ -725,7 +765,7 @@ def _summarised(G, m, few) -> bool:
     """Whether step ``m`` gets its own line in the summary of a run of steps: decisions, chance,
     branches and ends do, and loops with any of those inside; every step does in a short run."""
     d = G.nodes[m]
-    if few or d["kind"] in ("choose", "if", "end", "realtime") or d["category"] == "chance":
+    if few or d["kind"] in ("choose", "if", "end", "realtime", "climb") or d["category"] == "chance":
         return True
     return d["kind"] in LOOP_KINDS and any(_summarised(G, x, False) for x in descendants_in_tree(G, m))
 
@@ -772,6 +812,8 @@ def _group(G, H, run) -> str:
             lines.append(f"{pad}◆ {d['action']}: {d['who']} ({who})")
         elif k == "realtime":
             lines.append(f"{pad}⚡ {d['label']}")
+        elif k == "climb":
+            lines.append(f"{pad}↗ {d['label']}")
         elif k == "if":
             lines.append(f"{pad}? {d['label']}")
         elif k == "end":

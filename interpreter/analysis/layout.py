@@ -39,8 +39,10 @@ STYLE = {  # category -> (fill, edge)
     "chance": ("#e8dcf6", "#8457c0"), "branch": ("#fff4c2", "#c19d00"), "loop": ("#d5e5f6", "#4a7db5"),
     "effect": ("#ffffff", "#9a9a9a"), "log": ("#fafafa", "#c8c8c8"), "call": ("#e1eedb", "#5f8a4c"),
     "group": ("#f7f7f7", "#8e8e8e"), "phase": ("#e1eedb", "#5f8a4c"), "realtime": ("#cdeeea", "#1f8a7a"),
+    "climb": ("#f3dff0", "#9c4a8c"),
 }
 REALTIME_FILL = ("#eaf8f6", "#5bb5a8")  # the frame around a real-time block
+CLIMB_FILL = ("#fbf1f9", "#b877a9", "#7d3a70")  # the frame around a climb (fill, edge, lane text)
 PHASE_FILLS = [("#eef5ea", "#7ea568"), ("#f7f1e3", "#bf9d57"), ("#eceff8", "#7b86b8"), ("#f6ecf0", "#b9738f")]
 LOOP_FILL = ("#eaf2fb", "#86a9d0")
 VARIANT = "#b0268a"
@@ -198,6 +200,7 @@ class Fan(Item):
     cols: list = field(default_factory=list)
     offs: list = field(default_factory=list)
     lane_label: str = "next action"
+    fill: tuple = REALTIME_FILL + ("#16695d",)  # the frame's fill, edge and lane text colour
 
 
 @dataclass
@@ -237,7 +240,7 @@ class Layout:
             for w in wrap(caption, MAX_TEXT, SMALL, max_lines=2):
                 lines.append(Line(w, SMALL, False, True, "#1f4e79"))
         for i, t in enumerate(raw):
-            bold = i == 0 and cat in ("decision", "branch", "loop", "end", "call", "start", "realtime")
+            bold = i == 0 and cat in ("decision", "branch", "loop", "end", "call", "start", "realtime", "climb")
             italic = kind == "log" or t.startswith("“")
             color = "#ffffff" if cat == "start" else (MUTED if italic else "#1a1a1a")
             size = SIZE if i == 0 or cat not in ("decision",) else SIZE - 0.4
@@ -315,6 +318,12 @@ class Layout:
             cols = [self.item(a, stack) for a in children(G, nid)]
             cols = [c if isinstance(c, Seq) else Seq(items=[c], labels=[""]) for c in cols]
             return Fan(nid=nid, header=self.leaf(nid), cols=cols)
+        if kind == "climb":  # the turn and the clearing of the pile side by side, each back to the next turn
+            cols = [self.item(t, stack) for t in children(G, nid)]
+            cols = [c if isinstance(c, Seq) else Seq(items=[c], labels=[""]) for c in cols]
+            if children(G, nid, "then"):
+                cols.append(self.seq(children(G, nid, "then"), stack))
+            return Fan(nid=nid, header=self.leaf(nid), cols=cols, lane_label="next turn", fill=CLIMB_FILL)
         if kind == "choose" and children(G, nid, "then"):
             head = self.leaf(nid)
             rest = self.seq(children(G, nid, "then"), stack)
@@ -516,7 +525,7 @@ class Layout:
             return
         if isinstance(it, Fan):
             x0, x1 = cx - it.left, cx + it.right
-            self.prims.append(("frame", x0, top, x1 - x0, it.h, REALTIME_FILL[0], REALTIME_FILL[1], False, 5))
+            self.prims.append(("frame", x0, top, x1 - x0, it.h, it.fill[0], it.fill[1], False, 5))
             hd = it.header
             htop = top + FPAD
             self.place(hd, cx, htop)
@@ -538,8 +547,8 @@ class Layout:
                 xl = x0 + LANE * 0.5
                 yh = htop + hd.h / 2
                 self.line([(max(xs + [cx]), ym), (xl, ym), (xl, yh), (cx - hd.left, yh)],
-                          color=REALTIME_FILL[1], lw=1.4)
-                self.text(xl - 3.5, (ym + yh) / 2, it.lane_label, size=SMALL, color="#16695d", ha="center",
+                          color=it.fill[1], lw=1.4)
+                self.text(xl - 3.5, (ym + yh) / 2, it.lane_label, size=SMALL, color=it.fill[2], ha="center",
                           rotation=90, italic=True)
             return
         if isinstance(it, Frame):
@@ -609,6 +618,12 @@ class Layout:
             fill, edge = STYLE["realtime"]
             self.prims.append(("swatch", x, y - 5, 14, 10, fill, edge, False, False))
             text = "real time (anyone may act)"
+            self.text(x + 18, y, text, size=SMALL, color="#333333")
+            x += 18 + text_width(text, SMALL) + 14
+        if any(d.get("kind") == "climb" for _, d in self.G.nodes(data=True)):
+            fill, edge = STYLE["climb"]
+            self.prims.append(("swatch", x, y - 5, 14, 10, fill, edge, False, False))
+            text = "climb (turns until all others pass)"
             self.text(x + 18, y, text, size=SMALL, color="#333333")
             x += 18 + text_width(text, SMALL) + 14
         self.prims.append(("swatch", x, y - 5, 14, 10, "#ffffff", VARIANT, False, True))

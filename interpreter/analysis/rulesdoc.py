@@ -337,6 +337,14 @@ class _Doc:
                 if other:
                     self.w(f"{inner}- Otherwise:")
                     self.block(other, inner + "  ")
+            elif kind == "climb":
+                self.block(children(self.G, n), inner)
+                clear = self.shown(children(self.G, n, "then"))
+                if clear:
+                    last = str((d["step"]["climb"] or {}).get("last", "last_player"))
+                    self.w(f"{inner}- When all the others still in have passed (the pile clears; `{last}` "
+                           f"played last, `{d.get('var')}` leads next):")
+                    self.block(clear, inner + "  ")
             else:
                 for role in ("do", "then"):
                     sub = children(self.G, n, role)
@@ -408,6 +416,20 @@ class _Doc:
             return (f"**Real time — everyone plays at once:** {who} may take any of these actions at any "
                     f"moment, without waiting for a turn; the first to act gets the spot, and the others' "
                     f"options change with it. This goes on {until}:")
+        if kind == "climb" and isinstance(body, dict):
+            who = f"the players of {_code(body['players'])}" if "players" in body else "every player"
+            lead = f", {_code(body['lead'])} first" if "lead" in body else ""
+            name = d.get("var") or "player"
+            last = str(body.get("last", "last_player"))
+            out = (f" A player for whom {_code(body['in'])} no longer holds is out and skipped." if "in" in body
+                   else "")
+            until = f" when {_code(body['until'])}," if "until" in body else ""
+            return (f"**Climbing turns — take turns until all the others pass:** {who} take turns in order{lead} "
+                    f"(the player whose turn it is is `{name}`; `{last}` is the last player who played since "
+                    f"the pile last cleared, none while leading).{out} When every other player still in has "
+                    f"passed since the last play, the pile clears and the last to play leads (or the next player "
+                    f"still in after them, if they went out). This ends{until} when fewer than two players are "
+                    f"in, or when everyone still in passes with nothing played. Each turn:")
         if kind == "log":
             text = body.get("text", "") if isinstance(body, dict) else body
             table = isinstance(body, dict) and body.get("table")

@@ -25,7 +25,7 @@ _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
-              "deal", "choose", "log", "end", "random", "realtime", "show", "assert")
+              "deal", "choose", "log", "end", "random", "realtime", "show", "assert", "climb")
 
 
 def _has_cycle(edges: dict) -> bool:
@@ -60,7 +60,7 @@ def _step_bound_names(data) -> set:
             todo.extend(x)
         elif isinstance(x, dict):
             for k, v in x.items():
-                if k in ("for", "as", "by") and isinstance(v, str):
+                if k in ("for", "as", "by", "last") and isinstance(v, str):
                     out.add(v)
                 elif k == "choose" and isinstance(v, dict):
                     out.update(str(v[n]) for n in ("as", "by", "each") if n in v)
@@ -1213,6 +1213,73 @@ class SpecCompiler:
             j.step_id = None
         wait.alts = alts
         wait.end = len(prog)
+
+    def step_climb(self, step, path, locs, prog):
+        """``climb``: players take turns in order (``players``, from ``lead``), each turn one
+        choice (``turn``, a choose without player whose optional action is the pass); a player
+        for whom ``in`` no longer holds is skipped (out); when every other player still in has
+        passed since the last play, the ``clear`` steps run and the last to play (or the next
+        player still in after them) leads. Ends when ``until`` holds, fewer than two players
+        are in, or everyone still in passed with nothing played."""
+        r = step["climb"]
+        rp = path + ("climb",)
+        if not isinstance(r, dict):
+            self.error(rp, "climb takes a mapping", "e.g. climb: {in: \"count(player.hand) > 0\", turn: {...}}")
+            return
+        as_name = str(r.get("as", "player"))
+        last_name = str(r.get("last", "last_player"))
+        for key, name in (("as", as_name), ("last", last_name)):
+            if not _IDENT.match(name):
+                self.error(rp + (key,), f"{name!r} is not a name", "e.g. as: p", key=True)
+        if as_name == last_name:
+            self.error(rp + ("last",), f"as and last are both {as_name!r}", "give them two names", key=True)
+        players = self.expr(rp + ("players",), r["players"], locs) if "players" in r else None
+        lead = self.expr(rp + ("lead",), r["lead"], locs) if "lead" in r else None
+        inner = locs | {as_name, last_name}
+        is_in = self.expr(rp + ("in",), r["in"], inner) if "in" in r else None
+        until = self.expr(rp + ("until",), r["until"], inner) if "until" in r else None
+        turn = r.get("turn")
+        if not isinstance(turn, dict):
+            self.error(rp + ("turn",), "a climb needs turn: the choice of the player whose turn it is",
+                       "turn: {action: play, cards: player.hand, to: pile, optional: true}")
+            return
+        tp = rp + ("turn",)
+        for key in ("player", "players"):
+            if key in turn:
+                self.error(tp + (key,), f"a climb's turn has no {key}: the player whose turn it is chooses "
+                           f"(named {as_name!r}, see as:)", "leave it out", key=True)
+        if not turn.get("optional"):
+            self.error(tp, "a climb's turn needs an optional action (the pass): the pile clears when all the "
+                       "others have passed", "add optional: true (or optional: {action: pass, when: EXPR})")
+        key = _frame_key("climb", path)
+        start = self._emit(prog, P.ClimbStart(key, players, lead, last_name), path)
+        start.step_id = None
+        top = len(prog)
+        nxt = self._emit(prog, P.ClimbNext(key, as_name, last_name, is_in, until, str(turn.get("as", "choice"))), path)
+        c = {k: v for k, v in turn.items() if k not in ("player", "players")}
+        c["player"] = as_name
+        c.setdefault("by", as_name)
+        instr, bound = self._choose_instr(c, tp, inner, tp, prog)
+        ckey = _frame_key("ch", tp)
+        init = self._emit(prog, P.ForInit(ckey, _pop_choices), tp)
+        init.step_id = None
+        fnext = self._emit(prog, P.ForNext(ckey, "$choice"), tp)
+        fnext.step_id = None
+        loop = len(prog) - 1
+        bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards), tp)
+        bind.step_id = None
+        self.block(turn.get("then", []), tp + ("then",), inner | bound, prog)
+        j = self._emit(prog, P.Jump(loop), tp)
+        j.step_id = None
+        fnext.end = len(prog)
+        instr.skip_to = len(prog)
+        after = self._emit(prog, P.ClimbAfter(key, as_name, instr.as_name, top), path)
+        after.step_id = None
+        nxt.target = len(prog)
+        self.block(r.get("clear", []), rp + ("clear",), inner, prog)
+        j = self._emit(prog, P.Jump(top), path)
+        j.step_id = None
+        nxt.end = len(prog)
 
 def fingerprint(text: str, options: dict) -> str:
     """The identity of a game: a hash of its spec text and its resolved options (hex str).

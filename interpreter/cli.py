@@ -894,6 +894,30 @@ def cmd_replay(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    """``rulebook serve``: the web table (:mod:`interpreter.web`) with uvicorn."""
+    try:
+        import uvicorn
+
+        from .web.app import create_app
+    except ImportError as exc:
+        raise RulebookError(f"rulebook serve needs the web extra ({exc.name} is missing)\n"
+                            "    hint: pip install -e '.[web]'") from None
+    if args.bot_delay < 0 or args.realtime_delay < 0:
+        raise RulebookError("--bot-delay and --realtime-delay are seconds, 0 or more")
+    app = create_app(args.specs, args.db, args.bot_delay, args.realtime_delay)
+    where = f"http://{'localhost' if args.host in ('127.0.0.1', '::1') else args.host}:{args.port}/"
+    console.print(f"Rulebook web table: open {where} (games kept in {_escape(args.db)})")
+    if args.host in ("127.0.0.1", "localhost", "::1"):
+        console.print("[dim]Listening on this computer only. To let others join: --host 0.0.0.0 on a trusted "
+                      "network, or a reverse proxy (HTTPS, WebSockets passed on) in front of it; see docs/web.md.[/dim]")
+    else:
+        console.print("[yellow]Listening on every network interface: anyone who can reach this port can create "
+                      "games; seat links are the only protection of a seat.[/yellow]")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def _add_schedule_args(p) -> None:
     from .agents.schedule import SCHEDULES
     p.add_argument("--schedule", choices=SCHEDULES, default="round-robin",
@@ -976,6 +1000,23 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--scenario", action="store_true", help="the schema of rule scenario files instead")
     sc.add_argument("--path", action="store_true", help="print where the schema file is instead of its text")
     sc.set_defaults(func=cmd_schema)
+
+    sv = sub.add_parser("serve", help="a web table: lobby, one private link per seat, spectators, replays",
+                        description="Serve SPECs as a web table (see docs/web.md). It listens on 127.0.0.1 "
+                                    "(this computer only); to let others join, use --host 0.0.0.0 on a trusted "
+                                    "network, or put it behind a reverse proxy (HTTPS, WebSockets passed on).")
+    sv.add_argument("specs", nargs="+", metavar="SPEC")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer "
+                    "only; 0.0.0.0: every network interface)")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--db", default="sqlite:///rulebook-games.db", metavar="URL",
+                    help="where games are kept: an SQLAlchemy URL (default sqlite:///rulebook-games.db; e.g. "
+                         "postgresql://user@host/rulebook)")
+    sv.add_argument("--bot-delay", type=float, default=0.5, metavar="SECONDS",
+                    help="how long a bot waits before it moves, so people can follow (default 0.5)")
+    sv.add_argument("--realtime-delay", type=float, default=2.0, metavar="SECONDS",
+                    help="how long a bot waits between its moves in a real-time phase (default 2.0)")
+    sv.set_defaults(func=cmd_serve)
 
     try:
         from .analysis.cli import add_analysis_commands

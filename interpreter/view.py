@@ -1,8 +1,8 @@
 """What one seat may know: the one per-seat filter every output a person sees goes through.
 
 ``rulebook play`` and ``rulebook replay --seat`` print through it, :meth:`State.export
-<interpreter.model.state.State.export>` writes through it, and a future web table is meant to
-serve each player through it too. The full record (``State.history``, ``State.to_json()``,
+<interpreter.model.state.State.export>` writes through it, and the web table (``rulebook serve``,
+:mod:`interpreter.web`) serves each seat and each spectator through it. The full record (``State.history``, ``State.to_json()``,
 ``play --save``) keeps everything; only what passes here is shown to a person.
 
 A *seat* is a player's seat (int), or ``None`` for a spectator, who reads only what is public.
@@ -123,6 +123,22 @@ def log_for(state, seat) -> list | None:
         if shown is not None:
             out.append(line_for(replay, shown))
     return out
+
+
+def observation_for(state, seat) -> dict:
+    """What ``seat`` may see now, as plain data: :meth:`State.observation
+    <interpreter.model.state.State.observation>` for a seat (int), and for a spectator (``None``)
+    the same shape with only what is public: no ``owner`` or ``hidden`` zone's cards (counts only),
+    no card a ``show`` step showed to a seat, and in ``pending`` only who must decide and who has
+    already chosen (``my_*`` keys left out). Raises :class:`RulebookError` for a seat that does
+    not exist."""
+    if seat is not SPECTATOR:
+        return state.observation(seat)
+    obs = state.game.observation(state, None)  # None is no seat: owner zones and shown cards stay hidden
+    pending = obs.get("pending")
+    if pending is not None:
+        obs["pending"] = {k: v for k, v in pending.items() if not k.startswith("my_")}
+    return obs
 
 
 def export(state, seat) -> dict:

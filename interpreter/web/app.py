@@ -1,0 +1,317 @@
+"""The web application of ``rulebook serve``: lobby, tables, live updates, replays, diagrams.
+
+Pages are rendered on the server (Jinja2, autoescaped); a little plain JavaScript
+(``static/table.js``, no build step, nothing from a CDN) sends actions and swaps in the table that
+the server renders for the viewer, pushed over a WebSocket after every change.
+
+Routes (``TOKEN`` is a seat's private link token, the spectator token, or the creator's token):
+
+- ``GET /``: the lobby (create a game; the recent games with their spectator links);
+- ``POST /new``: create a game, then ``GET /created/TOKEN``: the links to hand out;
+- ``GET /t/TOKEN``: the table as that seat (or a spectator) sees it; ``GET /t/TOKEN/view``:
+  the same table as a fragment (JSON ``{"html", "move"}``);
+- ``POST /t/TOKEN/act`` with JSON ``{"action": TEXT, "move": N}``: play; answers
+  ``{"ok": true, "html", "move"}`` or an error status with ``{"error": MESSAGE}``, changing nothing;
+- ``WS /t/TOKEN/ws``: the table fragment after every change (``{"html", "move"}``);
+- ``GET /t/TOKEN/replay?step=N``: a finished game, step by step, as that viewer saw it;
+- ``GET /t/TOKEN/diagram.svg`` and ``GET /t/TOKEN/spec``: the rule-flow diagram and the spec text.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from pathlib import Path
+
+from ..errors import RulebookError, SpecError
+from .render import table_view
+from .rooms import Refused, Room, Rooms
+from .store import Store
+
+HERE = Path(__file__).parent
+BOT_CHOICES = ("random", "first", "greedy", "ismcts:0.1s")
+
+
+def _env():
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
+                      trim_blocks=True, lstrip_blocks=True)
+    env.filters["tojson_attr"] = lambda v: json.dumps(v)
+    return env
+
+
+def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: float = 0.5,
+               realtime_delay: float = 2.0):
+    """The Starlette application serving ``specs`` (list of spec paths) with games stored at
+    ``db_url`` (any SQLAlchemy URL). ``bot_delay``/``realtime_delay``: seconds a bot waits before
+    each move (turn-based / in a real-time phase). Raises :class:`RulebookError` for a spec that
+    does not load or a database that cannot be opened."""
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+    from starlette.routing import Mount, Route, WebSocketRoute
+    from starlette.staticfiles import StaticFiles
+    from starlette.websockets import WebSocketDisconnect
+
+    from ..spec.loader import load_game
+
+    served = {}
+    for path in specs:
+        try:
+            game = load_game(path)
+        except SpecError as exc:
+            raise RulebookError("\n".join(str(d) for d in exc.diagnostics)) from None
+        served[str(path)] = {"path": str(path), "name": game.name, "min": game.min_players, "max": game.max_players,
+                             "options": _option_docs(game)}
+    if not served:
+        raise RulebookError("rulebook serve needs at least one spec, e.g. rulebook serve specs/*.yaml")
+    store = Store(db_url)
+    rooms = Rooms(store, bot_delay, realtime_delay)
+    env = _env()
+    diagrams = {}
+
+    def page(name, status=200, **ctx):
+        return HTMLResponse(env.get_template(name).render(**ctx), status_code=status)
+
+    def error_page(message, status):
+        return page("error.html", status=status, message=message)
+
+    def lookup(token):
+        found = store.find_token(token)
+        if found is None or found[1] == "admin":
+            raise Refused("no game has this link: check that you copied the whole link you were given", 404)
+        gid, seat = found
+        return rooms.get(gid), seat
+
+    def fragment(room: Room, seat, token) -> str:
+        view = table_view(room.state, seat, room.events, room.move)
+        return env.get_template("_table.html").render(v=view, token=token)
+
+    async def lobby(request, error=None, form=None):
+        return page("lobby.html", status=400 if error else 200, specs=list(served.values()), games=store.list_games(),
+                    bots=BOT_CHOICES, error=error, form=form or {})
+
+    async def new_game(request):
+        form = await request.form()
+        f = {k: form.get(k) for k in form.keys()}
+        try:
+            spec = f.get("spec")
+            if spec not in served:
+                raise Refused("choose one of the served specs", 400)
+            try:
+                n = int(f.get("players") or "")
+            except ValueError:
+                raise Refused("the number of players must be a whole number", 400) from None
+            info = served[spec]
+            if not info["min"] <= n <= info["max"]:
+                raise Refused(f"{info['name']} is for {info['min']} to {info['max']} players, not {n}", 400)
+            from ..cli import parse_options
+            options = parse_options([ln for ln in (f.get("options") or "").replace(",", "\n").splitlines() if ln.strip()])
+            seats, names = [], []
+            for p in range(n):
+                kind = (f.get(f"seat{p}") or "human").strip()
+                if kind == "human":
+                    seats.append(("human", None))
+                else:
+                    from ..agents.registry import make_agent
+                    make_agent(kind, 0)  # checked
+                    seats.append(("bot", kind))
+                name = " ".join((f.get(f"name{p}") or "").split())[:40]
+                names.append(name or (f"Bot {p}" if kind != "human" else f"Player {p}"))
+            if len(set(names)) < len(names):
+                raise Refused("two seats have the same name: give each its own", 400)
+            try:
+                game = load_game(spec, options)
+            except SpecError as exc:
+                raise Refused("; ".join(d.message if hasattr(d, "message") else str(d) for d in exc.diagnostics), 400) from None
+            seed = secrets.randbelow(2 ** 62)
+            game.new_state(n, seed, names)  # the options' constraints and the first steps run now
+            created = store.create(spec, game.fingerprint, options, n, seed, names, seats)
+        except Refused as exc:
+            return await lobby(request, exc.message, f)
+        except RulebookError as exc:
+            return await lobby(request, str(exc), f)
+        return RedirectResponse(f"/created/{created['admin_token']}", status_code=303)
+
+    async def created(request):
+        token = request.path_params["token"]
+        found = store.find_token(token)
+        if found is None or found[1] != "admin":
+            return error_page("no game was created with this link", 404)
+        row = store.game(found[0])
+        base = str(request.base_url).rstrip("/")
+        seats = [{"seat": s["seat"], "name": row["player_names"][s["seat"]], "kind": s["kind"], "bot": s["bot"],
+                  "link": f"{base}/t/{s['token']}" if s["token"] else None} for s in row["seats"]]
+        return page("created.html", row=row, seats=seats, spectator=f"{base}/t/{row['spectator_token']}",
+                    spec=served.get(row["spec"], {"name": row["spec"]}))
+
+    async def table(request):
+        token = request.path_params["token"]
+        try:
+            room, seat = lookup(token)
+        except Refused as exc:
+            return error_page(exc.message, exc.status)
+        room.wake_bots()
+        return page("table.html", token=token, title=room.game.name, you=room.state.player_name(seat) if seat is not None else None,
+                    table=fragment(room, seat, token), move=room.move, finished=room.state.is_terminal(),
+                    spec=room.row["spec"])
+
+    async def view(request):
+        token = request.path_params["token"]
+        try:
+            room, seat = lookup(token)
+        except Refused as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"html": fragment(room, seat, token), "move": room.move})
+
+    async def act(request):
+        token = request.path_params["token"]
+        room = seat = None
+        try:
+            room, seat = lookup(token)
+            if seat is None:
+                raise Refused("a spectator's link cannot play: use your seat's own link", 403)
+            try:
+                body = json.loads(await request.body() or b"null")
+            except (ValueError, UnicodeDecodeError):
+                raise Refused("the request is not JSON: send {\"action\": TEXT, \"move\": N}", 400) from None
+            if not isinstance(body, dict):
+                raise Refused("send {\"action\": TEXT, \"move\": N}", 400)
+            await room.act(seat, body.get("action"), body.get("move"))
+        except Refused as exc:
+            out = {"error": exc.message}
+            if room is not None:  # the table as it is now, so the page shows what is still legal
+                out.update(html=fragment(room, seat, token), move=room.move)
+            return JSONResponse(out, status_code=exc.status)
+        return JSONResponse({"ok": True, "html": fragment(room, seat, token), "move": room.move})
+
+    async def socket(websocket):
+        token = websocket.path_params["token"]
+        try:
+            room, seat = lookup(token)
+        except Refused as exc:
+            await websocket.accept()
+            await websocket.send_text(json.dumps({"error": exc.message}))
+            await websocket.close(code=4404)
+            return
+        await websocket.accept()
+        sent = {"move": None}
+
+        async def push(r):
+            if sent["move"] == r.move and sent.get("terminal") == r.state.is_terminal():
+                return
+            sent["move"], sent["terminal"] = r.move, r.state.is_terminal()
+            await websocket.send_text(json.dumps({"html": fragment(r, seat, token), "move": r.move}))
+
+        room.listeners.add(push)
+        try:
+            await push(room)
+            room.wake_bots()
+            while True:
+                await websocket.receive_text()  # the client only pings; actions come by POST
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            room.listeners.discard(push)
+
+    async def replay(request):
+        token = request.path_params["token"]
+        try:
+            room, seat = lookup(token)
+        except Refused as exc:
+            return error_page(exc.message, exc.status)
+        if not room.state.is_terminal():
+            return error_page("the replay opens once the game is over", 409)
+        history = room.state.history
+        try:
+            step = int(request.query_params.get("step", len(history)))
+        except ValueError:
+            return error_page("step must be a whole number", 400)
+        step = max(0, min(step, len(history)))
+        events = []
+        state = room.game.new_state(room.state.num_players, room.state.seed, room.state.player_names, events=events)
+        for p, text in history[:step]:
+            state.apply(text, p)
+        v = table_view(state, seat, events, step)
+        v["actions"], v["set_choice"], v["card_verb"], v["my_turn"] = [], None, None, False
+        for z in v["zones"]:
+            for part in z.get("parts", [z]):
+                for c in part.get("cards", []):
+                    c["clickable"], c["acts"] = False, []
+        last = None
+        if step:
+            from ..view import history_for
+            seen = history_for(state, seat)[step - 1]
+            last = f"{state.player_name(seen['player'])}: {seen.get('action') or seen.get('hidden')}"
+        return page("replay.html", token=token, title=room.game.name, step=step, total=len(history), last=last,
+                    table=env.get_template("_table.html").render(v=v, token=token, replay=True),
+                    you=state.player_name(seat) if seat is not None else None)
+
+    async def diagram(request):
+        token = request.path_params["token"]
+        try:
+            room, _ = lookup(token)
+        except Refused as exc:
+            return Response(exc.message, status_code=exc.status, media_type="text/plain")
+        key = (room.row["spec"], room.game.fingerprint)
+        if key not in diagrams:
+            from ..analysis.export import to_image
+            from ..analysis.graph import flow_graph
+            game = room.game
+            diagrams[key] = await asyncio.to_thread(
+                to_image, flow_graph(game), "svg", None, game.name, "the step the game waits at is outlined in red",
+                link=lambda line: f"spec#L{line}")
+        return Response(diagrams[key], media_type="image/svg+xml")
+
+    async def spec_source(request):
+        token = request.path_params["token"]
+        try:
+            room, _ = lookup(token)
+        except Refused as exc:
+            return error_page(exc.message, exc.status)
+        try:
+            lines = Path(room.row["spec"]).read_text(encoding="utf-8").split("\n")
+        except OSError as exc:
+            return error_page(f"cannot read {room.row['spec']}: {exc.strerror}", 404)
+        return page("spec.html", title=room.game.name, spec=room.row["spec"], lines=lines)
+
+    async def not_found(request, exc):
+        return error_page("there is no such page", 404)
+
+    routes = [
+        Route("/", lobby),
+        Route("/new", new_game, methods=["POST"]),
+        Route("/created/{token}", created),
+        Route("/t/{token}", table),
+        Route("/t/{token}/view", view),
+        Route("/t/{token}/act", act, methods=["POST"]),
+        WebSocketRoute("/t/{token}/ws", socket),
+        Route("/t/{token}/replay", replay),
+        Route("/t/{token}/diagram.svg", diagram),
+        Route("/t/{token}/spec", spec_source),
+        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        for room in list(rooms.rooms.values()):
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+        store.close()
+
+    app = Starlette(routes=routes, exception_handlers={404: not_found}, lifespan=lifespan)
+    app.state.store, app.state.rooms, app.state.specs = store, rooms, served
+    return app
+
+
+def _option_docs(game) -> list:
+    """The spec's options for the lobby: ``{"name", "default", "values", "doc"}``."""
+    out = []
+    for name, o in (game.spec.get("options") or {}).items():
+        if not isinstance(o, dict):
+            continue
+        out.append({"name": name, "default": o.get("default"), "choices": o.get("values"),
+                    "doc": " ".join(str(o.get("doc") or "").split())[:300]})
+    for name in (game.spec.get("presets") or {}):
+        out.append({"name": "preset", "default": None, "choices": [name], "doc": "a named set of options"})
+    return out

@@ -1,0 +1,214 @@
+"""What one seat (or a spectator) is shown at the web table, built only through the per-seat filter.
+
+:func:`table_view` turns a State into a plain dict for the page template, reading nothing of the
+State but what :mod:`interpreter.view` lets the viewer know: the viewer's observation
+(:func:`interpreter.view.observation_for`), the log lines it may read
+(:func:`interpreter.view.event_for`), its own legal actions, the public score table
+(``display.player_columns``, as ``rulebook play`` shows it) and the spec line of the pending
+decision (public: the rules are public). The full State, its seed and its history never go into a
+view. Nothing here knows any game: zones, cards and actions are shown by their spec names.
+"""
+from __future__ import annotations
+
+from ..view import SPECTATOR, event_for, line_for, observation_for
+
+MAX_BUTTONS = 80  # more legal actions than this (a product choice): the first ones and a text box
+MAX_LOG = 300     # the log lines shown (the newest)
+
+
+def _card(entry) -> dict:
+    """A card as observed (a name, or ``{"card", "played_by", "mode"}``) as ``{"name", "by", "mode"}``."""
+    if isinstance(entry, dict):
+        return {"name": entry.get("card"), "by": entry.get("played_by"), "mode": entry.get("mode")}
+    return {"name": entry, "by": None, "mode": None}
+
+
+def _cards(part):
+    """A zone (or a seat's part of one) as observed: ``{"cards": [...]}``, ``{"count": n, "seen": [...]}``
+    (hidden cards) or ``{"sets": [[cards]...]}`` / ``{"set_counts": [n...]}`` (a zone of sets)."""
+    if isinstance(part, dict):
+        if "sets" in part:
+            return {"set_counts": list(part["sets"])}
+        return {"count": part.get("count", 0), "seen": list(part.get("seen") or [])}
+    if part and isinstance(part[0], list):
+        return {"sets": [[_card(c) for c in s] for s in part]}
+    return {"cards": [_card(c) for c in part]}
+
+
+def _scalar(v) -> bool:
+    return v is None or isinstance(v, (bool, int, float, str))
+
+
+def _short(v) -> str:
+    """A variable's value as short text (true/false, -, lists joined)."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return ", ".join(_short(x) for x in v) if v else "(none)"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}: {_short(x)}" for k, x in v.items())
+    return str(v)
+
+
+def pending_step(state):
+    """The compiled step the game waits at (a ``choose`` or ``realtime`` instruction), or None."""
+    if state.pending is None or not state.stack:
+        return None
+    frame = state.stack[-1]
+    try:
+        return state.game.programs[frame[0]][frame[1]]
+    except (KeyError, IndexError):
+        return None
+
+
+def step_line(state) -> int | None:
+    """The spec line of the step the game waits at (public: the rules are public), or None."""
+    instr = pending_step(state)
+    if instr is None or getattr(instr, "path", None) is None:
+        return None
+    try:
+        return state.game.position(instr.path).line
+    except Exception:  # noqa: BLE001 - a position is only a highlight
+        return None
+
+
+def log_lines(state, events, seat) -> list:
+    """The lines of ``events`` (engine events of ``state``) that ``seat`` may read, oldest first:
+    ``{"text", "table"}`` (``table``: score rows with their column titles, or None)."""
+    out = []
+    for ev in events:
+        shown = event_for(state, ev, seat)
+        if shown is None:
+            continue
+        out.append({"kind": shown["kind"], "text": line_for(state, shown), "table": shown.get("table")})
+    return out[-MAX_LOG:]
+
+
+def _score_rows(state) -> tuple:
+    """``(titles, rows)`` of the spec's score table now (``display.player_columns``)."""
+    game = state.game
+    titles = [t for t, _ in getattr(game, "columns", ())]
+    if not titles:
+        return [], []
+    rows = game.table_rows(state)
+    return titles, [{"name": state.player_name(p), "cells": [_short(r.get(t)) for t in titles]}
+                    for p, r in enumerate(rows)]
+
+
+def _matches(text: str, name: str, verb: str | None) -> bool:
+    """Whether action ``text`` plays card ``name``: ``VERB NAME`` or ``VERB NAME as MODE``."""
+    if verb is None:
+        return False
+    head = f"{verb} {name}"
+    return text == head or text.startswith(head + " as ")
+
+
+def _set_bounds(state, instr, seat) -> dict:
+    """``{"min", "max"}`` of a set choice for ``seat`` (None where unknown)."""
+    from ..engine.run import _ctx_for
+    out = {}
+    for key in ("min", "max"):
+        f = getattr(instr, key, None)
+        try:
+            out[key] = f(_ctx_for(state, seat, instr)) if f is not None else None
+        except Exception:  # noqa: BLE001 - a hint only: the engine checks the set
+            out[key] = None
+    if out["min"] is None and out["max"] is not None:
+        out["min"] = 1
+    return out
+
+
+def table_view(state, seat, events, move: int) -> dict:
+    """The table as ``seat`` (int, or None for a spectator) may see it, as plain data for the page
+    template: ``players`` (names, whose turn, chosen), ``zones`` (each zone: shared cards, or one
+    part per seat), ``vars`` (the game's variables as short texts), ``scores`` (titles and rows),
+    ``log``, ``status`` (a sentence: whose turn, waiting for the others, game over), ``actions``
+    (this seat's legal actions), ``set_choice`` (the cards of a set choice, for a multi-select),
+    ``card_verb`` (the verb of a card choice: a click on a card sends ``VERB NAME``),
+    ``line`` (the pending step's spec line) and ``move`` (the move number a request must carry).
+    Reads the State only through :func:`interpreter.view.observation_for` and
+    :func:`interpreter.view.event_for`, plus ``seat``'s own legal actions."""
+    game = state.game
+    obs = observation_for(state, seat)
+    n = state.num_players
+    names = [state.player_name(p) for p in range(n)]
+    pending = obs.get("pending") or {}
+    deciding = [p for p in pending.get("players", []) if p not in pending.get("chosen", [])]
+    actions = []
+    if seat is not SPECTATOR and not obs["terminal"]:
+        actions = [a.text for a in state.legal_actions(seat)[:MAX_BUTTONS + 1]]
+    more = len(actions) > MAX_BUTTONS
+    actions = actions[:MAX_BUTTONS]
+    instr = pending_step(state)
+    verb = getattr(instr, "action", None) if instr is not None and getattr(instr, "cards", None) is not None else None
+    my_turn = bool(actions)
+    # a set choice (choose with min/max): the candidate cards as a multi-select, sent whole
+    set_choice = None
+    if my_turn and pending.get("my_picked") is not None and getattr(instr, "is_set", False):
+        picks = [a[len("pick "):] for a in actions if a.startswith("pick ")]
+        if picks:
+            set_choice = {"verb": instr.action, "cards": picks, **_set_bounds(state, instr, seat)}
+            actions = [a for a in actions if not a.startswith("pick ") and a != "undo"]
+    zones = []
+    for name, zdef in game.zones.items():
+        part = obs["zones"][name]
+        if zdef.per_player:
+            parts = []
+            for p, z in enumerate(part):
+                shown = _cards(z)
+                mine = seat is not SPECTATOR and p == seat
+                for c in shown.get("cards", []):
+                    c["acts"] = [a for a in actions if _matches(a, c["name"], verb)] if mine else []
+                    # a card of one's own hidden hand is clickable while a card choice is open: a
+                    # card with no legal action sends VERB NAME, and the server says why it is refused
+                    c["clickable"] = mine and my_turn and verb is not None and (bool(c["acts"]) or zdef.visibility == "owner")
+                parts.append({"seat": p, "name": names[p], "mine": mine, **shown})
+            zones.append({"name": name, "per_player": True, "visibility": zdef.visibility, "parts": parts,
+                          "doc": None})
+        else:
+            shown = _cards(part)
+            for c in shown.get("cards", []):
+                c["acts"], c["clickable"] = [], False
+            zones.append({"name": name, "per_player": False, "visibility": zdef.visibility, **shown})
+    variables = [{"name": k, "value": _short(v)} for k, v in sorted(obs["vars"].items())
+                 if _scalar(v) or (isinstance(v, list) and len(v) <= 12 and all(_scalar(x) for x in v))]
+    titles, rows = _score_rows(state)
+    for p, row in enumerate(rows):
+        row["turn"] = p in deciding
+        row["chosen"] = p in pending.get("chosen", [])
+        row["me"] = p == seat
+    you = names[seat] if seat is not SPECTATOR else None
+    if obs["terminal"]:
+        scores = state.scores()
+        winners = state.winners()
+        status = "Game over. " + ("Winner: " if len(winners) == 1 else "Winners: ") + \
+            ", ".join(names[p] for p in winners) + " — scores " + \
+            ", ".join(f"{names[p]} {scores[p]}" for p in range(n))
+    elif pending.get("realtime"):
+        status = ("Real time: everyone plays at once — act whenever you can." if my_turn
+                  else "Real time: everyone plays at once; you have no legal action right now.") \
+            if seat is not SPECTATOR else "Real time: everyone plays at once."
+    elif seat is not SPECTATOR and pending.get("my_choice") is not None:
+        others = [names[p] for p in deciding]
+        status = f"You chose “{pending['my_choice']}”. Waiting for the others: " + ", ".join(others) + "." \
+            if others else f"You chose “{pending['my_choice']}”."
+    elif my_turn and len(pending.get("players", [])) > 1:
+        status = "Your turn: everyone chooses at once, in secret (revealed when all have chosen)."
+    elif my_turn:
+        status = "Your turn."
+    else:
+        status = "Waiting for " + ", ".join(names[p] for p in deciding) + "." if deciding else ""
+    return {
+        "game": game.name, "seat": seat, "you": you, "move": move, "players": names,
+        "deciding": deciding, "chosen": list(pending.get("chosen", [])),
+        "simultaneous": len(pending.get("players", [])) > 1 and not pending.get("realtime"),
+        "realtime": bool(pending.get("realtime")), "terminal": obs["terminal"],
+        "phase": [p for p in obs.get("phase", []) if p != "flow"],
+        "zones": zones, "vars": variables, "score_titles": titles, "score_rows": rows,
+        "log": log_lines(state, events, seat), "status": status, "actions": actions, "more_actions": more,
+        "set_choice": set_choice, "card_verb": verb if my_turn else None, "my_turn": my_turn,
+        "line": step_line(state) if not obs["terminal"] else None,
+        "picked": pending.get("my_picked") or [],
+    }

@@ -610,6 +610,10 @@ def cmd_simulate(args) -> int:
         raise RulebookError("-n must be at least 1")
     if args.jobs < 1:
         raise RulebookError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.address is not None and args.backend != "dask":
+        raise RulebookError("--address is the Dask scheduler's: add --backend dask")
+    if args.backend == "dask" and args.trace:
+        raise RulebookError("--trace counts steps in one process: drop --backend dask")
     if args.plot:
         from .sim.plots import check_plot_path
         check_writable(args.plot, "--plot", "the plot")
@@ -634,7 +638,7 @@ def cmd_simulate(args) -> int:
         result = simulate(game, args.games, args.players, args.seed,
                           progress=lambda i: progress.update(task, completed=i), trace=trace,
                           jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds,
-                          bots=bots)
+                          bots=bots, backend=args.backend, address=args.address)
     # files first: a failure to write them must not come after (or hide) the statistics' output
     notes = []
     if args.trace:
@@ -686,8 +690,8 @@ def _simulate_compare(args, game_a, bots) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from .sim.compare import compare, plot_comparison
     from .spec.loader import load_game
-    if args.trace or args.jobs != 1:
-        raise RulebookError("--compare runs in one process without --trace: drop --jobs/--trace")
+    if args.trace or args.jobs != 1 or args.backend != "process":
+        raise RulebookError("--compare runs in one process without --trace: drop --jobs/--backend/--trace")
     changed = parse_options(args.compare_option)
     options_b = dict(parse_options(args.option), **changed)
     game_b = load_game(args.compare or args.spec, options_b)
@@ -962,7 +966,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.add_argument("--plot", metavar="FILE.png", help="also draw score distributions and win rates")
     s.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (same results, faster)")
+    s.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (same results, faster); "
+                   "with --backend dask and no --address, the local cluster's workers (default: one per core)")
+    s.add_argument("--backend", choices=["process", "dask"], default="process",
+                   help="where games run: this machine's processes (default; -j N), or a Dask cluster "
+                   "(pip install -e '.[dask]'): the same results for the same seed")
+    s.add_argument("--address", metavar="tcp://HOST:PORT", help="with --backend dask: the scheduler of an "
+                   "existing cluster (its workers need Rulebook installed); default: a local cluster")
     s.add_argument("--bot", action="append", metavar="SEAT=KIND[:BUDGET]", help=BOT_HELP)
     s.add_argument("--compare", metavar="B.yaml", help="also play the same seeds with this spec (a variant) "
                    "and report each measure's difference with a 95%% interval")

@@ -7,6 +7,7 @@ runs are reproducible) and returns a :class:`SimulationResult`.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -163,59 +164,150 @@ def _text(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _play_chunk(spec_file, options, num_players, seed, indices, schedule="round-robin", speeds=None, bots=None):
-    """Worker of a parallel run: loads the spec once, plays the games ``indices``."""
-    from ..spec.loader import load_game
-    game = load_game(spec_file, options)
+_GAMES = threading.local()  # per worker thread: the games it has loaded (a worker plays many chunks)
+
+
+def _worker_game(file, text, options, fingerprint):
+    """The Game a worker plays: loaded once per worker thread from the spec's ``text`` (sent by
+    the parent, so a worker on another machine needs no copy of the file), checked against the
+    parent's ``fingerprint``."""
+    cache = getattr(_GAMES, "games", None)
+    if cache is None:
+        cache = _GAMES.games = {}
+    game = cache.get(fingerprint)
+    if game is None:
+        from ..spec.loader import load_game_text
+        game = load_game_text(text, file, options)
+        if game.fingerprint != fingerprint:  # another version of the interpreter on the worker?
+            raise RulebookError(f"a worker loaded {file} as another game (fingerprint {game.fingerprint}, "
+                                f"not {fingerprint}): run the same Rulebook everywhere")
+        if len(cache) >= 4:
+            cache.clear()
+        cache[fingerprint] = game
+    return game
+
+
+def _play_chunk(file, text, options, fingerprint, num_players, seed, indices, schedule="round-robin",
+                speeds=None, bots=None):
+    """Worker of a parallel run (a process of ``--jobs`` or a Dask worker): plays the games
+    ``indices`` (a range) of the run; returns ``[(i, (scores, winners, length)), ...]``."""
+    game = _worker_game(file, text, options, fingerprint)
     return [(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots)) for i in indices]
 
 
+BACKENDS = ("process", "dask")
+
+
 def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
-             jobs: int = 1, schedule: str = "round-robin", speeds: dict | None = None, bots: dict | None = None):
+             jobs: int = 1, schedule: str = "round-robin", speeds: dict | None = None, bots: dict | None = None,
+             backend: str = "process", address: str | None = None, on_game=None):
     """Play ``n_games`` games (game ``i`` with seed ``seed + i``: the same results whatever
-    ``jobs``). ``bots`` maps seats to ``KIND[:budget]`` texts (see
+    ``jobs`` or ``backend``). ``bots`` maps seats to ``KIND[:budget]`` texts (see
     :mod:`interpreter.agents.registry`); other seats are random bots. ``progress(done)`` is called
     as games finish. With ``trace`` (a dict), counts how often each spec step ran (for heat
-    diagrams; single process only). ``jobs`` > 1 plays in that many worker processes.
-    ``schedule`` (``round-robin`` or ``random``) and ``speeds`` (seat -> speed, reaction times)
-    decide who acts first in real-time blocks (see :mod:`interpreter.agents.schedule`)."""
+    diagrams; single process only). ``schedule`` (``round-robin`` or ``random``) and ``speeds``
+    (seat -> speed, reaction times) decide who acts first in real-time blocks (see
+    :mod:`interpreter.agents.schedule`).
+
+    Where the games are played: ``backend="process"`` in this process, or with ``jobs`` > 1 in
+    that many worker processes; ``backend="dask"`` on a Dask cluster (``pip install -e
+    '.[dask]'``): the scheduler at ``address`` (``tcp://host:port``; its workers need the same
+    Rulebook installed, not the spec file: its text is sent), or without ``address`` a local
+    cluster of ``jobs`` worker processes (``jobs`` 1: one per core). The games are split into
+    chunks of consecutive games, and the results are merged in game order, so the statistics
+    (and the order of ``on_game`` calls) are those of one process. ``on_game(i, scores,
+    winners, length)``, when given, is called for each game in that order.
+
+    Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
+    RuleError (with the command that replays it) for a game that fails."""
+    if backend not in BACKENDS:
+        raise RulebookError(f"unknown backend {backend!r}: one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "dask":
+        raise RulebookError("an address is for the dask backend (--backend dask --address tcp://HOST:PORT)")
     bots = dict(bots or {})
     result = SimulationResult(game.name, num_players, describe(num_players, bots),
                               [_Tally() for _ in range(num_players)], [Fraction(0)] * num_players)
     if getattr(game, "teams_fn", None) is not None:
         result.teams = game.teams(num_players)
         result.team_names = list(getattr(game, "team_names", None) or [])
+
+    def add(i, outcome):
+        result.add(*outcome)
+        if on_game is not None:
+            on_game(i, *outcome)
+
     start = time.perf_counter()
-    # Results are counted as games finish (streaming statistics, exact sums: the same whatever
-    # the order), and only a few chunks are in flight: memory does not grow with n_games.
-    if jobs > 1 and trace is None and n_games > 1:
-        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-        size = max(1, min(25, n_games // (jobs * 4) or 1))
-        starts = iter(range(0, n_games, size))
-        done = 0
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending = set()
-            while True:
-                while len(pending) < jobs * 4:
-                    k = next(starts, None)
-                    if k is None:
-                        break
-                    chunk = range(k, min(n_games, k + size))
-                    pending.add(pool.submit(_play_chunk, game.file, game.options, num_players, seed, chunk,
-                                            schedule, speeds, bots))
-                if not pending:
-                    break
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    for _, outcome in fut.result():
-                        result.add(*outcome)
-                        done += 1
-                if progress is not None:
-                    progress(done)
+    if trace is None and n_games > 1 and (jobs > 1 or backend == "dask"):
+        from ..spec.compile import fingerprint
+        from ..spec.loader import read_text
+        text = read_text(game.file)
+        if fingerprint(text, game.options) != game.fingerprint:
+            raise RulebookError(f"{game.file} changed since it was loaded: load it again to simulate it")
+        args = (game.file, text, game.options, game.fingerprint, num_players, seed)
+        extra = (schedule, speeds, bots)
+        if backend == "dask":
+            from .dask_backend import dask_pool
+            with dask_pool(address, jobs) as pool:
+                _run_chunks(pool, args, extra, n_games, add, progress)
+        else:
+            from concurrent.futures import ProcessPoolExecutor
+            with ProcessPoolExecutor(max_workers=jobs) as executor:
+                _run_chunks(_Pool(executor, jobs), args, extra, n_games, add, progress)
     else:
         for i in range(n_games):
-            result.add(*_play_one(game, num_players, seed, i, trace, schedule, speeds, bots))
+            add(i, _play_one(game, num_players, seed, i, trace, schedule, speeds, bots))
             if progress is not None:
                 progress(i + 1)
     result.seconds = time.perf_counter() - start
     return result
+
+
+class _Pool:
+    """A pool of ``workers`` workers for :func:`_run_chunks`: ``submit(fn, *args)`` gives a
+    future (``.result()``), ``wait(futures)`` gives ``(finished, still pending)`` as soon as one
+    finishes. Here over concurrent.futures; see dask_backend for Dask's."""
+
+    def __init__(self, executor, workers: int):
+        self.executor, self.workers = executor, workers
+
+    def submit(self, fn, *args):
+        return self.executor.submit(fn, *args)
+
+    def wait(self, futures):
+        from concurrent.futures import FIRST_COMPLETED, wait
+        done, pending = wait(futures, return_when=FIRST_COMPLETED)
+        return done, pending
+
+
+def _run_chunks(pool, args, extra, n_games, add, progress) -> None:
+    """Play games 0..n_games-1 in chunks of consecutive games on ``pool``; ``add(i, outcome)`` is
+    called in game order (a chunk that finishes early waits for those before it), and
+    ``progress(finished games)`` as chunks finish. At most four chunks per worker are in flight
+    or waiting, so memory does not grow with ``n_games``."""
+    workers = max(1, pool.workers)
+    size = max(1, min(25, n_games // (workers * 4) or 1))
+    starts = iter(range(0, n_games, size))
+    in_flight = workers * 4
+    pending, ready = set(), {}   # ready: chunk start -> its outcomes, until those before it are added
+    following = 0                # the next game to add
+    finished = 0
+    while True:
+        while len(pending) + len(ready) < in_flight:
+            k = next(starts, None)
+            if k is None:
+                break
+            pending.add(pool.submit(_play_chunk, *args, range(k, min(n_games, k + size)), *extra))
+        if not pending:
+            break
+        done, pending = pool.wait(pending)
+        for fut in done:
+            outcomes = fut.result()
+            ready[outcomes[0][0]] = outcomes
+            finished += len(outcomes)
+        while following in ready:
+            outcomes = ready.pop(following)
+            for i, outcome in outcomes:
+                add(i, outcome)
+            following = outcomes[-1][0] + 1
+        if progress is not None:
+            progress(finished)

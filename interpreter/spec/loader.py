@@ -151,8 +151,12 @@ def _describe(e) -> tuple[str, str]:
 
 def load_spec(path) -> tuple[dict, dict, str]:
     """Read and schema-check a spec. Returns ``(data, positions, text)``; raises SpecError."""
-    file = str(path)
-    text = read_text(path)
+    return parse_spec(read_text(path), str(path))
+
+
+def parse_spec(text: str, file: str) -> tuple[dict, dict, str]:
+    """Schema-check the spec ``text`` (``file`` names it in messages). Returns ``(data,
+    positions, text)``; raises SpecError."""
     data, positions = load_yaml(text, file)
     if not isinstance(data, dict):
         raise SpecError([Diagnostic(file, 1, 1, "a spec is a YAML mapping",
@@ -176,6 +180,13 @@ def load_game(path, options: dict | None = None):
     Raises :class:`SpecError` listing every problem as ``file:line:col``."""
     data, positions, text = load_spec(path)
     return SpecCompiler(data, positions, str(path), text).build(options)
+
+
+def load_game_text(text: str, file: str, options: dict | None = None):
+    """:func:`load_game` of a spec given as its ``text`` (``file`` names it in messages and in
+    the Game): how workers of another machine load the spec they were sent. Raises SpecError."""
+    data, positions, text = parse_spec(text, file)
+    return SpecCompiler(data, positions, file, text).build(options)
 
 
 def check_spec(path, options: dict | None = None) -> list[Diagnostic]:

@@ -46,3 +46,12 @@ def test_main_prints_the_table(capsys):
     assert differential.main(["-n", "2", "--games", "oh_hell"]) == 0
     out = capsys.readouterr().out
     assert "legal-set mismatches" in out and out.splitlines()[2].split()[:2] == ["oh_hell", "2"]
+
+
+def test_crazy_eights_scoring_option_matters(monkeypatch):
+    """With the published scoring (the player who goes out collects the others' cards) the returns
+    differ from OpenSpiel's, while every legal set still agrees."""
+    monkeypatch.setattr(differential.CrazyEights, "configure", lambda self, index: (
+        3, {"players": 3}, {"preset": "openspiel", "scoring": "winner_collects"}))
+    s = differential.run("crazy_eights", 20, seed=1)
+    assert s["legal_mismatches"] == 0 and s["failures"] == 0 and s["return_mismatches"] > 0

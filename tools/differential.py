@@ -101,6 +101,7 @@ class Pair:
         self.ours = self.game.new_state(self.players, index, chance=True)
         self.os = self.os_game.new_initial_state()
         self.names = {c.id: c.name for c in self.game.cards}
+        self.nominations = []   # (Rulebook's, OpenSpiel's) options of a decision made inside an action
 
     # -- per game ---------------------------------------------------------------------------
     def configure(self, index: int):
@@ -304,7 +305,104 @@ class OhHell(Pair):
         return text
 
 
-GAMES = {"hearts": Hearts, "spades": Spades, "oh_hell": OhHell}
+# -- Crazy Eights ----------------------------------------------------------------------------------
+class CrazyEights(Pair):
+    """OpenSpiel ``crazy_eights`` against specs/crazy_eights.yaml ``preset=openspiel``; game ``i``
+    is for 2 + i % 4 players, with OpenSpiel's default parameters, then max_draw_cards=2, then
+    max_turns=20 in turn (every fourth game), given to the spec as options of the same names.
+
+    Here Rulebook draws first: its shuffles take random orders, and OpenSpiel's chance nodes are
+    given the cards Rulebook dealt, turned and drew. OpenSpiel's eight is two decisions (play it,
+    then nominate a suit); Rulebook's is one action with the suit as the card's mode
+    (``play 8s as hearts``): both are compared, the nomination as a decision of its own."""
+    spec = "crazy_eights.yaml"
+    openspiel = "crazy_eights"
+    SUITS = "CDHS"
+
+    def configure(self, index):
+        n = 2 + index % 4
+        extra = [{}, {"max_draw_cards": 2}, {"max_turns": 20}][index // 4 % 3]
+        return n, {"players": n, **extra}, {"preset": "openspiel", **extra}
+
+    def start(self):
+        n = self.players
+        starters = []          # the cards turned up, in order (eights go back into the stock)
+        shuffles = 0
+        while self.ours.is_chance_node():
+            node = self.ours.pending["chance"]
+            if node["kind"] == "random":
+                self.ours.apply(f"outcome {self.rng.randrange(node['n'])}", CHANCE)
+                continue
+            names = sorted(self.names[c] for c in node["cards"])
+            self.rng.shuffle(names)               # bottom first
+            top_first = names[::-1]
+            dealt = n * (7 if n == 2 else 5) if shuffles == 0 else 0
+            starters.append(top_first[dealt])
+            shuffles += 1
+            self.ours.apply("order " + ", ".join(names), CHANCE)
+        dealer = self.ours.vars["dealer"]
+        self.os.apply_action(52 + dealer)          # kDecideDealerActionBase + dealer
+        hands = [[self.names[c] for c in hand] for hand in self.ours.zones["hand"]]
+        for i in range(sum(len(h) for h in hands)):
+            seat = (dealer + 1 + i) % n
+            self.os.apply_action(self._os_card(hands[seat][i // n]))
+        for name in starters:
+            if not self.os.is_chance_node():
+                raise Mismatch("OpenSpiel turned fewer starters than Rulebook")
+            self.os.apply_action(self._os_card(name))
+        if self.os.is_chance_node():
+            raise Mismatch("OpenSpiel turned more starters than Rulebook")
+        top = self.names[self.ours.zones["discard"][-1]]
+        if f"Last card: {self._os_str(top)}" not in str(self.os):
+            raise Mismatch(f"starter: Rulebook {top}, OpenSpiel {str(self.os).splitlines()[-7:-5]}")
+
+    def _os_card(self, name: str) -> int:
+        """OpenSpiel's card id (rank * 4 + suit, suits C D H S) of a Rulebook card name."""
+        common = card_of_name(name)
+        return RANKS.index(common[0]) * 4 + self.SUITS.index(common[1])
+
+    def _os_str(self, name: str) -> str:
+        common = card_of_name(name)
+        return common[1] + common[0]
+
+    def os_common(self, player, action):
+        text = self.os.action_to_string(player, action)
+        if text.startswith("Play "):
+            return f"play {text[6]}{text[5]}"
+        if text.startswith("Nominate suit "):
+            return f"suit {text[-1]}"
+        return text.lower()
+
+    def ours_common(self, text):
+        return text if text in ("draw", "pass") else "play " + card_of_name(text.split()[1])
+
+    def apply(self, player, common, ours, theirs):
+        before = Counter(self.ours.zones["hand"][player])
+        self.os.apply_action(theirs[common])
+        texts = ours[common]
+        if common.startswith("play 8") and not self.os.is_terminal():
+            # the nomination: OpenSpiel's next decision, the mode of Rulebook's action
+            modes = {f"suit {t.split(' as ')[1][0].upper()}": t for t in texts}
+            if self.os.current_player() != player:
+                raise Mismatch(f"OpenSpiel nominates for seat {self.os.current_player()}, not {player}")
+            named = {self.os_common(player, a): a for a in self.os.legal_actions()}
+            self.nominations.append((sorted(modes), sorted(named)))
+            both = sorted(set(modes) & set(named))
+            if not both:
+                raise Mismatch(f"nominations: Rulebook {sorted(modes)}, OpenSpiel {sorted(named)}")
+            suit = self.rng.choice(both)
+            self.os.apply_action(named[suit])
+            texts = [modes[suit]]
+        self.ours.apply(self.rng.choice(texts), player)
+        if common == "draw":
+            drawn = Counter(self.ours.zones["hand"][player]) - before
+            if not self.os.is_chance_node() or sum(drawn.values()) != 1:
+                raise Mismatch("a draw that is not one card in both engines")
+            self.os.apply_action(self._os_card(self.names[next(iter(drawn))]))
+        self.after(player, common)
+
+
+GAMES = {"hearts": Hearts, "spades": Spades, "oh_hell": OhHell, "crazy_eights": CrazyEights}
 
 
 def run_game(name: str, index: int, seed: int = 0) -> GameResult:
@@ -326,6 +424,14 @@ def run_game(name: str, index: int, seed: int = 0) -> GameResult:
             if not common:
                 raise Mismatch("no action legal in both engines")
             pair.apply(player, rng.choice(common), ours, theirs)
+            for ours_set, theirs_set in pair.nominations:
+                result.decisions += 1
+                if ours_set != theirs_set:
+                    result.legal_mismatches.append({
+                        "decision": result.decisions, "seat": player,
+                        "only_rulebook": sorted(set(ours_set) - set(theirs_set)),
+                        "only_openspiel": sorted(set(theirs_set) - set(ours_set))})
+            pair.nominations.clear()
         if pair.os.is_terminal() != pair.ours.is_terminal():
             raise Mismatch(f"game over in {'OpenSpiel' if pair.os.is_terminal() else 'Rulebook'} only")
         theirs, ours = pair.os_returns(), pair.our_returns()

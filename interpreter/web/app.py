@@ -42,10 +42,11 @@ def _env():
 
 
 def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: float = 0.5,
-               realtime_delay: float = 2.0):
+               realtime_delay: float = 2.0, seed: int | None = None):
     """The Starlette application serving ``specs`` (list of spec paths) with games stored at
     ``db_url`` (any SQLAlchemy URL). ``bot_delay``/``realtime_delay``: seconds a bot waits before
-    each move (turn-based / in a real-time phase). Raises :class:`RulebookError` for a spec that
+    each move (turn-based / in a real-time phase). ``seed``: the games created get the seeds
+    ``seed``, ``seed + 1``... (reproducible tests); by default each gets a random seed. Raises :class:`RulebookError` for a spec that
     does not load or a database that cannot be opened."""
     from starlette.applications import Starlette
     from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -69,6 +70,7 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
     rooms = Rooms(store, bot_delay, realtime_delay)
     env = _env()
     diagrams = {}
+    seeds_used = [0]
 
     def page(name, status=200, **ctx):
         return HTMLResponse(env.get_template(name).render(**ctx), status_code=status)
@@ -124,9 +126,13 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
                 game = load_game(spec, options)
             except SpecError as exc:
                 raise Refused("; ".join(d.message if hasattr(d, "message") else str(d) for d in exc.diagnostics), 400) from None
-            seed = secrets.randbelow(2 ** 62)
-            game.new_state(n, seed, names)  # the options' constraints and the first steps run now
-            created = store.create(spec, game.fingerprint, options, n, seed, names, seats)
+            if seed is None:
+                game_seed = secrets.randbelow(2 ** 62)
+            else:
+                game_seed = seed + seeds_used[0]
+                seeds_used[0] += 1
+            game.new_state(n, game_seed, names)  # the options' constraints and the first steps run now
+            created = store.create(spec, game.fingerprint, options, n, game_seed, names, seats)
         except Refused as exc:
             return await lobby(request, exc.message, f)
         except RulebookError as exc:

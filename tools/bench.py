@@ -1,24 +1,34 @@
 """Benchmarks of Rulebook (never timed tests: speed is measured here only).
 
-Prints, for Skull King, Witches of Blackmore, Skull Queen and Oh Hell (4 players, random play):
-CPU microseconds per decision and games per second through the step API (``legal_actions`` +
-``apply``) and through ``simulate`` (one process, and ``--jobs 2``); the costs of ``clone``,
-``to_json``, ``from_json`` (mid-game states), ``load_game`` and the start-up of ``rulebook
-simulate -n 1``; option listing against hand size (h = 10, 30, 50); Skull Queen's placement choice
-(1,250 options); the hand-written Python Skull King (tools/reference_skull_king.py); and, when
-OpenSpiel is installed (``pip install -e '.[bench]'``), OpenSpiel's C++ loop and its Python loop on
-Oh Hell in the same run, measured alternately with Rulebook, with ratios.
+One run prints, for Skull King, Witches of Blackmore, Skull Queen and Oh Hell (4 players, random
+play), microseconds per decision and games per second:
 
-Times are CPU time of this process (``time.process_time``; children's for start-up), medians over
-``--rounds`` interleaved rounds, so other programs on the machine disturb them less than wall time.
-Only the public API is used (plus ``interpreter.scenario.build_state`` for the hand-size positions),
-so the same file runs on older checkouts for before/after tables:
+- through the step API (``legal_actions`` + ``apply``, CPU time);
+- through ``simulate`` on each backend: one process (CPU time), ``--jobs 2`` and a local Dask
+  cluster of 2 worker processes (``--backend dask``; wall time, the workers' CPU is not this
+  process's), and the typed playout kernel (``simulate --fast``, CPU time) when this checkout has
+  it: until then its column says ``n/a`` and why;
+- OpenSpiel's C++ loop and its Python loop on Oh Hell (when ``open_spiel`` is installed), measured
+  in the same rounds as Rulebook, alternately, with ratios;
+- the hand-written Python Skull King (tools/reference_skull_king.py), with the ratio;
+- ``clone``, ``to_json``, ``from_json`` of mid-game states; ``load_game``; the start-up of
+  ``rulebook simulate -n 1`` (a new process); option listing at hand sizes 10, 30 and 50; Skull
+  Queen's placement choice (1,250 options: counted, and listed as texts for display).
 
-    python tools/bench.py [--rounds 3] [--seconds 0.4] [--quick]
+Times are medians over ``--rounds`` interleaved rounds; CPU time (``time.process_time``) where
+one process does the work, so other programs on the machine disturb them less than wall time; the
+load average is printed at the start and the end. ``--json FILE`` also writes every figure as
+JSON. Only the public API is used (plus ``interpreter.scenario.build_state`` for the hand-size
+positions), so the same file runs on older checkouts for before/after tables:
+
+    python tools/bench.py [--rounds 3] [--seconds 0.4] [--quick] [--json FILE]
 """
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
+import logging
 import os
 import random
 import resource
@@ -32,6 +42,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT))
 
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
 from interpreter import State, load_game  # noqa: E402
 from interpreter.sim.simulate import simulate  # noqa: E402
 import reference_skull_king  # noqa: E402
@@ -39,10 +52,17 @@ import reference_skull_king  # noqa: E402
 GAMES = [("Skull King", "skull_king.yaml"), ("Witches", "witches_of_blackmore.yaml"),
          ("Skull Queen", "skull_queen.yaml"), ("Oh Hell", "oh_hell.yaml")]
 PLAYERS = 4
+BACKENDS = ["step API", "simulate", "-j 2", "dask local", "kernel"]  # columns of the games tables
+
+console = Console(width=max(120, Console().width))
 
 
 def cpu() -> float:
     return time.process_time()
+
+
+def med(xs):
+    return statistics.median(xs) if xs else None
 
 
 def timed(fn, budget: float) -> float:
@@ -56,9 +76,9 @@ def timed(fn, budget: float) -> float:
     return spent / n
 
 
+# -- the ways of playing games: each returns (seconds, games, decisions) ----------------------
 def step_api_games(game, seed: int, budget: float) -> tuple:
-    """Random games through the step API for about ``budget`` CPU seconds:
-    (seconds, games, decisions)."""
+    """Random games through the step API for about ``budget`` CPU seconds."""
     rng = random.Random(seed)
     games = decisions = 0
     start = cpu()
@@ -74,19 +94,70 @@ def step_api_games(game, seed: int, budget: float) -> tuple:
     return cpu() - start, games, decisions
 
 
-def simulate_games(game, seed: int, budget: float, jobs: int = 1) -> tuple:
-    """(seconds, games, decisions) of ``simulate`` runs for about ``budget`` seconds (CPU time
-    for one process; wall time with worker processes, whose CPU this process does not see)."""
+def simulate_games(game, seed: int, budget: float, **kw) -> tuple:
+    """``simulate`` in this process (``kw``: e.g. ``fast=True``) for about ``budget`` CPU seconds:
+    runs of 4, 8, ... games until one lasts the budget."""
     n = 4
     while True:
-        t0, w0 = cpu(), time.perf_counter()
-        result = simulate(game, n, PLAYERS, seed, jobs=jobs) if jobs > 1 else simulate(game, n, PLAYERS, seed)
-        spent = (time.perf_counter() - w0) if jobs > 1 else (cpu() - t0)
-        if spent >= budget or n >= 100_000:
+        t0 = cpu()
+        result = simulate(game, n, PLAYERS, seed, **kw)
+        spent = cpu() - t0
+        if spent >= budget or n >= 1_000_000:
             return spent, n, sum(result.lengths)
         n = max(n * 2, int(n * budget / max(spent, 1e-6) * 1.1))
 
 
+def parallel_games(game, seed: int, n: int, client=None, **kw) -> tuple:
+    """One ``simulate`` run of ``n`` games on workers (``kw``: ``jobs=2``, or the Dask backend with
+    ``client`` connected to its cluster): ``(wall seconds, games, decisions, CPU seconds)``. The
+    wall time includes starting the worker processes of ``-j`` (a user waits for them too); the CPU
+    time is this process's and the workers' (``-j``: its children, which end with the run; Dask:
+    each worker's process time, read before and after)."""
+    def workers_cpu():
+        if client is None:
+            use = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return use.ru_utime + use.ru_stime
+        return sum(client.run(time.process_time).values())
+    c0, w0, t0 = cpu(), workers_cpu(), time.perf_counter()
+    result = simulate(game, n, PLAYERS, seed, **kw)
+    wall = time.perf_counter() - t0
+    return wall, n, sum(result.lengths), cpu() - c0 + workers_cpu() - w0
+
+
+# -- the kernel's fast path (simulate --fast) and the Dask cluster: hooks that say why not ----
+def kernel_status(game) -> str | None:
+    """None when ``simulate(..., fast=True)`` plays ``game`` in the typed kernel here, else why not.
+    The first call also compiles the kernel (timed apart by the caller)."""
+    if "fast" not in inspect.signature(simulate).parameters:
+        return "this checkout's simulate has no fast path (no interpreter/fast kernel)"
+    try:
+        result = simulate(game, 2, PLAYERS, 0, fast=True)
+    except Exception as exc:  # a benchmark reports what failed and goes on
+        return f"{type(exc).__name__}: {exc}"
+    if not getattr(result, "fast", False):
+        return getattr(result, "fast_note", "") or "the kernel did not play the games"
+    return None
+
+
+def dask_cluster():
+    """``(cluster, seconds to start it, None)``: a local Dask cluster of 2 single-threaded worker
+    processes on the loopback address; or ``(None, None, why not)``."""
+    if "backend" not in inspect.signature(simulate).parameters:
+        return None, None, "this checkout's simulate has no dask backend"
+    try:
+        import distributed
+    except ImportError:
+        return None, None, "dask is not installed (pip install -e '.[dask]')"
+    t0 = time.perf_counter()
+    try:
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                           dashboard_address=":0", silence_logs=logging.ERROR)
+    except Exception as exc:  # a benchmark reports what failed and goes on
+        return None, None, f"the local cluster did not start: {type(exc).__name__}: {exc}"
+    return cluster, time.perf_counter() - t0, None
+
+
+# -- positions --------------------------------------------------------------------------------
 def midgame(game, seed: int = 3, fraction: float = 0.5) -> State:
     """A State about ``fraction`` of the way through a random game."""
     rng = random.Random(seed)
@@ -127,19 +198,22 @@ def list_options(state, seat):
     return state.legal_actions(seat)
 
 
-def start_up_seconds(rounds: int) -> float:
-    """CPU seconds (user + system) of ``python -m interpreter simulate SPEC -n 1`` (median)."""
+def start_up_seconds(rounds: int) -> tuple:
+    """``(CPU seconds, wall seconds)`` of ``python -m interpreter simulate SPEC -n 1`` (medians;
+    CPU is the child's user + system time)."""
     cmd = [sys.executable, "-m", "interpreter", "simulate", str(ROOT / "specs" / "skull_king.yaml"),
            "-n", "1", "-p", str(PLAYERS), "--quiet"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT)  # warm: file system and caches
-    out = []
+    cpus, walls = [], []
     for _ in range(max(3, rounds)):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
         subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT, check=True)
+        walls.append(time.perf_counter() - t0)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    return statistics.median(out)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return med(cpus), med(walls)
 
 
 # -- OpenSpiel --------------------------------------------------------------------------------
@@ -181,124 +255,276 @@ def os_cpp_games(pyspiel, game, seed: int, budget: float) -> tuple:
     return cpu() - start, games
 
 
-# -- report -------------------------------------------------------------------------------------
-def med(xs):
-    return statistics.median(xs)
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians are printed)")
-    ap.add_argument("--seconds", type=float, default=0.4, help="CPU seconds per measurement")
-    ap.add_argument("--quick", action="store_true", help="one round of 0.15 s each, no --jobs 2")
-    args = ap.parse_args()
-    if args.quick:
-        args.rounds, args.seconds = 1, 0.15
+# -- the run ----------------------------------------------------------------------------------
+def measure(args) -> dict:
+    """Every figure of the report, as plain data (what ``--json`` writes)."""
     budget = args.seconds
-
-    print(f"Rulebook benchmarks: {PLAYERS} players, random play, CPU time, medians of {args.rounds} "
-          f"interleaved round(s) of ~{budget:.2f} s each; python {sys.version.split()[0]}")
+    out = {"settings": {"players": PLAYERS, "rounds": args.rounds, "seconds": budget, "quick": args.quick},
+           "machine": {"python": sys.version.split()[0], "cpus": os.cpu_count(),
+                       "load_start": list(os.getloadavg())}}
     t = cpu()
     games = {label: load_game(ROOT / "specs" / file) for label, file in GAMES if (ROOT / "specs" / file).exists()}
     first_load = cpu() - t
     pyspiel = openspiel()
     os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS}) if pyspiel else None
 
-    step = {k: [] for k in games}
-    sim = {k: [] for k in games}
-    sim2 = {k: [] for k in games}
+    kernel = {}
+    for label, game in games.items():  # the first call compiles: timed apart
+        t0 = cpu()
+        kernel[label] = {"why_not": kernel_status(game), "first_call_s": None}
+        if kernel[label]["why_not"] is None:
+            kernel[label]["first_call_s"] = cpu() - t0
+    cluster, cluster_start, dask_why = dask_cluster()
+    out["dask"] = {"workers": 2, "cluster_start_s": cluster_start, "why_not": dask_why}
+    client = None
+    if cluster is not None:
+        import distributed
+        client = distributed.Client(cluster.scheduler_address, set_as_default=False)  # reads the workers' CPU
+
+    raw = {label: {b: [] for b in BACKENDS} for label in games}  # (seconds, games, decisions) per round
     osp, osc, ref = [], [], []
-    for r in range(args.rounds):
-        for label, game in games.items():
-            s, g, d = step_api_games(game, 1000 * r, budget)
-            step[label].append((s / d * 1e6, g / s, d / g))
-            s, g, d = simulate_games(game, 1000 * r, budget)
-            sim[label].append((s / d * 1e6, g / s))
-            if label == "Oh Hell" and os_game is not None:  # alternate with OpenSpiel on the same game
-                s, g, d = os_python_games(pyspiel, os_game, 1000 * r, budget)
-                osp.append((s / d * 1e6, g / s, d / g))
-                s, g = os_cpp_games(pyspiel, os_game, 1000 * r, budget)
-                osc.append(g / s)
-        t0, n = cpu(), 0
-        while cpu() - t0 < budget or n < 2:
-            reference_skull_king.play(PLAYERS, 1000 * r + n)
-            n += 1
-        ref.append(n / (cpu() - t0))
-    if not args.quick:
-        for label, game in games.items():
-            s, g, d = simulate_games(game, 0, budget * 2, jobs=2)
-            sim2[label].append(g / s)
+    try:
+        for r in range(args.rounds):
+            for label, game in games.items():
+                seed = 1000 * r
+                raw[label]["step API"].append(step_api_games(game, seed, budget))
+                one = simulate_games(game, seed, budget)
+                raw[label]["simulate"].append(one)
+                n = max(8, int(one[1] / one[0] * max(budget, 0.5) * 2))  # >= 0.5 s of work per worker
+                raw[label]["-j 2"].append(parallel_games(game, seed, n, jobs=2))
+                if cluster is not None:
+                    raw[label]["dask local"].append(parallel_games(game, seed, n, client, backend="dask",
+                                                                   address=cluster.scheduler_address))
+                if kernel[label]["why_not"] is None:
+                    raw[label]["kernel"].append(simulate_games(game, seed, budget, fast=True))
+                if label == "Oh Hell" and os_game is not None:  # alternate with OpenSpiel on the same game
+                    osp.append(os_python_games(pyspiel, os_game, seed, budget))
+                    osc.append(os_cpp_games(pyspiel, os_game, seed, budget))
+            t0, n = cpu(), 0
+            while cpu() - t0 < budget or n < 2:
+                reference_skull_king.play(PLAYERS, 1000 * r + n)
+                n += 1
+            ref.append(n / (cpu() - t0))
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
 
-    print("\n## Games (4 players)")
-    print(f"{'game':12} {'actions/game':>12} {'step us/dec':>12} {'step games/s':>13} {'sim us/dec':>11} "
-          f"{'sim games/s':>12} {'sim -j2 games/s (wall)':>23}")
+    out["games"] = {}
     for label in games:
-        us = med([x[0] for x in step[label]])
-        gps = med([x[1] for x in step[label]])
-        length = med([x[2] for x in step[label]])
-        sus = med([x[0] for x in sim[label]])
-        sgps = med([x[1] for x in sim[label]])
-        j2 = f"{med(sim2[label]):.1f}" if sim2[label] else "-"
-        print(f"{label:12} {length:12.1f} {us:12.1f} {gps:13.1f} {sus:11.1f} {sgps:12.1f} {j2:>23}")
+        row = {"actions_per_game": None, "backends": {}}
+        for b in BACKENDS:
+            runs = raw[label][b]
+            if runs:  # µs of CPU per decision; games per CPU second, or per wall second on workers
+                row["backends"][b] = {"us_per_decision": med([r[-1 if len(r) == 4 else 0] / r[2] * 1e6 for r in runs]),
+                                      "games_per_s": med([r[1] / r[0] for r in runs]),
+                                      "games_per_s_time": "wall" if b in ("-j 2", "dask local") else "cpu"}
+            else:
+                why = kernel[label]["why_not"] if b == "kernel" else dask_why
+                row["backends"][b] = {"why_not": why}
+        row["actions_per_game"] = med([r[2] / r[1] for r in raw[label]["step API"]])
+        row["kernel_first_call_s"] = kernel[label]["first_call_s"]
+        out["games"][label] = row
 
-    sk_sim = med([x[1] for x in sim["Skull King"]]) if "Skull King" in sim else None
-    print("\n## Hand-written Python Skull King (tools/reference_skull_king.py)")
-    print(f"reference: {med(ref):.1f} games/s; Rulebook simulate: {sk_sim:.1f} games/s; "
-          f"Rulebook / reference = {sk_sim / med(ref):.3f}x")
+    if "Skull King" in games:
+        sk = out["games"]["Skull King"]["backends"]
+        out["reference_skull_king"] = {"games_per_s": med(ref), "simulate_ratio": sk["simulate"]["games_per_s"] / med(ref),
+                                       "kernel_ratio": (sk["kernel"]["games_per_s"] / med(ref)
+                                                        if "games_per_s" in sk["kernel"] else None)}
 
     if os_game is not None and "Oh Hell" in games:
-        ous, ogps, olen = med([x[0] for x in osp]), med([x[1] for x in osp]), med([x[2] for x in osp])
-        ocpp = med(osc)
-        rus = med([x[0] for x in step["Oh Hell"]])
-        rsim = med([x[1] for x in sim["Oh Hell"]])
-        print("\n## Oh Hell, 4 players: Rulebook and OpenSpiel (pyspiel "
-              f"{getattr(pyspiel, '__version__', '?')}), alternating in the same run")
-        print(f"OpenSpiel Python loop : {ous:8.2f} us/decision, {ogps:9.1f} games/s ({olen:.1f} decisions/game)")
-        print(f"OpenSpiel C++ loop    : {ocpp:9.1f} games/s (evaluate_bots, uniform random bots)")
-        print(f"Rulebook step API     : {rus:8.2f} us/decision -> {ous / rus:.3f}x OpenSpiel's Python loop "
-              "(>= 1 is as fast or faster)")
-        print(f"Rulebook simulate     : {rsim:9.1f} games/s -> {rsim / ocpp:.4f}x OpenSpiel's C++ loop")
+        oh = out["games"]["Oh Hell"]["backends"]
+        py_us = med([s / d * 1e6 for s, g, d in osp])
+        cpp_gps = med([g / s for s, g in osc])
+        out["openspiel"] = {
+            "version": getattr(pyspiel, "__version__", "?"),
+            "python_loop": {"us_per_decision": py_us, "games_per_s": med([g / s for s, g, d in osp]),
+                            "decisions_per_game": med([d / g for s, g, d in osp])},
+            "cpp_loop": {"games_per_s": cpp_gps},
+            "step_api_vs_python_loop": py_us / oh["step API"]["us_per_decision"],
+            "simulate_vs_cpp_loop": oh["simulate"]["games_per_s"] / cpp_gps,
+            "kernel_vs_cpp_loop": oh["kernel"]["games_per_s"] / cpp_gps if "games_per_s" in oh["kernel"] else None}
     else:
-        print("\n## OpenSpiel: not installed (pip install -e '.[bench]') — no comparison")
+        out["openspiel"] = {"why_not": "open_spiel is not installed (pip install -e '.[bench]')"}
 
-    print("\n## State operations (mid-game, microseconds of CPU per call)")
-    print(f"{'game':12} {'clone':>8} {'to_json':>9} {'from_json':>10} {'json chars':>11}")
+    ops = {}
     for label, game in games.items():
         st = midgame(game)
         text = st.to_json()
-        c = med([timed(st.clone, budget / 4) for _ in range(args.rounds)]) * 1e6
-        tj = med([timed(st.to_json, budget / 4) for _ in range(args.rounds)]) * 1e6
-        fj = med([timed(lambda: State.from_json(game, text), budget / 4) for _ in range(args.rounds)]) * 1e6
-        print(f"{label:12} {c:8.2f} {tj:9.2f} {fj:10.2f} {len(text):11d}")
+        ops[label] = {
+            "clone_us": med([timed(st.clone, budget / 4) for _ in range(args.rounds)]) * 1e6,
+            "to_json_us": med([timed(st.to_json, budget / 4) for _ in range(args.rounds)]) * 1e6,
+            "from_json_us": med([timed(lambda: State.from_json(game, text), budget / 4)
+                                 for _ in range(args.rounds)]) * 1e6,
+            "json_chars": len(text)}
+    out["state_ops"] = ops
 
-    print("\n## Loading")
+    loads = {}
     for label, file in GAMES:
         if label in games:
-            s = med([timed(lambda: load_game(ROOT / "specs" / file), budget / 2) for _ in range(args.rounds)])
-            print(f"load_game {label:12}: {s * 1e3:7.1f} ms (in-process, parsed expressions cached)")
-    print(f"first load of all specs in this process: {first_load * 1e3:.0f} ms")
-    print(f"start-up + 1 game, `python -m interpreter simulate specs/skull_king.yaml -n 1 -p {PLAYERS}`: "
-          f"{start_up_seconds(args.rounds):.3f} s CPU")
+            loads[label] = med([timed(lambda: load_game(ROOT / "specs" / file), budget / 2)
+                                for _ in range(args.rounds)]) * 1e3
+    startup_cpu, startup_wall = start_up_seconds(args.rounds)
+    out["loading"] = {"load_game_ms": loads, "first_load_all_ms": first_load * 1e3,
+                      "startup_cpu_s": startup_cpu, "startup_wall_s": startup_wall}
 
     if "Skull King" in games:
-        print("\n## Option listing against hand size (Skull King, follow suit, legal_actions of one seat)")
-        sk = games["Skull King"]
-        base = None
+        rows, base = [], None
         for h in (10, 30, 50):
-            st = listing_position(sk, h)
+            st = listing_position(games["Skull King"], h)
             n_opts = len(list_options(st, 0))
             s = med([timed(lambda: list_options(st, 0), budget / 4) for _ in range(args.rounds)])
             base = base or s / 10
-            print(f"h = {h:2d}: {s * 1e6:8.1f} us ({n_opts} options), {s / h * 1e6:6.2f} us per card, "
-                  f"x{s / (base * h):.2f} per card vs h = 10")
+            rows.append({"h": h, "us": s * 1e6, "options": n_opts, "us_per_card": s / h * 1e6,
+                         "per_card_vs_h10": s / (base * h)})
+        out["listing"] = rows
 
     if "Skull Queen" in games:
-        sq = games["Skull Queen"]
-        st = sq.new_state(PLAYERS, seed=1)
+        st = games["Skull Queen"].new_state(PLAYERS, seed=1)
         p = st.current_players()[0]
         n_opts = len(list_options(st, p))
-        s = med([timed(lambda: list_options(st, p), budget / 4) for _ in range(args.rounds)])
-        print(f"\nSkull Queen placement: legal_actions of one seat ({n_opts} options) {s * 1e3:.2f} ms")
+        lazy = med([timed(lambda: len(list_options(st, p)), budget / 4) for _ in range(args.rounds)])
+        texts = med([timed(lambda: [a.text for a in list_options(st, p)], budget / 4) for _ in range(args.rounds)])
+        out["placement"] = {"options": n_opts, "count_us": lazy * 1e6, "texts_for_display_ms": texts * 1e3}
+    out["machine"]["load_end"] = list(os.getloadavg())
+    return out
+
+
+# -- the report -------------------------------------------------------------------------------
+def _f(x, digits=1) -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.{digits}f}"
+
+
+def _table(title: str, columns: list) -> Table:
+    table = Table(title=title, title_justify="left", title_style="bold", header_style="bold")
+    for i, col in enumerate(columns):
+        table.add_column(col, justify="left" if i == 0 else "right")
+    return table
+
+
+def report(out: dict) -> None:
+    s, m = out["settings"], out["machine"]
+    console.print(f"[bold]Rulebook benchmarks[/bold]: {s['players']} players, random play; medians of "
+                  f"{s['rounds']} interleaved round(s) of ~{s['seconds']:.2f} s per measure; python {m['python']}, "
+                  f"{m['cpus']} CPUs, load average {m['load_start'][0]:.2f} {m['load_start'][1]:.2f} "
+                  f"{m['load_start'][2]:.2f} at the start")
+    notes = {}
+    titles = {"games_per_s": "Games per second (per CPU second in one process; -j 2 and dask local: per wall "
+                             "second, 2 workers)",
+              "us_per_decision": "µs of CPU per decision (-j 2 and dask local: this process's and its workers' CPU)"}
+    for key, digits in (("games_per_s", 1), ("us_per_decision", 2)):
+        table = _table(titles[key], ["game", "actions/game"] + BACKENDS)
+        for label, row in out["games"].items():
+            cells = []
+            for b in BACKENDS:
+                got = row["backends"][b]
+                if key in got:
+                    cells.append(_f(got[key], digits))
+                else:
+                    why = got.get("why_not") or "not measured"
+                    mark = notes.setdefault((b, why), len(notes) + 1)
+                    cells.append(f"n/a ({mark})")
+            table.add_row(label, _f(row["actions_per_game"]), *cells)
+        console.print(table)
+    for (b, why), mark in notes.items():
+        what = "kernel not available" if b == "kernel" else f"{b} not available"
+        console.print(f"  ({mark}) n/a ({what}: {why})")
+    d = out["dask"]
+    if d["cluster_start_s"] is not None:
+        console.print(f"  dask local: a LocalCluster of {d['workers']} worker processes, started once in "
+                      f"{d['cluster_start_s']:.2f} s (not counted); -j 2 counts starting its processes")
+    firsts = {k: v["kernel_first_call_s"] for k, v in out["games"].items() if v.get("kernel_first_call_s")}
+    if firsts:
+        console.print("  kernel: first call (builds and compiles the kernel, or loads it from numba's cache): "
+                      + ", ".join(f"{k} {v:.2f} s" for k, v in firsts.items()))
+
+    if "reference_skull_king" in out:
+        r = out["reference_skull_king"]
+        t = _table("Hand-written Python Skull King (tools/reference_skull_king.py)", ["", "games/s", "÷ reference"])
+        t.add_row("reference", _f(r["games_per_s"]), "1.000")
+        sk = out["games"]["Skull King"]["backends"]
+        t.add_row("Rulebook simulate", _f(sk["simulate"]["games_per_s"]), f"{r['simulate_ratio']:.3f}x")
+        if r["kernel_ratio"] is not None:
+            t.add_row("Rulebook kernel", _f(sk["kernel"]["games_per_s"]), f"{r['kernel_ratio']:.3f}x")
+        else:
+            t.add_row("Rulebook kernel", "n/a", "n/a")
+        console.print(t)
+
+    o = out["openspiel"]
+    if "why_not" in o:
+        console.print(f"[bold]Oh Hell and OpenSpiel[/bold]: n/a ({o['why_not']})")
+    else:
+        oh = out["games"]["Oh Hell"]["backends"]
+        t = _table(f"Oh Hell, 4 players: Rulebook and OpenSpiel (pyspiel {o['version']}), alternating in the "
+                   "same rounds; ratio ≥ 1: Rulebook as fast or faster", ["loop", "µs/decision", "games/s", "ratio"])
+        py, cpp = o["python_loop"], o["cpp_loop"]
+        t.add_row("OpenSpiel Python loop", _f(py["us_per_decision"], 2), _f(py["games_per_s"]),
+                  f"({py['decisions_per_game']:.1f} decisions/game)")
+        t.add_row("OpenSpiel C++ loop (evaluate_bots)", "-", _f(cpp["games_per_s"]), "")
+        t.add_row("Rulebook step API vs OpenSpiel Python loop", _f(oh["step API"]["us_per_decision"], 2),
+                  _f(oh["step API"]["games_per_s"]), f"{o['step_api_vs_python_loop']:.3f}x")
+        t.add_row("Rulebook simulate vs OpenSpiel C++ loop", _f(oh["simulate"]["us_per_decision"], 2),
+                  _f(oh["simulate"]["games_per_s"]), f"{o['simulate_vs_cpp_loop']:.4f}x")
+        if o["kernel_vs_cpp_loop"] is not None:
+            t.add_row("Rulebook kernel vs OpenSpiel C++ loop", _f(oh["kernel"]["us_per_decision"], 2),
+                      _f(oh["kernel"]["games_per_s"]), f"{o['kernel_vs_cpp_loop']:.4f}x")
+        else:
+            t.add_row("Rulebook kernel vs OpenSpiel C++ loop", "n/a", "n/a", "n/a (see the note above)")
+        console.print(t)
+
+    t = _table("State operations (mid-game state, µs of CPU per call)", ["game", "clone", "to_json", "from_json",
+                                                                          "JSON chars"])
+    for label, v in out["state_ops"].items():
+        t.add_row(label, _f(v["clone_us"], 2), _f(v["to_json_us"], 2), _f(v["from_json_us"], 2), str(v["json_chars"]))
+    console.print(t)
+
+    ld = out["loading"]
+    t = _table("Loading and start-up", ["", "time"])
+    for label, ms in ld["load_game_ms"].items():
+        t.add_row(f"load_game {label} (in-process, parsed expressions cached)", f"{ms:.1f} ms")
+    t.add_row("first load of all specs in this process", f"{ld['first_load_all_ms']:.0f} ms")
+    t.add_row(f"start-up + 1 game: rulebook simulate specs/skull_king.yaml -n 1 -p {PLAYERS}",
+              f"{ld['startup_cpu_s']:.3f} s CPU, {ld['startup_wall_s']:.3f} s wall")
+    console.print(t)
+
+    if "listing" in out:
+        t = _table("Option listing against hand size (Skull King, follow suit, legal_actions of one seat)",
+                   ["hand", "µs", "options", "µs per card", "per card vs h = 10"])
+        for r in out["listing"]:
+            t.add_row(f"h = {r['h']}", _f(r["us"]), str(r["options"]), _f(r["us_per_card"], 2),
+                      f"x{r['per_card_vs_h10']:.2f}")
+        console.print(t)
+    if "placement" in out:
+        p = out["placement"]
+        console.print(f"Skull Queen placement ({p['options']:,} options of one seat): listed and counted in "
+                      f"{p['count_us']:.1f} µs (no text built); every text built, for display, in "
+                      f"{p['texts_for_display_ms']:.2f} ms")
+    le = m["load_end"]
+    console.print(f"load average at the end: {le[0]:.2f} {le[1]:.2f} {le[2]:.2f} ({m['cpus']} CPUs)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians are printed)")
+    ap.add_argument("--seconds", type=float, default=0.4, help="seconds per measurement")
+    ap.add_argument("--quick", action="store_true", help="a short run: one round of 0.15 s per measure")
+    ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
+    args = ap.parse_args()
+    if args.quick:
+        args.rounds, args.seconds = 1, 0.15
+    if args.json:  # checked before the run, not after minutes of it (and left as it is until the end)
+        target = Path(args.json)
+        place = target if target.exists() else target.parent
+        if target.is_dir() or not place.is_dir() and place == target.parent or not os.access(place, os.W_OK):
+            sys.exit(f"cannot write {args.json}: not a writable file path")
+    out = measure(args)
+    report(out)
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
+        console.print(f"figures written to {args.json}")
 
 
 if __name__ == "__main__":

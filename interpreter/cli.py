@@ -638,7 +638,9 @@ def cmd_simulate(args) -> int:
         result = simulate(game, args.games, args.players, args.seed,
                           progress=lambda i: progress.update(task, completed=i), trace=trace,
                           jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds,
-                          bots=bots, backend=args.backend, address=args.address)
+                          bots=bots, backend=args.backend, address=args.address, fast=args.fast)
+    if args.fast and result.fast_note:
+        err_console.print(_escape(f"--fast: played by the step API instead: {result.fast_note}"))
     # files first: a failure to write them must not come after (or hide) the statistics' output
     notes = []
     if args.trace:
@@ -982,6 +984,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "variable's value at the end (NAME, or p.NAME averaged over the seats)")
     s.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran "
                    "(for rulebook diagram --trace)")
+    s.add_argument("--fast", action="store_true", help="play in the typed numba kernel (pip install -e "
+                   "'.[fast]'): the same games, much faster; random bots only; a spec that does not type "
+                   "runs as usual and you are told why")
     _add_schedule_args(s)
     s.set_defaults(func=cmd_simulate)
 

@@ -77,6 +77,8 @@ class SimulationResult:
     wins: list = field(default_factory=list)
     length_tally: _Tally = field(default_factory=_Tally)
     seconds: float = 0.0
+    fast: bool = False              # played by the typed kernel (interpreter.fast)
+    fast_note: str = ""             # why not, when the kernel was asked for and could not be used
     teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
     team_wins: dict = field(default_factory=dict)  # team -> wins (a win of a team counts once)
     team_names: list = field(default_factory=list)
@@ -198,9 +200,36 @@ def _play_chunk(file, text, options, fingerprint, num_players, seed, indices, sc
 BACKENDS = ("process", "dask")
 
 
+FAST_CHUNK = 20_000  # games per kernel call (progress is reported between calls)
+
+
+def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots):
+    """The games of a run, played by the typed kernel, given to ``add(i, outcome)`` in game order;
+    a game the kernel flags (a rule error in the step API) is played again by the step API, which
+    raises its error with the replay command."""
+    from ..fast.kernel import kernel_for
+    from ..fast.typepass import NULL
+    kernel = kernel_for(game)
+    lowest = game.winner_rule == "lowest"
+    done = 0
+    while done < n_games:
+        n = min(FAST_CHUNK, n_games - done)
+        scores, lengths, errors = kernel.run(num_players, seed + done, n)
+        for k in range(n):
+            if errors[k]:
+                add(done + k, _play_one(game, num_players, seed, done + k, None, schedule, speeds, bots))
+                continue
+            row = [None if x == NULL else int(x) for x in scores[k]]
+            best = (min if lowest else max)(row)
+            add(done + k, (row, [p for p, x in enumerate(row) if x == best], int(lengths[k])))
+        done += n
+        if progress is not None:
+            progress(done)
+
+
 def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
              jobs: int = 1, schedule: str = "round-robin", speeds: dict | None = None, bots: dict | None = None,
-             backend: str = "process", address: str | None = None, on_game=None):
+             backend: str = "process", address: str | None = None, on_game=None, fast: bool = False):
     """Play ``n_games`` games (game ``i`` with seed ``seed + i``: the same results whatever
     ``jobs`` or ``backend``). ``bots`` maps seats to ``KIND[:budget]`` texts (see
     :mod:`interpreter.agents.registry`); other seats are random bots. ``progress(done)`` is called
@@ -217,6 +246,12 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     chunks of consecutive games, and the results are merged in game order, so the statistics
     (and the order of ``on_game`` calls) are those of one process. ``on_game(i, scores,
     winners, length)``, when given, is called for each game in that order.
+
+    ``fast=True`` plays the games in the typed playout kernel (:mod:`interpreter.fast`, needs the
+    ``fast`` extra: numba) when the spec types and every bot is random: the same games, seed by
+    seed, as the step API, in this process (whatever ``jobs`` and ``backend``). Otherwise the
+    games are played as without it and ``result.fast_note`` says why (``result.fast`` tells which
+    ran).
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""
@@ -237,6 +272,14 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             on_game(i, *outcome)
 
     start = time.perf_counter()
+    if fast:
+        from ..fast.kernel import why_not
+        result.fast_note = why_not(game, num_players, bots, trace, speeds) or ""
+        if not result.fast_note:
+            _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots)
+            result.seconds = time.perf_counter() - start
+            result.fast = True
+            return result
     if trace is None and n_games > 1 and (jobs > 1 or backend == "dask"):
         from ..spec.compile import fingerprint
         from ..spec.loader import read_text

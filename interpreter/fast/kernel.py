@@ -1,0 +1,140 @@
+"""Build, cache and run the typed playout kernel of a Game (see :mod:`interpreter.fast.typepass`).
+
+``kernel_for(game)`` returns a :class:`Kernel` or raises :class:`NotTyped` (with the reason);
+``Kernel.run(num_players, first_seed, n_games)`` plays games ``first_seed .. first_seed + n - 1``
+between random bots, as ``simulate`` does through the step API, and returns their final scores,
+lengths (actions) and error codes (0: none; a game with an error is replayed by the step API,
+which says what went wrong). Needs numba (``pip install -e '.[fast]'``): without it,
+:func:`available` is False and ``kernel_for`` raises NotTyped saying so.
+
+The generated module is written to the user's cache folder (:mod:`interpreter.cache`) under a name
+made from the SHA-256 of its source, and compiled with numba's ``cache=True``: a second process
+loads the machine code instead of compiling it again (start-up, see tools/bench.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .typepass import MAX_LIST, NULL, NotTyped, lower
+
+_KERNELS: dict = {}
+
+
+def available() -> bool:
+    """Whether numba is installed (the ``fast`` extra)."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _folder() -> Path:
+    from ..cache import cache_dir
+    base = cache_dir()
+    if base is None:
+        base = Path(tempfile.gettempdir()) / f"rulebook-kernels-{__import__('os').getuid()}"
+        base.mkdir(mode=0o700, exist_ok=True)
+        return base
+    folder = base / "kernels"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+class Kernel:
+    """A compiled kernel: ``module`` (the generated numba module), ``info`` (layout) and
+    ``source`` (its text, for tests and curious readers)."""
+
+    def __init__(self, game, source: str, info: dict, module):
+        self.game, self.source, self.info, self.module = game, source, info, module
+
+    def run(self, num_players: int, first_seed: int, n_games: int):
+        """``(scores int64[n, players], lengths int64[n], errors int64[n])`` of the games of seeds
+        ``first_seed .. first_seed + n_games - 1`` (random bots). A score that is null is NULL
+        (:data:`interpreter.fast.typepass.NULL`)."""
+        info, game = self.info, self.game
+        if not game.min_players <= num_players <= game.max_players:
+            raise ValueError(f"{num_players} players: the game takes {game.min_players}..{game.max_players}")
+        rows, nc = info["rows"], info["ncards"]
+        width = max(nc, 1)
+        zinit = np.zeros((rows, width), dtype=np.int64)
+        zninit = np.zeros(rows, dtype=np.int64)
+        if info["initial"] is not None:
+            zinit[info["initial"], :nc] = np.arange(nc)
+            zninit[info["initial"]] = nc
+        gvinit = np.array(info["gvars"] or [0], dtype=np.int64)
+        pvinit = np.tile(np.array(info["pvars"] or [0], dtype=np.int64), (max(num_players, 1), 1))
+        pvinit = np.vstack([pvinit, np.zeros((game.max_players - num_players, pvinit.shape[1]), dtype=np.int64)]) \
+            if game.max_players > num_players else pvinit
+        from .rng import STATE_SIZE
+        state = dict(
+            Z=zinit.copy(), ZN=zninit.copy(), GV=gvinit.copy(), PV=pvinit.copy(),
+            PB=np.full(nc, NULL, dtype=np.int64), MD=np.full(nc, NULL, dtype=np.int64),
+            LOC=np.zeros(nc, dtype=np.int64), ATTR=np.array(info["attrs"], dtype=np.int64),
+            NP=np.int64(num_players), RG=np.zeros((num_players + 1, STATE_SIZE), dtype=np.int64),
+            RI=np.zeros(4, dtype=np.int64), TMP=np.zeros((info["depth"], max(MAX_LIST, nc)), dtype=np.int64),
+            OPT=np.zeros((2, max(MAX_LIST, nc * (1 + len(info["attrs"])))), dtype=np.int64),
+            SB=np.zeros(320, dtype=np.uint8), SK=np.zeros(max(64, nc), dtype=np.int64),
+            SEEN=np.zeros(max(64, nc), dtype=np.int64))
+        from .typepass import STATE_ARGS
+        scores = np.zeros((n_games, num_players), dtype=np.int64)
+        lengths = np.zeros(n_games, dtype=np.int64)
+        errors = np.zeros(n_games, dtype=np.int64)
+        self.module.run(np.int64(first_seed), np.int64(n_games), *[state[k] for k in STATE_ARGS],
+                        zinit, zninit, gvinit, pvinit, scores, lengths, errors)
+        return scores, lengths, errors
+
+
+def kernel_for(game) -> Kernel:
+    """The kernel of ``game`` (built once per Game object and per process; compiled machine code
+    is cached on disk by numba). Raises :class:`NotTyped` with the reason when the spec does not
+    type, or when numba is not installed."""
+    key = id(game)
+    hit = _KERNELS.get(key)
+    if hit is not None and hit[0] is game:
+        if isinstance(hit[1], NotTyped):
+            raise hit[1]
+        return hit[1]
+    try:
+        if not available():
+            raise NotTyped("numba is not installed (pip install -e '.[fast]')")
+        source, info = lower(game)
+        digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+        name = f"rulebook_kernel_{digest}"
+        path = _folder() / f"{name}.py"
+        if not path.exists() or path.read_text() != source:
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(source)
+            tmp.replace(path)
+        module = sys.modules.get(name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            spec.loader.exec_module(module)
+        kernel = Kernel(game, source, info, module)
+    except NotTyped as exc:
+        _KERNELS[key] = (game, exc)
+        raise
+    _KERNELS[key] = (game, kernel)
+    return kernel
+
+
+def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds=None) -> str | None:
+    """Why ``simulate`` cannot use the kernel for this run (a text), or None when it can."""
+    if trace is not None:
+        return "a step trace (--heat) needs the step API"
+    for seat, kind in sorted((bots or {}).items()):
+        if kind != "random":
+            return f"seat {seat} is a {kind} bot (the kernel plays random bots only)"
+    try:
+        kernel_for(game)
+    except NotTyped as exc:
+        return f"the spec does not type for the kernel: {exc}"
+    return None

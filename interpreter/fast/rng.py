@@ -1,0 +1,286 @@
+"""CPython's ``random`` module, bit for bit, in numba: the generators the step API draws from.
+
+The step API draws every ``shuffle`` and ``random`` step from ``random.Random(f"{seed}/{k}")``
+(``k`` counts the State's draws, see :class:`~interpreter.model.state.State`), and simulate's random
+bot of seat ``p`` in the game of seed ``s`` is ``random.Random(s * 1_000_003 + p)`` picking with
+``choice``. To play the very same games, the kernel re-implements what those calls do in CPython
+(3.8 and later; the algorithms have not changed since 3.2):
+
+- seeding with a text (version 2): the key is the integer ``int.from_bytes(text + sha512(text))``
+  (big-endian), cut into 32-bit words from the least significant one; seeding with an int: the
+  words of ``abs(seed)`` the same way (``[0]`` for 0); then ``init_by_array`` of MT19937;
+- ``getrandbits(k)`` for ``k <= 32``: one 32-bit output shifted right by ``32 - k``;
+- ``_randbelow(n)``: ``k = n.bit_length()``, draw ``getrandbits(k)`` until it is below ``n``;
+- ``shuffle(x)``: for ``i`` from ``len(x) - 1`` down to 1, swap ``x[i]`` with ``x[_randbelow(i + 1)]``;
+  ``choice(seq)`` is ``seq[_randbelow(len(seq))]``, ``randrange(n)`` is ``_randbelow(n)``.
+
+A generator is an ``int64`` array of :data:`STATE_SIZE` (624 words of state, then the position,
+then how many words of the next block are ready): the first block of outputs is computed lazily,
+word by word, since a game draws only a few dozen numbers from each generator. Every function
+here is ``numba.njit(cache=True)``; ``tests/test_fast_kernel.py`` checks them against ``random``
+and ``hashlib``. Raises nothing: the callers pass ``n >= 1``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, uint64
+
+N = 624
+M = 397
+STATE_SIZE = N + 2  # the 624 words, the index of the next output, the number of outputs made ready
+MASK32 = 0xFFFFFFFF
+
+
+def _sha512_constants():
+    """SHA-512's round constants and initial hash (fractional parts of cube and square roots of
+    the first primes, FIPS 180-4 §4.2.3 and §5.3.5), computed exactly with integer roots."""
+    primes, n = [], 2
+    while len(primes) < 80:
+        if all(n % p for p in primes):
+            primes.append(n)
+        n += 1
+
+    def iroot(x, k):
+        lo, hi = 0, 1 << ((x.bit_length() + k - 1) // k + 1)
+        while lo < hi:  # the largest r with r**k <= x
+            mid = (lo + hi + 1) // 2
+            if mid ** k <= x:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+    k = [iroot(p << 192, 3) & ((1 << 64) - 1) for p in primes]
+    h = [iroot(p << 128, 2) & ((1 << 64) - 1) for p in primes[:8]]
+    return np.array(k, dtype=np.uint64), np.array(h, dtype=np.uint64)
+
+
+SHA_K, SHA_H = _sha512_constants()
+
+
+def _mt_base():
+    """``init_genrand(19650218)``: the state init_by_array starts from (the same for every key)."""
+    mt = [0] * N
+    mt[0] = 19650218
+    for i in range(1, N):
+        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & MASK32
+    return np.array(mt, dtype=np.int64)
+
+
+MT_BASE = _mt_base()
+
+
+@njit(cache=True)
+def _rotr(x, n):
+    return (x >> uint64(n)) | (x << uint64(64 - n))
+
+
+@njit(cache=True)
+def sha512(msg, length, out):
+    """SHA-512 of ``msg[:length]`` (a uint8 array, ``length`` <= 111: one block) into ``out``
+    (a uint8 array of 64)."""
+    w = np.zeros(80, dtype=np.uint64)
+    block = np.zeros(128, dtype=np.uint8)
+    block[:length] = msg[:length]
+    block[length] = 0x80
+    bits = length * 8
+    for i in range(8):
+        block[127 - i] = (bits >> (8 * i)) & 0xFF
+    for t in range(16):
+        v = uint64(0)
+        for b in range(8):
+            v = (v << uint64(8)) | uint64(block[8 * t + b])
+        w[t] = v
+    for t in range(16, 80):
+        x, y = w[t - 15], w[t - 2]
+        s0 = _rotr(x, 1) ^ _rotr(x, 8) ^ (x >> uint64(7))
+        s1 = _rotr(y, 19) ^ _rotr(y, 61) ^ (y >> uint64(6))
+        w[t] = w[t - 16] + s0 + w[t - 7] + s1
+    a, b, c, d = SHA_H[0], SHA_H[1], SHA_H[2], SHA_H[3]
+    e, f, g, h = SHA_H[4], SHA_H[5], SHA_H[6], SHA_H[7]
+    for t in range(80):
+        t1 = h + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[t] + w[t]
+        t2 = (_rotr(a, 28) ^ _rotr(a, 34) ^ _rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c))
+        h, g, f, e, d, c, b, a = g, f, e, d + t1, c, b, a, t1 + t2
+    hs = (SHA_H[0] + a, SHA_H[1] + b, SHA_H[2] + c, SHA_H[3] + d,
+          SHA_H[4] + e, SHA_H[5] + f, SHA_H[6] + g, SHA_H[7] + h)
+    for i in range(8):
+        v = hs[i]
+        for j in range(8):
+            out[8 * i + j] = (v >> uint64(56 - 8 * j)) & uint64(0xFF)
+
+
+@njit(cache=True)
+def init_by_array(gen, key, keylen):
+    """Seed ``gen`` (int64[STATE_SIZE]) with the 32-bit words ``key[:keylen]`` (least significant
+    first), as CPython's ``init_by_array``."""
+    mt = gen
+    for i in range(N):
+        mt[i] = MT_BASE[i]
+    i, j = 1, 0
+    k = N if N > keylen else keylen
+    while k > 0:
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ (((prev ^ (prev >> 30)) * 1664525) & MASK32)) + key[j] + j) & MASK32
+        i += 1
+        j += 1
+        if i >= N:
+            mt[0] = mt[N - 1]
+            i = 1
+        if j >= keylen:
+            j = 0
+        k -= 1
+    k = N - 1
+    while k > 0:
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ (((prev ^ (prev >> 30)) * 1566083941) & MASK32)) - i) & MASK32
+        i += 1
+        if i >= N:
+            mt[0] = mt[N - 1]
+            i = 1
+        k -= 1
+    mt[0] = 0x80000000
+    gen[N] = N      # the next output is made by a new block
+    gen[N + 1] = 0  # words of the new block made ready so far (the block is made lazily)
+
+
+@njit(cache=True)
+def _next_block_word(mt, i):
+    """Word ``i`` of the next block, in place (needs words < i of the new block done, as the
+    twist of CPython's genrand_uint32 does them in order)."""
+    y = (mt[i] & 0x80000000) | (mt[(i + 1) % N] & 0x7FFFFFFF)
+    v = mt[(i + M) % N] ^ (y >> 1)
+    if y & 1:
+        v ^= 0x9908B0DF
+    mt[i] = v
+
+
+@njit(cache=True)
+def genrand(gen):
+    """The next 32-bit output (``genrand_uint32``)."""
+    idx = gen[N]
+    if idx >= N:
+        idx = 0
+        gen[N + 1] = 0
+    if gen[N + 1] <= idx:  # make the block's words up to this one
+        for i in range(gen[N + 1], idx + 1):
+            _next_block_word(gen, i)
+        gen[N + 1] = idx + 1
+    y = gen[idx]
+    gen[N] = idx + 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y & MASK32
+
+
+@njit(cache=True)
+def randbelow(gen, n):
+    """``Random._randbelow(n)`` for ``1 <= n < 2**32``: uniform in ``0..n-1``."""
+    k = 0
+    m = n
+    while m > 0:
+        k += 1
+        m >>= 1
+    r = genrand(gen) >> (32 - k)
+    while r >= n:
+        r = genrand(gen) >> (32 - k)
+    return r
+
+
+@njit(cache=True)
+def shuffle(gen, x, length):
+    """``Random.shuffle(x[:length])`` in place."""
+    for i in range(length - 1, 0, -1):
+        j = randbelow(gen, i + 1)
+        t = x[i]
+        x[i] = x[j]
+        x[j] = t
+
+
+@njit(cache=True)
+def seed_int(gen, seed, key):
+    """``random.Random(seed)`` for an int ``seed`` (``key``: an int64 scratch array of 4)."""
+    n = seed if seed >= 0 else -seed
+    keylen = 0
+    while n > 0:
+        key[keylen] = n & MASK32
+        n >>= 32
+        keylen += 1
+    if keylen == 0:
+        key[0] = 0
+        keylen = 1
+    init_by_array(gen, key, keylen)
+
+
+@njit(cache=True)
+def seed_text(gen, text, length, scratch, digest, key):
+    """``random.Random(text)`` for an ASCII text ``text[:length]`` (uint8; ``scratch`` uint8 of
+    128 or more, ``digest`` uint8 of 64, ``key`` int64 of 48 or more): the key is the big-endian
+    integer of ``text + sha512(text)``, cut into 32-bit words from its low end."""
+    sha512(text, length, digest)
+    total = length + 64
+    for i in range(length):
+        scratch[i] = text[i]
+    for i in range(64):
+        scratch[length + i] = digest[i]
+    # skip leading zero bytes: they add no word (the text never starts with one here, but be exact)
+    start = 0
+    while start < total and scratch[start] == 0:
+        start += 1
+    keylen = 0
+    pos = total  # bytes from the end, four at a time
+    while pos > start:
+        word = 0
+        shift = 0
+        lo = pos - 4 if pos - 4 > start else start
+        for b in range(pos - 1, lo - 1, -1):
+            word |= np.int64(scratch[b]) << shift
+            shift += 8
+        key[keylen] = word
+        keylen += 1
+        pos = lo
+    if keylen == 0:
+        key[0] = 0
+        keylen = 1
+    init_by_array(gen, key, keylen)
+
+
+@njit(cache=True)
+def write_int(buf, pos, v):
+    """Write the decimal digits of ``v`` (with a minus sign if negative) at ``buf[pos:]``; returns
+    the position after them."""
+    if v < 0:
+        buf[pos] = 45  # '-'
+        pos += 1
+        v = -v
+    digits = 1
+    m = v
+    while m >= 10:
+        m //= 10
+        digits += 1
+    for i in range(digits - 1, -1, -1):
+        buf[pos + i] = 48 + v % 10
+        v //= 10
+    return pos + digits
+
+
+@njit(cache=True)
+def seed_event(gen, seed, count, text, scratch, digest, key):
+    """The generator of the State's draw number ``count`` in the game of seed ``seed``:
+    ``random.Random(f"{seed}/{count}")``."""
+    pos = write_int(text, 0, seed)
+    text[pos] = 47  # '/'
+    pos = write_int(text, pos + 1, count)
+    seed_text(gen, text, pos, scratch, digest, key)
+
+
+class Scratch:
+    """The scratch arrays the seeding functions need (allocated once per run)."""
+
+    def __init__(self):
+        self.text = np.zeros(64, dtype=np.uint8)
+        self.scratch = np.zeros(192, dtype=np.uint8)
+        self.digest = np.zeros(64, dtype=np.uint8)
+        self.key = np.zeros(64, dtype=np.int64)
+

@@ -1,0 +1,232 @@
+"""The fixed numba functions every generated kernel module calls (zones, marks, generators).
+
+Layout (see :mod:`interpreter.fast.typepass`): ``Z[row, k]`` card ids of a zone row, bottom first,
+``ZN[row]`` its length; ``LOC[card]`` the row holding a card; ``PB[card]``/``MD[card]`` its marks
+(who played it, its mode; :data:`NULL` when unmarked); ``RG[0]`` the generator of the current
+random event, ``RG[1 + seat]`` the random bot of each seat; ``RI`` = [seed, draws so far, actions,
+error]. Each function does what the step API's instruction of the same name does
+(:mod:`interpreter.engine.program`), in the same order, so the games are the same.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rng import randbelow, seed_event, seed_int, shuffle  # noqa: F401 (re-exported to generated modules)
+
+NULL = -(2 ** 62)
+EVENT = 0
+
+
+@njit(cache=True)
+def truthy(x):
+    """The truth of a number as the language reads it (0 and null are false)."""
+    return x != 0 and x != NULL
+
+
+@njit(cache=True)
+def attr_get(ATTR, a, c):
+    """Attribute ``a`` of card ``c`` (null for no card)."""
+    return ATTR[a, c] if c >= 0 else NULL
+
+
+@njit(cache=True)
+def attr_mode(ATTR, MD, a, c, nmr, maxm, na):
+    """Attribute ``a`` of card ``c`` as the language reads it: its declared mode's value first (a
+    card played as one of its modes, e.g. a card declared another kind), else its own."""
+    if c < 0:
+        return NULL
+    m = MD[c]
+    if m != NULL:
+        for k in range(ATTR[nmr, c]):
+            if ATTR[nmr + 1 + k, c] == m:
+                v = ATTR[nmr + 1 + maxm + k * na + a, c]
+                if v != NULL + 1:
+                    return v
+    return ATTR[a, c]
+
+
+@njit(cache=True)
+def card_get(arr, c):
+    return arr[c] if c >= 0 else NULL
+
+
+@njit(cache=True)
+def add_null(old, v):
+    """``add``: a null variable counts as 0."""
+    return (0 if old == NULL else old) + v
+
+
+@njit(cache=True)
+def if_null(a, b):
+    return b if a == NULL else a
+
+
+@njit(cache=True)
+def min2(a, b):
+    """``min(a, b)`` of the language: nulls are left out."""
+    if a == NULL:
+        return b
+    if b == NULL:
+        return a
+    return a if a <= b else b
+
+
+@njit(cache=True)
+def max2(a, b):
+    if a == NULL:
+        return b
+    if b == NULL:
+        return a
+    return a if a >= b else b
+
+
+@njit(cache=True)
+def event_seed(RG, RI, SB, SK):
+    """Seed ``RG[0]`` as the State's next draw (``random.Random(f"{seed}/{count}")``)."""
+    seed_event(RG[0], RI[0], RI[1], SB[0:64], SB[64:256], SB[256:320], SK)
+    RI[1] += 1
+
+
+@njit(cache=True)
+def seed_bots(RG, NP, seed, SK):
+    """The random bot of seat p in the game of ``seed``: ``random.Random(seed * 1_000_003 + p)``."""
+    for p in range(NP):
+        seed_int(RG[1 + p], seed * 1000003 + p, SK)
+
+
+@njit(cache=True)
+def new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, seed):
+    """The position before the flow runs: every card in the initial zone, variables at their
+    defaults, no marks."""
+    Z[:, :] = ZINIT
+    ZN[:] = ZNINIT
+    GV[:] = GVINIT
+    PV[:, :] = PVINIT
+    PB[:] = NULL
+    MD[:] = NULL
+    for r in range(ZN.shape[0]):
+        for k in range(ZN[r]):
+            LOC[Z[r, k]] = r
+    RI[0] = seed
+    RI[1] = 0
+    RI[2] = 0
+    RI[3] = 0
+
+
+@njit(cache=True)
+def gather(Z, ZN, PB, MD, LOC, row, NP):
+    """``gather``: every card to ``row`` in card-table order; marks cleared."""
+    ZN[:] = 0
+    n = LOC.shape[0]
+    for c in range(n):
+        Z[row, c] = c
+        LOC[c] = row
+        PB[c] = NULL
+        MD[c] = NULL
+    ZN[row] = n
+
+
+@njit(cache=True)
+def move_top(Z, ZN, PB, MD, LOC, src, dst, count, has_count, bottom):
+    """``move``: ``count`` cards from the top of ``src`` (taken one at a time, so their order
+    turns over), or all of them in order (``has_count`` 0), to the top (or ``bottom``) of ``dst``.
+    False for a negative count (the step API refuses it)."""
+    m = ZN[src]
+    if has_count:
+        if count < 0:
+            return False
+        n = count if count < m else m
+    else:
+        n = m
+    if n == 0:
+        return True
+    buf = np.empty(n, dtype=np.int64)
+    if has_count:
+        for k in range(n):
+            buf[k] = Z[src, m - 1 - k]
+    else:
+        for k in range(n):
+            buf[k] = Z[src, k]
+    ZN[src] = m - n
+    for k in range(n):
+        c = buf[k]
+        PB[c] = NULL
+        MD[c] = NULL
+        LOC[c] = dst
+    d = ZN[dst]
+    if bottom:
+        for k in range(d - 1, -1, -1):
+            Z[dst, k + n] = Z[dst, k]
+        for k in range(n):
+            Z[dst, k] = buf[k]
+    else:
+        for k in range(n):
+            Z[dst, d + k] = buf[k]
+    ZN[dst] = d + n
+    return True
+
+
+@njit(cache=True)
+def deal(Z, ZN, PB, MD, LOC, src, base, count, mode, start, NP):
+    """``deal``: one card at a time from the top of ``src`` to the rows ``base + seat``, seats
+    clockwise from ``start``; ``mode`` 0: ``count`` each, 1: as many as deal evenly, 2: every card.
+    False when the source holds too few cards (the step API refuses it)."""
+    if mode == 2:
+        k = 0
+        while ZN[src] > 0:
+            ZN[src] -= 1
+            c = Z[src, ZN[src]]
+            PB[c] = NULL
+            MD[c] = NULL
+            r = base + (start + k % NP) % NP
+            Z[r, ZN[r]] = c
+            ZN[r] += 1
+            LOC[c] = r
+            k += 1
+        return True
+    n = count if mode == 0 else ZN[src] // NP
+    if mode == 0 and n * NP > ZN[src]:
+        return False
+    for _ in range(n):
+        for i in range(NP):
+            ZN[src] -= 1
+            c = Z[src, ZN[src]]
+            PB[c] = NULL
+            MD[c] = NULL
+            r = base + (start + i) % NP
+            Z[r, ZN[r]] = c
+            ZN[r] += 1
+            LOC[c] = r
+    return True
+
+
+@njit(cache=True)
+def play_card(Z, ZN, PB, MD, LOC, c, dst, seat, mode):
+    """A chosen card played to ``dst``: out of its zone, on top of ``dst``, marked as ``seat``'s
+    (and with its ``mode``, or NULL)."""
+    r = LOC[c]
+    n = ZN[r]
+    k = 0
+    while Z[r, k] != c:
+        k += 1
+    for j in range(k, n - 1):
+        Z[r, j] = Z[r, j + 1]
+    ZN[r] = n - 1
+    Z[dst, ZN[dst]] = c
+    ZN[dst] += 1
+    LOC[c] = dst
+    PB[c] = seat
+    MD[c] = mode
+
+
+@njit(cache=True)
+def sort_row(row, n, out):
+    """``out[:n]`` = ``row[:n]`` sorted (card-table order)."""
+    for k in range(n):
+        x = row[k]
+        j = k
+        while j > 0 and out[j - 1] > x:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = x

@@ -1,0 +1,1281 @@
+"""The type pass: a spec's checked syntax tree lowered to a typed numba kernel, or the reason why not.
+
+:func:`lower` walks the spec (``game.spec``: flow, phases, define, score) and the Lark trees of its
+expressions (:func:`interpreter.expr.compiler.parse`), gives every value a machine type and writes
+one Python module for numba. The typing:
+
+- every value is one ``int64``: numbers and booleans as themselves, texts as ``TEXT_BASE + k``
+  (``k`` their place in a table of the texts of the spec, so a text never equals a number), a card
+  as its id, a seat as its number, ``null`` as :data:`NULL` (one value that no number, text or
+  card takes);
+- card attributes are ``int64`` arrays indexed by card id (``ATTR[a, card]``);
+- a zone is a row of ``Z`` (card ids, bottom first) with its length in ``ZN``; a player's zone
+  has one row per seat; ``LOC[card]`` is the row holding the card, ``PB``/``MD`` its marks (who
+  played it, its mode);
+- game variables are ``GV[k]``, player variables ``PV[seat, k]``.
+
+A list exists only where it is consumed (a ``for`` step, a choice's options, a ``random`` pick, or
+``count``, ``sum``, ``first``, ``top``, ``argmax``, ``argmin``, ``any``, ``all``, ``in``, ``min`` and
+``max`` of a list): a loop is written there, so no list is ever built in the kernel except the
+snapshot a ``for`` step takes (as the step API does) and the options of a choice.
+
+The bots are inside the kernel: the random bot of seat ``p`` is ``random.Random(seed * 1_000_003 +
+p)`` picking ``choice(legal options)`` exactly as :class:`~interpreter.agents.basic.RandomAgent`,
+and every ``shuffle``/``random`` step draws from ``random.Random(f"{seed}/{k}")`` as the State does
+(see :mod:`interpreter.fast.rng`), so the kernel plays the step API's games.
+
+What does not type raises :class:`NotTyped` with the reason and the spec path (a real-time step,
+zones of sets, a variable holding a list, an ``end`` step, ...): ``simulate`` then runs the step API
+and says why.
+
+How spec text is kept out of the generated module: it is written from the fixed templates of this
+file, whose holes are only integers (indices of zones, variables, attributes, texts; literal
+numbers) and names this module makes (``vN``, ``tN``, ``hN``, ``phN``); a spec's names, texts and
+expressions never appear in it (texts become numbers). :func:`check_source` parses the module and
+refuses any name, attribute or constant outside that set; the kernel runs it before every import,
+and ``tests/test_fast_kernel.py`` runs it on every spec's module.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from lark import Token, Tree
+
+from ..expr.compiler import parse
+
+NULL = -(2 ** 62)
+NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
+TEXT_BASE = 2 ** 40
+MAX_LIST = 512  # the longest list a `for` step or a choice may hold in the kernel
+
+_DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
+STATE_ARGS = ("Z", "ZN", "GV", "PV", "PB", "MD", "LOC", "ATTR", "NP", "RG", "RI", "TMP", "OPT", "SB", "SK", "SEEN")
+
+
+class NotTyped(Exception):
+    """The spec (with these options) does not type: ``reason`` says what, ``path`` where (a spec
+    path such as ``phases.trick[0].choose``)."""
+
+    def __init__(self, reason: str, path: str = ""):
+        super().__init__(f"{reason}" + (f" (at {path})" if path else ""))
+        self.reason, self.path = reason, path
+
+
+# -- types ------------------------------------------------------------------------------------
+INT, BOOL, TEXT, CARD, NUL = "int", "bool", "text", "card", "null"
+EMPTY = "empty list"  # a variable only ever set to [] (its comprehensions are empty, never compiled)
+
+
+_FOLD_NODES = (ast.Expression, ast.Constant, ast.BoolOp, ast.UnaryOp, ast.Compare, ast.BinOp, ast.IfExp, ast.And,
+               ast.Or, ast.Not, ast.USub, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Add, ast.Sub,
+               ast.Mult)
+
+
+def _fold(code: str):
+    """The value of generated code made of constants and operators only (an `if` on options),
+    or None when it reads anything of the game."""
+    tree = ast.parse(code, mode="eval")
+    if not all(isinstance(n, _FOLD_NODES) for n in ast.walk(tree)):
+        return None
+
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant):
+            return n.value
+        if isinstance(n, ast.BoolOp):
+            vals = [ev(v) for v in n.values]
+            out = vals[0]
+            for v in vals[1:]:
+                out = (out and v) if isinstance(n.op, ast.And) else (out or v)
+            return out
+        if isinstance(n, ast.UnaryOp):
+            v = ev(n.operand)
+            return (not v) if isinstance(n.op, ast.Not) else -v
+        if isinstance(n, ast.IfExp):
+            return ev(n.body) if ev(n.test) else ev(n.orelse)
+        if isinstance(n, ast.BinOp):
+            a, b = ev(n.left), ev(n.right)
+            return a + b if isinstance(n.op, ast.Add) else a - b if isinstance(n.op, ast.Sub) else a * b
+        a = ev(n.left)
+        for op, right in zip(n.ops, n.comparators):
+            b = ev(right)
+            ok = {ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b,
+                  ast.GtE: a >= b}[type(op)]
+            if not ok:
+                return False
+            a = b
+        return True
+    return ev(tree)
+
+
+class ListT:
+    """A list where it is consumed: ``elem`` (element type) and ``loop(c, var, body)``, which
+    writes the lines that bind each element to the generated name ``var`` and run ``body``
+    (a list of lines) for it."""
+
+    def __init__(self, elem, loop, length=None, zone=None, refs=()):
+        self.elem, self.loop, self.length, self.zone = elem, loop, length, zone
+        self.refs = set(refs)  # the generated local names its loop reads
+
+
+def _names(*codes):
+    out = set()
+    for c in codes:
+        if c:
+            out.update(re.findall(r"\bv[0-9]+\b", c))
+    return out
+
+
+def _empty_list():
+    return ListT(NUL, lambda var, body: [], length="0")
+
+
+def _join(a, b):
+    if a == b or b == NUL:
+        return a
+    if a == NUL:
+        return b
+    if {a, b} <= {INT, BOOL}:
+        return INT
+    return None
+
+
+def _known(ty):
+    """A variable's type as read: one only ever null (or not yet seen set) reads as a number."""
+    return INT if ty in (None, NUL) else ty
+
+
+_CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
+
+
+def _hoist(lines, bound, fresh):
+    """Loop-invariant helper calls out of ``lines``: a call none of whose arguments is in
+    ``bound`` (names set inside the loop) is computed once before it. Helpers are pure and safe on
+    any input (no writes; null guarded), so computing one that a short-circuit would skip changes
+    no result. Returns (lines before, the lines rewritten)."""
+    pre, done = [], {}
+    out = []
+    for ln in lines:
+        def swap(m):
+            call = m.group(0)
+            args = set(re.findall(r"\b[vti][0-9]+\b", call))
+            if args & bound:
+                return call
+            if call not in done:
+                done[call] = fresh("t")
+                pre.append(f"{done[call]} = {call}")
+            return done[call]
+        out.append(_CALL.sub(swap, ln))
+    return pre, out
+
+
+def _bound_in(lines):
+    """The generated names assigned (or looped over) in ``lines``."""
+    text = "\n".join(lines)
+    return set(re.findall(r"\b([vti][0-9]+) (?:=|\+=)", text)) | set(re.findall(r"for ([vti][0-9]+) in", text))
+
+
+def _indent(lines, n=1):
+    return ["    " * n + ln for ln in lines]
+
+
+class Lowering:
+    """One spec with one choice of options, lowered to the source of a numba module."""
+
+    def __init__(self, game):
+        self.game = game
+        self.spec = game.spec
+        self.texts: dict = {}
+        self.counter = 0
+        self.helpers: list = []  # lines of generated helper functions
+        self.path = ""
+        # zones: rows of Z
+        self.maxp = int(game.max_players)
+        self.zone_row: dict = {}
+        self.per_player: dict = {}
+        row = 0
+        for name, zd in game.zones.items():
+            if zd.sets:
+                raise NotTyped(f"zone {name!r} is a zone of sets (the kernel knows zones of cards only)",
+                               f"zones.{name}")
+            self.zone_row[name] = row
+            self.per_player[name] = zd.per_player
+            row += self.maxp if zd.per_player else 1
+        self.rows = max(row, 1)
+        self.ncards = len(game.cards)
+        if getattr(game, "_per_player_cards", False):
+            raise NotTyped("cards of each player (per_player card entries: the deck depends on the seats)", "cards")
+        if self.ncards == 0:
+            raise NotTyped("the game has no cards")
+        # card attributes
+        names = []
+        for card in game.cards:
+            for k in card.attrs:
+                if k not in names:
+                    names.append(k)
+        self.attr_index = {k: i for i, k in enumerate(names)}
+        self.attr_index.update({"name": len(names), "id": len(names) + 1})
+        self.attr_types: dict = {}
+        table = []
+        for k in names:
+            col, t = [], NUL
+            for card in game.cards:
+                v = card.attrs.get(k)
+                col.append(self.value(v, f"card attribute {k}"))
+                t = _join(t, self.type_of_value(v))
+                if t is None:
+                    raise NotTyped(f"card attribute {k!r} holds values of several kinds", "cards")
+            table.append(col)
+            self.attr_types[k] = t if t != NUL else INT
+        table.append([self.text(c.name) for c in game.cards])
+        table.append(list(range(self.ncards)))
+        self.attr_types["name"], self.attr_types["id"] = TEXT, INT
+        # a card's modes (played as one of several kinds): how many, then each one's text
+        self.modes = [list(c.modes or ()) for c in game.cards]
+        self.max_modes = max(len(m) for m in self.modes)
+        self.nmodes_row = len(table)
+        table.append([len(m) for m in self.modes])
+        for k in range(self.max_modes):
+            table.append([self.value(m[k], "a mode") if k < len(m) else NULL for m in self.modes])
+        self.n_attrs = len(names)
+        for k in range(self.max_modes):  # what each mode sets: attribute a of mode k, or NO_OVERRIDE
+            for a in names:
+                row = []
+                for card, m in zip(game.cards, self.modes):
+                    over = card.modes.get(m[k]) if k < len(m) else None
+                    row.append(self.value(over[a], f"mode attribute {a}") if over and a in over else NO_OVERRIDE)
+                    if over and a in over and _join(self.attr_types[a], self.type_of_value(over[a])) is None:
+                        raise NotTyped(f"mode {m[k]!r} sets attribute {a!r} to another kind of value", "cards")
+                table.append(row)
+        self.attr_table = table
+        self.names_unique = len({c.name for c in game.cards}) == self.ncards
+        # variables
+        self.gvars = {k: i for i, k in enumerate(game.var_defaults)}
+        self.pvars = {k: i for i, k in enumerate(game.pvar_defaults)}
+        self.gtypes = {k: self.type_of_value(v, f"variable {k}") for k, v in game.var_defaults.items()}
+        self.ptypes = {k: self.type_of_value(v, f"player variable {k}") for k, v in game.pvar_defaults.items()}
+        if getattr(game, "teams_fn", None) is not None:
+            raise NotTyped("teams (team variables are shared by several seats)", "teams")
+        # definitions
+        self.defines = {}
+        for key, body in (self.spec.get("define") or {}).items():
+            m = _DEFINE_KEY.match(str(key))
+            if not m:
+                raise NotTyped(f"definition {key!r} not understood", "define")
+            params = [p.strip() for p in m.group(2).split(",")] if m.group(2) else []
+            self.defines[m.group(1)] = (params, parse(body if isinstance(body, str) else str(body)))
+        self.phases = {}
+        for key, body in (self.spec.get("phases") or {}).items():
+            m = _DEFINE_KEY.match(str(key))
+            params = [p.strip() for p in m.group(2).split(",")] if m and m.group(2) else []
+            self.phases[m.group(1) if m else str(key)] = (params, body or [])
+        self.phase_fn = {name: f"ph{i}" for i, name in enumerate(self.phases)}
+        self.depth = 0  # nesting of `for` snapshots (rows of TMP)
+        self.max_depth = 1
+
+    # -- values and texts ---------------------------------------------------------------------
+    def text(self, s: str) -> int:
+        if s not in self.texts:
+            self.texts[s] = len(self.texts)
+        return TEXT_BASE + self.texts[s]
+
+    def value(self, v, what="a value") -> int:
+        if v is None or (isinstance(v, list) and not v and what.startswith("variable")):
+            return NULL
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, int):
+            if not -(2 ** 61) < v < 2 ** 61:
+                raise NotTyped(f"{what}: the number {v} is too large for the kernel")
+            return v
+        if isinstance(v, str):
+            if v == "":
+                raise NotTyped(f"{what}: an empty text (false as a condition, unlike every other text)")
+            return self.text(v)
+        from ..model.cards import Card
+        if isinstance(v, Card):
+            return v.id
+        raise NotTyped(f"{what} holds a {type(v).__name__} (the kernel knows numbers, texts, cards and null)")
+
+    def type_of_value(self, v, what="a value"):
+        if v is None:
+            return NUL
+        if isinstance(v, list) and not v and what.startswith("variable"):
+            return EMPTY
+        if isinstance(v, bool):
+            return BOOL
+        if isinstance(v, int):
+            return INT
+        if isinstance(v, str):
+            return TEXT
+        from ..model.cards import Card
+        if isinstance(v, Card):
+            return CARD
+        raise NotTyped(f"{what} holds a {type(v).__name__} (a list or map: the kernel knows numbers, texts, "
+                       f"cards and null)")
+
+    def fresh(self, prefix="t"):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    # -- expressions ----------------------------------------------------------------------------
+    def expr(self, src, env, path=None):
+        """Compile the expression text ``src`` in ``env`` (name -> (code, type) or ListT):
+        ``(code, type)`` for a value, or a ListT."""
+        if path is not None:
+            self.path = path
+        if isinstance(src, bool) or isinstance(src, int) or src is None:
+            return str(self.value(src)), self.type_of_value(src)
+        if isinstance(src, list):
+            return self.list_literal([self.expr(x, env) for x in src])
+        if not isinstance(src, str):
+            raise NotTyped(f"a {type(src).__name__} where an expression is expected", self.path)
+        return self.e(parse(src), env)
+
+    def scalar(self, tree, env):
+        r = self.e(tree, env)
+        if isinstance(r, ListT):
+            raise NotTyped("a list where one value is expected (the kernel makes lists only where they "
+                           "are counted, summed or looped over)", self.path)
+        return r
+
+    def lst(self, tree, env):
+        r = self.e(tree, env)
+        if not isinstance(r, ListT):
+            raise NotTyped("a value where a list is expected", self.path)
+        return r
+
+    def truth(self, tree, env):
+        code, t = self.scalar(tree, env)
+        if t == BOOL:
+            return code
+        if t in (CARD, TEXT):  # a card is always true; texts here are never empty (see value())
+            return f"({code} != NULL)"
+        return f"truthy({code})"
+
+    def e(self, t, env):
+        if isinstance(t, Token):
+            raise NotTyped(f"unexpected token {t.type}", self.path)
+        kind = t.data
+        fn = getattr(self, "e_" + kind, None)
+        if fn is None:
+            raise NotTyped(f"the expression form {kind!r}", self.path)
+        return fn(t, env)
+
+    def e_number(self, t, env):
+        text = str(t.children[0])
+        if "." in text:
+            raise NotTyped("a decimal number (the kernel computes with whole numbers)", self.path)
+        return str(self.value(int(text))), INT
+
+    def e_string(self, t, env):
+        return str(self.value(str(t.children[0])[1:-1], "a text")), TEXT
+
+    def e_true(self, t, env):
+        return "1", BOOL
+
+    def e_false(self, t, env):
+        return "0", BOOL
+
+    def e_null(self, t, env):
+        return "NULL", NUL
+
+    def e_name(self, t, env):
+        name = str(t.children[0])
+        if name in env:
+            return env[name]
+        if name == "num_players":
+            return "NP", INT
+        if name == "players":
+            return self.range_list("0", "NP")
+        if name in self.gvars:
+            if self.gtypes.get(name) == EMPTY:
+                return _empty_list()
+            return f"GV[{self.gvars[name]}]", _known(self.gtypes.get(name))
+        if name in self.zone_row and not self.per_player[name]:
+            return self.zone_list(str(self.zone_row[name]))
+        if name in self.defines:
+            params, body = self.defines[name]
+            if params:
+                raise NotTyped(f"definition {name!r} used without its arguments", self.path)
+            return self.e(body, {k: v for k, v in env.items() if k.startswith("$")})
+        raise NotTyped(f"the name {name!r}", self.path)
+
+    def zone_list(self, row_code):
+        def loop(var, body):
+            i = self.fresh("i")
+            r = self.fresh("t")
+            return [f"{r} = {row_code}", f"for {i} in range(ZN[{r}]):", f"    {var} = Z[{r}, {i}]"] + _indent(body)
+        return ListT(CARD, loop, length=f"ZN[{row_code}]", zone=row_code, refs=_names(row_code))
+
+    def range_list(self, lo, hi, elem=INT):
+        def loop(var, body):
+            return [f"for {var} in range({lo}, {hi}):"] + _indent(body)
+        return ListT(elem, loop, length=f"max(0, ({hi}) - ({lo}))", refs=_names(lo, hi))
+
+    def list_literal(self, items):
+        types = set()
+        for it in items:
+            if isinstance(it, ListT):
+                raise NotTyped("a list of lists", self.path)
+            types.add(it[1])
+        elem = NUL
+        for ty in types:
+            elem = _join(elem, ty)
+            if elem is None:
+                raise NotTyped("a list mixing kinds of values", self.path)
+
+        def loop(var, body):
+            out = []
+            for code, _ in items:
+                out += [f"{var} = {code}"] + body
+            return out
+        return ListT(elem if elem != NUL else INT, loop, length=str(len(items)), refs=_names(*(c for c, _ in items)))
+
+    def e_list_(self, t, env):
+        return self.list_literal([self.e(c, env) for c in t.children if c is not None])
+
+    def e_dict_(self, t, env):
+        raise NotTyped("a map (the kernel knows numbers, texts, cards and null)", self.path)
+
+    def e_binop(self, t, env):
+        a, op, b = t.children
+        op = str(op)
+        ca, ta = self.scalar(a, env)
+        cb, tb = self.scalar(b, env)
+        if ta not in (INT, BOOL) or tb not in (INT, BOOL):
+            raise NotTyped(f"arithmetic ({op}) on a {ta if ta not in (INT, BOOL) else tb}", self.path)
+        if op == "/":
+            raise NotTyped("division with / (its result may be a fraction)", self.path)
+        if op in ("//", "%"):
+            return f"({ca} {op} {cb})", INT
+        return f"({ca} {op} {cb})", INT
+
+    def e_neg(self, t, env):
+        c, ty = self.scalar(t.children[0], env)
+        if ty not in (INT, BOOL):
+            raise NotTyped(f"minus of a {ty}", self.path)
+        return f"(-{c})", INT
+
+    def e_compare(self, t, env):
+        a, op, b = t.children
+        op = str(op)
+        ca, ta = self.scalar(a, env)
+        cb, tb = self.scalar(b, env)
+        if op in ("==", "!="):
+            if _join(ta, tb) is None and NUL not in (ta, tb):
+                return ("0" if op == "==" else "1"), BOOL  # values of different kinds are never equal
+            return f"({ca} {op} {cb})", BOOL
+        if ta not in (INT, BOOL) or tb not in (INT, BOOL):
+            if ta == TEXT and tb == TEXT:
+                raise NotTyped("texts compared by order", self.path)
+            raise NotTyped(f"order ({op}) of a {ta} and a {tb}", self.path)
+        return f"({ca} {op} {cb})", BOOL
+
+    def e_in_(self, t, env):
+        x, coll = t.children
+        cx, tx = self.scalar(x, env)
+        lst = self.lst(coll, env)
+        return self.reduce_in(cx, lst, env), BOOL
+
+    def e_not_in(self, t, env):
+        code, _ = self.e_in_(t, env)
+        return f"(not {code})", BOOL
+
+    def e_not_(self, t, env):
+        return f"(not {self.truth(t.children[0], env)})", BOOL
+
+    def e_and_(self, t, env):
+        a, b = t.children
+        ca, ta = self.scalar(a, env)
+        known = _fold(self.truth(a, env))
+        if known is not None:  # `options.x and ...`: decided by the options
+            return self.scalar(b, env) if known else (ca, ta)
+        cb, tb = self.scalar(b, env)
+        if ta == BOOL and tb == BOOL:
+            return f"({ca} and {cb})", BOOL
+        if _join(ta, tb) is None:
+            raise NotTyped("and of values of different kinds", self.path)
+        # Python's `a and b`: a if a is false, else b
+        return f"(({cb}) if truthy({ca}) else ({ca}))", _join(ta, tb)
+
+    def e_or_(self, t, env):
+        a, b = t.children
+        ca, ta = self.scalar(a, env)
+        known = _fold(self.truth(a, env))
+        if known is not None:
+            return (ca, ta) if known else self.scalar(b, env)
+        cb, tb = self.scalar(b, env)
+        if ta == BOOL and tb == BOOL:
+            return f"({ca} or {cb})", BOOL
+        if _join(ta, tb) is None:
+            raise NotTyped("or of values of different kinds", self.path)
+        return f"(({ca}) if truthy({ca}) else ({cb}))", _join(ta, tb)
+
+    def e_ifelse(self, t, env):
+        a, cond, b = t.children
+        cc = self.truth(cond, env)
+        known = _fold(cc)
+        if known is not None:  # a condition on options (or constants) only: the other side never runs
+            return self.e(a if known else b, env)
+        ra, rb = self.e(a, env), self.e(b, env)
+        if isinstance(ra, ListT) and isinstance(rb, ListT):
+            elem = _join(ra.elem, rb.elem)
+            if elem is None:
+                raise NotTyped("x if c else y with lists of different kinds", self.path)
+
+            def loop(var, body):
+                return [f"if {cc}:"] + _indent(ra.loop(var, body) or ["pass"]) + ["else:"] + \
+                    _indent(rb.loop(var, body) or ["pass"])
+            return ListT(elem if elem != NUL else INT, loop, refs=ra.refs | rb.refs | _names(cc))
+        if isinstance(ra, ListT) or isinstance(rb, ListT):
+            raise NotTyped("x if c else y with a list on one side only", self.path)
+        ty = _join(ra[1], rb[1])
+        if ty is None:
+            raise NotTyped(f"x if c else y with a {ra[1]} and a {rb[1]}", self.path)
+        return f"(({ra[0]}) if {cc} else ({rb[0]}))", ty
+
+    def e_attr(self, t, env):
+        obj, name = t.children
+        name = str(name)
+        if obj.data == "name" and str(obj.children[0]) == "options" and "options" not in env:
+            if name not in self.game.options:
+                raise NotTyped(f"unknown option {name!r}", self.path)
+            v = self.game.options[name]
+            return str(self.value(v, f"option {name}")), self.type_of_value(v, f"option {name}")
+        code, ty = self.scalar(obj, env)
+        if ty == CARD:
+            if name == "played_by":
+                return f"card_get(PB, {code})", INT
+            if name == "mode":
+                return f"card_get(MD, {code})", TEXT
+            if name not in self.attr_index:
+                return "NULL", NUL  # no card of this game (with these options) has it: null, as in the step API
+            a = self.attr_index[name]
+            if self.max_modes and a < self.n_attrs:  # a declared mode may set it (marks, as get_attr)
+                return (f"attr_mode(ATTR, MD, {a}, {code}, {self.nmodes_row}, {self.max_modes}, {self.n_attrs})",
+                        self.attr_types[name])
+            return f"attr_get(ATTR, {a}, {code})", self.attr_types[name]
+        if ty in (INT, BOOL):  # a seat
+            if name in self.pvars:
+                if self.ptypes.get(name) == EMPTY:
+                    return _empty_list()
+                return f"PV[{code}, {self.pvars[name]}]", _known(self.ptypes.get(name))
+            if name in self.zone_row and self.per_player[name]:
+                return self.zone_list(f"{self.zone_row[name]} + {code}")
+            raise NotTyped(f"players have no variable or zone {name!r}", self.path)
+        raise NotTyped(f".{name} of a {ty}", self.path)
+
+    def e_index(self, t, env):
+        raise NotTyped("indexing (x[k]): lists and maps are not kernel values", self.path)
+
+    def e_slice(self, t, env):
+        raise NotTyped("slicing (x[a:b]): lists are not kernel values", self.path)
+
+    def e_let_expr(self, t, env):
+        name, value, body = t.children
+        r = self.e(value, env)
+        env2 = dict(env)
+        env2[str(name)] = r
+        return self.e(body, env2)
+
+    def e_filter_(self, t, env):
+        var, coll, cond = t.children
+        src = self.lst(coll, env)
+        return self.comprehension(str(var), src, None, cond, env)
+
+    def e_map_(self, t, env):
+        body, var, coll, cond = t.children
+        src = self.lst(coll, env)
+        return self.comprehension(str(var), src, body, cond, env)
+
+    def e_nested_map_(self, t, env):
+        raise NotTyped("a comprehension over several lists", self.path)
+
+    def comprehension(self, var, src, body, cond, env):
+        """``[var in src where cond]`` or ``[body for var in src where cond]`` as a ListT."""
+        if src.length == "0":
+            return _empty_list()
+        inner = self.fresh("v")
+        env2 = dict(env)
+        env2[var] = (inner, src.elem)
+        cond_code = self.truth(cond, env2) if cond is not None else None
+        if body is not None:
+            rb = self.e(body, env2)
+            if isinstance(rb, ListT):
+                raise NotTyped("a list of lists", self.path)
+            body_code, elem = rb
+        else:
+            body_code, elem = None, src.elem
+
+        def loop(v, lines):
+            core = ([f"{v} = {body_code}"] if body_code is not None else [f"{v} = {inner}"]) + lines
+            if cond_code is not None:
+                core = [f"if {cond_code}:"] + _indent(core)
+            return src.loop(inner, core)
+        return ListT(elem, loop, refs=(src.refs | _names(cond_code, body_code)) - {inner})
+
+    def e_lambda_(self, t, env):
+        raise NotTyped("a lambda outside argmax/argmin", self.path)
+
+    # -- calls ----------------------------------------------------------------------------------
+    def e_call(self, t, env):
+        name = str(t.children[0])
+        args = [a for a in t.children[1:] if a is not None]
+        if name in self.defines:
+            params, body = self.defines[name]
+            if len(params) != len(args):
+                raise NotTyped(f"{name} called with {len(args)} argument(s)", self.path)
+            inner = {k: v for k, v in env.items() if k.startswith("$")}
+            for p, a in zip(params, args):
+                inner[p] = self.e(a, env)
+            return self.e(body, inner)
+        fn = getattr(self, "call_" + name, None)
+        if fn is None:
+            raise NotTyped(f"the built-in {name}()", self.path)
+        return fn(args, env)
+
+    def helper(self, env, body_lines, ret):
+        """A generated function of the state and every local in scope that runs ``body_lines``
+        and returns ``ret``; returns the code calling it."""
+        pre, body_lines = _hoist(body_lines, _bound_in(body_lines), self.fresh)
+        body_lines = pre + body_lines
+        text = "\n".join(body_lines + [ret])
+        used = set(re.findall(r"\b[A-Z]+\b", text))
+        # only the state arrays it reads, and the locals it reads (fewer arguments: faster to compile)
+        state = tuple(a for a in STATE_ARGS if a in used)
+        locs = sorted(n for n in self.scope_names(env) if re.search(rf"\b{n}\b", text))
+        params = ", ".join(state + tuple(locs))
+        body = _indent(body_lines + [f"return {ret}"])
+        # the same function up to the names of its locals is made once (definitions used twice)
+        order = {}
+        canon = re.sub(r"\b[vtih][0-9]+\b", lambda m: order.setdefault(m.group(0), f"c{len(order)}"),
+                       params + "\n" + "\n".join(body))
+        name = self.helper_names.get(canon)
+        if name is None:
+            name = self.fresh("h")
+            self.helper_names[canon] = name
+            self.helpers += [f"@njit(cache=True, boundscheck=False)", f"def {name}({params}):"] + body + [""]
+        return f"{name}({params})"
+
+    def scope_names(self, env):
+        """The generated local names the values and lists of ``env`` read."""
+        out = set()
+        for v in env.values():
+            out |= v.refs if isinstance(v, ListT) else _names(v[0])
+        return out
+
+    def call_count(self, args, env):
+        lst = self.lst(args[0], env)
+        if lst.length is not None and len(args) == 1:
+            return f"({lst.length})", INT
+        v, acc = self.fresh("v"), self.fresh("t")
+        return self.helper(env, [f"{acc} = 0"] + lst.loop(v, [f"{acc} += 1"]), acc), INT
+
+    def call_sum(self, args, env):
+        lst = self.lst(args[0], env)
+        if lst.elem not in (INT, BOOL):
+            raise NotTyped(f"sum of {lst.elem}s", self.path)
+        v, acc = self.fresh("v"), self.fresh("t")
+        return self.helper(env, [f"{acc} = 0"] + lst.loop(v, [f"{acc} += {v}"]), acc), INT
+
+    def _first_last(self, args, env, last):
+        lst = self.lst(args[0], env)
+        if len(args) > 1:
+            raise NotTyped("first/last with a default", self.path)
+        if lst.zone is not None:
+            r = lst.zone
+            idx = f"ZN[{r}] - 1" if last else "0"
+            return f"(Z[{r}, {idx}] if ZN[{r}] > 0 else NULL)", lst.elem
+        v, acc, got = self.fresh("v"), self.fresh("t"), self.fresh("t")
+        keep = [f"{acc} = {v}"] if last else [f"if not {got}:", f"    {acc} = {v}", f"    {got} = True"]
+        return self.helper(env, [f"{acc} = NULL", f"{got} = False"] + lst.loop(v, keep), acc), lst.elem
+
+    def call_first(self, args, env):
+        return self._first_last(args, env, False)
+
+    def call_top(self, args, env):
+        return self._first_last(args, env, True)
+
+    def call_last(self, args, env):
+        return self._first_last(args, env, True)
+
+    def _arg_best(self, args, env, better):
+        if len(args) != 2 or getattr(args[1], "data", None) != "lambda_":
+            raise NotTyped("argmax/argmin with ties= or without a lambda", self.path)
+        lst = self.lst(args[0], env)
+        lam_var, lam_body = args[1].children
+        v, best, bkey = self.fresh("v"), self.fresh("t"), self.fresh("t")
+        env2 = dict(env)
+        env2[str(lam_var)] = (v, lst.elem)
+        kcode, kt = self.scalar(lam_body, env2)
+        if kt not in (INT, BOOL):
+            raise NotTyped(f"argmax/argmin by a {kt}", self.path)
+        k = self.fresh("t")
+        body = [f"{k} = {kcode}", f"if {k} != NULL and ({best} == NULL or {k} {better} {bkey}):",
+                f"    {best} = {v}", f"    {bkey} = {k}"]
+        return self.helper(env, [f"{best} = NULL", f"{bkey} = NULL"] + lst.loop(v, body), best), lst.elem
+
+    def call_argmax(self, args, env):
+        return self._arg_best(args, env, ">")
+
+    def call_argmin(self, args, env):
+        return self._arg_best(args, env, "<")
+
+    def _any_all(self, args, env, want_all):
+        lst = self.lst(args[0], env)
+        v, acc = self.fresh("v"), self.fresh("t")
+        test = f"not truthy({v})" if want_all else f"truthy({v})"
+        return self.helper(env, [f"{acc} = {'True' if want_all else 'False'}"] +
+                           lst.loop(v, [f"if {test}:", f"    {acc} = {'False' if want_all else 'True'}"]), acc), BOOL
+
+    def call_any(self, args, env):
+        return self._any_all(args, env, False)
+
+    def call_all(self, args, env):
+        return self._any_all(args, env, True)
+
+    def reduce_in(self, cx, lst, env):
+        v, acc, x = self.fresh("v"), self.fresh("t"), self.fresh("t")
+        return self.helper(env, [f"{x} = {cx}", f"{acc} = False"] +
+                           lst.loop(v, [f"if {v} == {x}:", f"    {acc} = True"]), acc)
+
+    def _minmax(self, args, env, op):
+        if len(args) == 1:
+            lst = self.lst(args[0], env)
+            if lst.elem not in (INT, BOOL):
+                raise NotTyped(f"min/max of {lst.elem}s", self.path)
+            v, acc = self.fresh("v"), self.fresh("t")
+            body = [f"if {v} != NULL and ({acc} == NULL or {v} {op} {acc}):", f"    {acc} = {v}"]
+            return self.helper(env, [f"{acc} = NULL"] + lst.loop(v, body), acc), INT
+        codes = []
+        for a in args:
+            c, ty = self.scalar(a, env)
+            if ty not in (INT, BOOL, NUL):
+                raise NotTyped(f"min/max of a {ty}", self.path)
+            codes.append(c)
+        out = codes[0]
+        fn = "min2" if op == "<" else "max2"
+        for c in codes[1:]:
+            out = f"{fn}({out}, {c})"
+        return out, INT
+
+    def call_min(self, args, env):
+        return self._minmax(args, env, "<")
+
+    def call_max(self, args, env):
+        return self._minmax(args, env, ">")
+
+    def call_abs(self, args, env):
+        c, ty = self.scalar(args[0], env)
+        if ty not in (INT, BOOL):
+            raise NotTyped(f"abs of a {ty}", self.path)
+        return f"abs({c})", INT
+
+    def call_if_null(self, args, env):
+        a, ta = self.scalar(args[0], env)
+        b, tb = self.scalar(args[1], env)
+        ty = _join(ta, tb)
+        if ty is None:
+            raise NotTyped("if_null of values of different kinds", self.path)
+        return f"if_null({a}, {b})", ty
+
+    def call_range(self, args, env):
+        codes = []
+        for a in args:
+            c, ty = self.scalar(a, env)
+            if ty not in (INT, BOOL):
+                raise NotTyped(f"range of a {ty}", self.path)
+            codes.append(c)
+        if len(codes) == 1:
+            codes = ["0"] + codes
+        if len(codes) != 2:
+            raise NotTyped("range with a step", self.path)
+        return self.range_list(codes[0], codes[1])
+
+    def call_next_player(self, args, env):
+        c, _ = self.scalar(args[0], env)
+        if len(args) == 2:
+            s, _ = self.scalar(args[1], env)
+            return f"(({c} + {s}) % NP)", INT
+        return f"(({c} + 1) % NP)", INT
+
+    def call_prev_player(self, args, env):
+        c, _ = self.scalar(args[0], env)
+        return f"(({c} - 1) % NP)", INT
+
+    def call_turn_order(self, args, env):
+        start, _ = self.scalar(args[0], env)
+
+        def loop(var, body):
+            i, s = self.fresh("i"), self.fresh("t")
+            return [f"{s} = {start}", f"for {i} in range(NP):", f"    {var} = ({s} + {i}) % NP"] + _indent(body)
+        return ListT(INT, loop, length="NP", refs=_names(start))
+
+    # -- steps ----------------------------------------------------------------------------------
+    def block(self, steps, env, path):
+        out = []
+        for k, step in enumerate(steps or []):
+            out += self.step(step, env, f"{path}[{k}]")
+        return out or ["pass"]
+
+    def step(self, step, env, path):
+        self.path = path
+        if not isinstance(step, dict):
+            raise NotTyped("a step that is not a mapping", path)
+        kinds = [k for k in step if k in STEP_KINDS]
+        if len(kinds) != 1:
+            raise NotTyped("a step of no known kind", path)
+        kind = kinds[0]
+        fn = getattr(self, "s_" + kind, None)
+        if fn is None:
+            raise NotTyped(REFUSED.get(kind, f"the {kind} step"), path)
+        return fn(step, env, path)
+
+    def s_log(self, step, env, path):
+        return []  # messages change nothing in the game
+
+    def s_show(self, step, env, path):
+        return []  # who may see a card changes nothing in the game
+
+    def s_phase(self, step, env, path):
+        name = step["phase"]
+        params, _ = self.phases[name]
+        given = step.get("args") or {}
+        codes = []
+        for p in params:
+            c, ty = self.expr(given[p], env, path)
+            codes.append(c)
+        self.needed_phases.add(name)
+        return [f"{self.phase_fn[name]}({', '.join(STATE_ARGS + tuple(codes))})", f"if RI[{RI_ERROR}] != 0:",
+                "    return"]
+
+    def snapshot(self, lst, env):
+        """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it
+        was when the step began); returns (lines, row, length name)."""
+        row = self.depth
+        self.depth += 1
+        self.max_depth = max(self.max_depth, self.depth)
+        n, v = self.fresh("t"), self.fresh("v")
+        lines = [f"{n} = 0"] + lst.loop(v, [f"TMP[{row}, {n}] = {v}", f"{n} += 1"])
+        return lines, row, n
+
+    def for_loop(self, var_name, lst, body_steps, env, path, var_type=None):
+        lines, row, n = self.snapshot(lst, env)
+        v, i = self.fresh("v"), self.fresh("i")
+        env2 = dict(env)
+        if var_name is not None:
+            env2[var_name] = (v, var_type or lst.elem)
+        body = self.block(body_steps, env2, path)
+        self.depth -= 1
+        return lines + [f"for {i} in range({n}):", f"    {v} = TMP[{row}, {i}]"] + _indent(body)
+
+    def s_for(self, step, env, path):
+        lst = self.expr(step.get("in", "[]"), env, path + ".in")
+        if not isinstance(lst, ListT):
+            raise NotTyped("a for step over a value that is not a list", path)
+        return self.for_loop(str(step["for"]), lst, step.get("do", []), env, path + ".do")
+
+    def s_repeat(self, step, env, path):
+        r = self.expr(step["repeat"], env, path + ".repeat")
+        if isinstance(r, ListT):
+            return self.for_loop(step.get("as"), r, step.get("do", []), env, path + ".do")
+        code, ty = r
+        if ty not in (INT, BOOL):
+            raise NotTyped(f"repeat of a {ty}", path)
+        v = self.fresh("v")
+        env2 = dict(env)
+        if step.get("as"):
+            env2[str(step["as"])] = (v, INT)
+        body = self.block(step.get("do", []), env2, path + ".do")
+        return [f"for {v} in range(1, {code} + 1):"] + _indent(body)
+
+    def s_while(self, step, env, path):
+        cond = self.truth(parse(str(step["while"])) if not isinstance(step["while"], bool) else
+                          parse("true" if step["while"] else "false"), env)
+        n = self.fresh("t")
+        body = self.block(step.get("do", []), env, path + ".do")
+        return [f"{n} = 0", f"while {cond}:", f"    {n} += 1", f"    if {n} > {int(step.get('max', 1000))}:",
+                f"        RI[{RI_ERROR}] = 1", "        return"] + _indent(body)
+
+    def s_if(self, step, env, path):
+        cond = step["if"]
+        if isinstance(cond, bool):
+            c = "True" if cond else "False"
+        else:
+            self.path = path + ".if"
+            c = self.truth(parse(str(cond)), env)
+            known = _fold(c)
+            if known is not None:  # on options only: the branch not taken is not lowered at all
+                return self.block(step.get("then" if known else "else", []), env,
+                                  path + (".then" if known else ".else"))
+        out = [f"if {c}:"] + _indent(self.block(step.get("then", []), env, path + ".then"))
+        if "else" in step:
+            out += ["else:"] + _indent(self.block(step["else"], env, path + ".else"))
+        return out
+
+    def targets(self, step, key, env, path):
+        """[(store code, type, value code)] of a set/add/random step (values not yet evaluated)."""
+        out = []
+        for target, value in (step[key] or {}).items():
+            self.path = f"{path}.{key}.{target}"
+            tree = parse(str(target))
+            if tree.data == "name":
+                name = str(tree.children[0])
+                if name in env:
+                    raise NotTyped(f"setting the step-bound name {name!r}", self.path)
+                if name not in self.gvars:
+                    raise NotTyped(f"{name!r} is not a variable", self.path)
+                out.append((f"GV[{self.gvars[name]}]", ("g", name), value))
+            elif tree.data == "attr":
+                obj, name = tree.children
+                seat, _ = self.scalar(obj, env)
+                name = str(name)
+                if name not in self.pvars:
+                    raise NotTyped(f"{name!r} is not a player variable", self.path)
+                out.append((f"PV[{seat}, {self.pvars[name]}]", ("p", name), value))
+            else:
+                raise NotTyped("setting an entry of a map or list", self.path)
+        return out
+
+    def check_type(self, which, ty):
+        kind, name = which
+        types = self.gtypes if kind == "g" else self.ptypes
+        old = types.get(name, NUL)
+        new = _join(old, ty)
+        if new is None:
+            raise NotTyped(f"{'variable' if kind == 'g' else 'player variable'} {name!r} holds both a {old} "
+                           f"and a {ty}", self.path)
+        if new != old:
+            types[name] = new
+            self.changed = True
+
+    def s_set(self, step, env, path, add=False):
+        key = "add" if add else "set"
+        lines, stores = [], []
+        for store, which, value in self.targets(step, key, env, path):
+            r = self.expr(value, env, f"{path}.{key}")
+            types = self.gtypes if which[0] == "g" else self.ptypes
+            if isinstance(r, ListT) and r.length == "0" and not add and types.get(which[1]) == EMPTY:
+                continue  # [] again: nothing to store
+            if isinstance(r, ListT):
+                raise NotTyped(f"{'variable' if which[0] == 'g' else 'player variable'} {which[1]!r} is set to "
+                               f"a list (the kernel keeps numbers, texts, cards and null in variables)", path)
+            code, ty = r
+            if add and ty not in (INT, BOOL):
+                raise NotTyped(f"add of a {ty}", path)
+            self.check_type(which, INT if add else ty)
+            tmp = self.fresh("t")
+            lines.append(f"{tmp} = {code}")
+            stores.append((store, tmp))
+        for store, tmp in stores:
+            lines.append(f"{store} = add_null({store}, {tmp})" if add else f"{store} = {tmp}")
+        return lines
+
+    def s_add(self, step, env, path):
+        return self.s_set(step, env, path, add=True)
+
+    def s_random(self, step, env, path):
+        lines, stores = [], []
+        for store, which, value in self.targets(step, "random", env, path):
+            lst = self.expr(value, env, f"{path}.random")
+            if not isinstance(lst, ListT):
+                raise NotTyped("random: from a value that is not a list", path)
+            self.check_type(which, lst.elem)
+            snap, row, n = self.snapshot(lst, env)
+            self.depth -= 1
+            tmp = self.fresh("t")
+            lines += snap + [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 2", "    return",
+                             f"event_seed(RG, RI, SB, SK)", f"{tmp} = TMP[{row}, randbelow(RG[EVENT], {n})]"]
+            stores.append((store, tmp))
+        for store, tmp in stores:
+            lines.append(f"{store} = {tmp}")
+        return lines
+
+    def zone_row_code(self, text, env, path):
+        text = str(text)
+        if text in self.zone_row and not self.per_player[text]:
+            return str(self.zone_row[text])
+        self.path = path
+        tree = parse(text)
+        if tree.data == "attr" and str(tree.children[1]) in self.zone_row and self.per_player[str(tree.children[1])]:
+            seat, _ = self.scalar(tree.children[0], env)
+            return f"{self.zone_row[str(tree.children[1])]} + {seat}"
+        raise NotTyped(f"the zone {text!r}", path)
+
+    def s_shuffle(self, step, env, path):
+        row = self.zone_row_code(step["shuffle"], env, path)
+        r = self.fresh("t")
+        return [f"{r} = {row}", "event_seed(RG, RI, SB, SK)", f"shuffle(RG[EVENT], Z[{r}], ZN[{r}])"]
+
+    def s_gather(self, step, env, path):
+        spec = step["gather"]
+        target = spec.get("to") if isinstance(spec, dict) else spec
+        row = self.zone_row_code(target, env, path)
+        return [f"gather(Z, ZN, PB, MD, LOC, {row}, NP)"]
+
+    def s_move(self, step, env, path):
+        m = step["move"]
+        if "cards" in m:
+            raise NotTyped("move of chosen cards (move: cards:)", path)
+        src = self.zone_row_code(m["from"], env, path + ".move.from")
+        dst = self.zone_row_code(m["to"], env, path + ".move.to")
+        bottom = 1 if m.get("at", "top") == "bottom" else 0
+        if "count" in m:
+            c, ty = self.expr(m["count"], env, path + ".move.count")
+            if ty not in (INT, BOOL):
+                raise NotTyped(f"move count of a {ty}", path)
+            has = 1
+        else:
+            c, has = "0", 0
+        return [f"if not move_top(Z, ZN, PB, MD, LOC, {src}, {dst}, {c}, {has}, {bottom}):", f"    RI[{RI_ERROR}] = 3",
+                "    return"]
+
+    def s_deal(self, step, env, path):
+        m = step["deal"]
+        if "players" in m:
+            raise NotTyped("deal to a list of players (deal: players:)", path)
+        src = self.zone_row_code(m["from"], env, path + ".deal.from")
+        to = str(m.get("to"))
+        if m.get("count") == "all":
+            c, mode = "0", 2
+        elif "count" in m:
+            c, ty = self.expr(m["count"], env, path + ".deal.count")
+            mode = 0
+            if ty not in (INT, BOOL):
+                raise NotTyped(f"deal count of a {ty}", path)
+        else:
+            c, mode = "0", 1
+        start = self.expr(m["start"], env, path + ".deal.start")[0] if "start" in m else "0"
+        return [f"if not deal(Z, ZN, PB, MD, LOC, {src}, {self.zone_row[to]}, {c}, {mode}, {start}, NP):",
+                f"    RI[{RI_ERROR}] = 4", "    return"]
+
+    def s_choose(self, step, env, path):
+        c = step["choose"]
+        cp = path + ".choose"
+        for key in ("optional", "min", "max", "valid", "each"):
+            if key in c:
+                raise NotTyped(f"a choice with {key}:", cp)
+        as_name, by_name = str(c.get("as", "choice")), str(c.get("by", "player"))
+        lines = []
+        seat = self.fresh("v")
+        if "player" in c:
+            pc, _ = self.expr(c["player"], env, cp + ".player")
+            seats = None
+            lines.append(f"{seat} = {pc}")
+        else:
+            seats = self.expr(c["players"], env, cp + ".players")
+            if not isinstance(seats, ListT):
+                raise NotTyped("players: that is not a list", cp)
+        value = self.fresh("v")
+        env_opt = dict(env)
+        env_opt[by_name] = (seat, INT)
+        if "cards" in c:
+            row = self.zone_row_code(c["cards"], env_opt, cp + ".cards")
+            env_opt[as_name] = (value, CARD)
+            where = self.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
+            hoisted, (where,) = _hoist([where], {value}, self.fresh)  # what depends not on the card: once
+            r, n, i, j, dup = (self.fresh("t") for _ in range(5))
+            # options: the cards in card-table order (sorted ids), one per name, that pass where
+            listing = [f"{r} = {row}", f"sort_row(Z[{r}], ZN[{r}], SK)", f"{n} = 0",
+                       f"for {i} in range(ZN[{r}]):", f"    {value} = SK[{i}]"]
+            if self.max_modes:  # one option per mode of a card with modes (in the card's order)
+                add = [f"if ATTR[{self.nmodes_row}, {value}] == 0:", f"    OPT[0, {n}] = {value}",
+                       f"    OPT[1, {n}] = NULL", f"    {n} += 1", "else:",
+                       f"    for {j} in range(ATTR[{self.nmodes_row}, {value}]):",
+                       f"        OPT[0, {n}] = {value}", f"        OPT[1, {n}] = ATTR[{self.nmodes_row + 1} + {j}, {value}]",
+                       f"        {n} += 1"]
+            else:
+                add = [f"OPT[0, {n}] = {value}", f"{n} += 1"]
+            if self.names_unique:
+                listing += [f"    if {where}:"] + _indent(add, 2)
+            else:  # identical cards (the same name) give one option: the first that passes where
+                seen = self.fresh("t")
+                listing += [f"    {dup} = False", f"    for {j} in range({seen}):",
+                            f"        if ATTR[NAME_ATTR, SEEN[{j}]] == ATTR[NAME_ATTR, {value}]:",
+                            f"            {dup} = True", f"    if not {dup} and {where}:",
+                            f"        SEEN[{seen}] = {value}", f"        {seen} += 1"] + _indent(add, 2)
+                listing.insert(2, f"{seen} = 0")
+            elem = CARD
+            to = self.zone_row_code(c["to"], env_opt, cp + ".to") if "to" in c else None
+        elif "options" in c:
+            lst = self.expr(c["options"], env_opt, cp + ".options")
+            if not isinstance(lst, ListT):
+                raise NotTyped("options: that is not a list", cp)
+            if lst.elem not in (INT, BOOL, TEXT):
+                raise NotTyped(f"options that are {lst.elem}s (values are numbers or texts here)", cp)
+            env_opt[as_name] = (value, lst.elem)
+            where = self.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
+            hoisted, (where,) = _hoist([where], {value}, self.fresh)
+            n, j, dup, x = (self.fresh("t") for _ in range(4))
+            # options: the values in list order, one per text (a number or text reads as itself)
+            listing = [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
+                                                 f"    if OPT[0, {j}] == {value}:", f"        {dup} = True",
+                                                 f"if not {dup} and {where}:", f"    OPT[0, {n}] = {value}",
+                                                 f"    OPT[1, {n}] = NULL", f"    {n} += 1"])
+            elem = lst.elem
+            to = None
+        else:
+            raise NotTyped("a choice with neither cards nor options", cp)
+        listing = hoisted + listing
+        mode, k0 = self.fresh("v"), self.fresh("t")
+        pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return",
+                f"{k0} = randbelow(RG[{seat} + 1], {n})", f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]",
+                f"RI[{RI_ACTIONS}] += 1"]
+        env_then = dict(env)
+        env_then[by_name] = (seat, INT)
+        env_then[as_name] = (value, elem)
+        played = []
+        if to is not None:
+            played = [f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"]
+        if seats is None:
+            then = self.block(c.get("then", []), env_then, cp + ".then")
+            return lines + listing + pick + played + then
+        # simultaneous: every seat picks from the same position, then the choices run in seat-list order
+        lines_s, row, cnt = self.snapshot(seats, env)
+        prow = self.depth
+        self.depth += 2
+        self.max_depth = max(self.max_depth, self.depth)
+        k = self.fresh("i")
+        out = lines_s + [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
+            _indent(listing + pick) + [f"    TMP[{prow}, {k}] = {value}", f"    TMP[{prow + 1}, {k}] = {mode}"]
+        then = self.block(c.get("then", []), env_then, cp + ".then")
+        out += [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]", f"    {value} = TMP[{prow}, {k}]",
+                f"    {mode} = TMP[{prow + 1}, {k}]"] + \
+            _indent(played + then)
+        self.depth -= 3
+        return out
+
+
+STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
+              "deal", "choose", "log", "end", "random", "realtime", "show", "assert")
+REFUSED = {"realtime": "a realtime step (several players act at once, in an order the scheduler decides)",
+           "end": "an end step (the game ends in the middle of a phase)",
+           "assert": "an assert step"}
+RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3
+
+
+# -- the module ------------------------------------------------------------------------------------
+HEADER = '''"""Generated by interpreter.fast.typepass from a spec's checked syntax tree (fixed templates)."""
+import numpy as np
+from numba import njit
+from interpreter.fast.runtime import (NULL, EVENT, truthy, attr_get, attr_mode, card_get, add_null, if_null, min2, max2,
+                                      randbelow, shuffle, event_seed, seed_bots, gather, move_top, deal,
+                                      play_card, sort_row, new_game)
+'''
+
+
+def lower(game) -> tuple:
+    """``(source, info)``: the numba module of ``game`` (a Game with its options) and what the
+    driver needs (``info``: zone rows, card attribute table, variable defaults...). Raises
+    :class:`NotTyped` with the reason when the spec does not type."""
+    low = Lowering(game)
+    for _ in range(8):  # variable types grow as assignments are seen: until stable
+        low.changed = False
+        low.helpers = []
+        low.helper_names = {}
+        low.counter = 0
+        low.needed_phases = set()
+        low.max_depth = 0
+        try:
+            bodies = _bodies(low)
+        except NotTyped:
+            if low.changed:  # read before its type was known: try again with what was learnt
+                continue
+            raise
+        if not low.changed:
+            break
+    else:
+        raise NotTyped("the types of the variables do not settle")
+    src = HEADER + f"NAME_ATTR = {low.attr_index['name']}\n\n" + "\n".join(low.helpers) + "\n" + bodies
+    check_source(src)
+    info = {
+        "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
+        "attrs": low.attr_table, "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()],
+        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2,
+        "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
+    }
+    return src, info
+
+
+def _bodies(low) -> str:
+    out = []
+    for name, (params, steps) in low.phases.items():
+        env = {}
+        args = []
+        for p in params:
+            v = low.fresh("v")
+            env[p] = (v, INT)
+            args.append(v)
+        low.depth = low.max_depth  # each phase its own rows of TMP: a phase runs inside another's loops
+        body = low.block(steps, env, f"phases.{name}")
+        out += ["@njit(cache=True, boundscheck=False)",
+                f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
+    low.depth = low.max_depth
+    flow = low.block(low.spec.get("flow") or [], {}, "flow")
+    out += ["@njit(cache=True, boundscheck=False)", f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
+    score_src = low.spec.get("score", "p.score")
+    p = low.fresh("v")
+    low.path = "score"
+    code, ty = low.expr(score_src, {"p": (p, INT)}, "score")
+    if ty not in (INT, BOOL):
+        raise NotTyped(f"a score that is a {ty}", "score")
+    out += ["@njit(cache=True, boundscheck=False)", f"def score({', '.join(STATE_ARGS + (p,))}):",
+            f"    return {code}", ""]
+    out += [_DRIVER.format(args=", ".join(STATE_ARGS))]
+    return "\n".join(out)
+
+
+_DRIVER = '''@njit(cache=True, boundscheck=False)
+def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENGTHS, ERRORS):
+    for g in range(n_games):
+        new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, first_seed + g)
+        seed_bots(RG, NP, first_seed + g, SK)
+        flow({args})
+        for q in range(NP):
+            SCORES[g, q] = score({args}, q)
+        LENGTHS[g] = RI[2]
+        ERRORS[g] = RI[3]
+'''
+
+
+# -- the guard ---------------------------------------------------------------------------------
+_GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
+_FIXED = frozenset(STATE_ARGS) | {
+    "np", "njit", "NULL", "EVENT", "NAME_ATTR", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
+    "max2", "randbelow", "shuffle", "event_seed", "seed_bots", "gather", "move_top", "deal", "play_card",
+    "sort_row", "new_game", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
+    "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
+    "interpreter", "numba", "cache", "boundscheck"}
+_NODES = (ast.Module, ast.Expr, ast.Constant, ast.Import, ast.ImportFrom, ast.alias, ast.FunctionDef,
+          ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.While, ast.If, ast.Pass,
+          ast.Name, ast.Load, ast.Store, ast.Subscript, ast.Tuple, ast.Call, ast.keyword, ast.BinOp,
+          ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod,
+          ast.USub, ast.Not, ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def check_source(src: str) -> None:
+    """Refuse a generated module holding anything but the templates' node kinds, fixed names and
+    generated names, and constants that are numbers (plus the module's one docstring).
+    Raises ValueError naming the offending node."""
+    tree = ast.parse(src)
+    for k, node in enumerate(ast.walk(tree)):
+        if not isinstance(node, _NODES):
+            raise ValueError(f"generated module: node {type(node).__name__} is not from the templates")
+        if isinstance(node, ast.Name) and not (node.id in _FIXED or _GENERATED.match(node.id)):
+            raise ValueError(f"generated module: name {node.id!r} is not from the templates")
+        if isinstance(node, ast.arg) and not (node.arg in _FIXED or _GENERATED.match(node.arg)):
+            raise ValueError(f"generated module: parameter {node.arg!r} is not from the templates")
+        if isinstance(node, ast.FunctionDef) and not (node.name in _FIXED or _GENERATED.match(node.name)):
+            raise ValueError(f"generated module: function {node.name!r} is not from the templates")
+        if isinstance(node, ast.keyword) and node.arg not in ("cache", "boundscheck"):
+            raise ValueError(f"generated module: keyword {node.arg!r} is not from the templates")
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, bool, type(None))):
+            if not (isinstance(node.value, str) and node is tree.body[0].value):
+                raise ValueError(f"generated module: constant {node.value!r} is not a number")
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            mod = getattr(node, "module", None) or node.names[0].name
+            if mod not in ("numpy", "numba", "interpreter.fast.runtime"):
+                raise ValueError(f"generated module: import of {mod!r}")

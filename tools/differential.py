@@ -267,14 +267,26 @@ def _spades_card(card: int) -> str:
 
 
 # -- Oh Hell ----------------------------------------------------------------------------------------
+# OpenSpiel oh_hell parameters tried in turn (every fifth game: game i uses OH_HELL_PARAMS[i // 5 % 4]).
+OH_HELL_PARAMS = [
+    {},
+    {"off_bid_penalty": True, "points_per_trick": 2},
+    {"num_suits": 3, "num_cards_per_suit": 9},
+    {"num_tricks_fixed": 2},
+]
+
+
 class OhHell(Pair):
-    """OpenSpiel ``oh_hell`` against specs/oh_hell.yaml (written to OpenSpiel's rules); game ``i``
-    is for 3 + i % 5 players."""
+    """OpenSpiel ``oh_hell`` against specs/oh_hell.yaml (written to OpenSpiel's rules, with its
+    parameters as options of the same names); game ``i`` is for 3 + i % 5 players, with
+    ``OH_HELL_PARAMS[i // 5 % 4]``."""
     spec = "oh_hell.yaml"
     openspiel = "oh_hell"
 
     def configure(self, index):
-        return 3 + index % 5, {"players": 3 + index % 5}, {}
+        n = 3 + index % 5
+        self.params = OH_HELL_PARAMS[index // 5 % len(OH_HELL_PARAMS)]
+        return n, {"players": n, **self.params}, dict(self.params)
 
     def common_card(self, name):
         return name  # the spec uses OpenSpiel's names (C2 ... HA)
@@ -284,10 +296,12 @@ class OhHell(Pair):
         num_tricks = self.os_chance()
         dealer = self.os_chance()
         dealt = [self.os_chance() for _ in range(n * num_tricks + 1)]
-        name = lambda c: "CDSH"[c % 4] + RANKS[c // 4]  # noqa: E731  (OpenSpiel's card ids, 4 suits)
+        suits = self.params.get("num_suits", 4)
+        name = lambda c: "CDSH"[c % suits] + RANKS[c // suits]  # noqa: E731  (OpenSpiel's card ids)
         hands = [[name(c) for c in dealt[p:n * num_tricks:n]] for p in range(n)]
         trump = name(dealt[-1])
-        draws = [num_tricks - 1, dealer]   # the spec's random steps: the number of tricks, the dealer
+        # the spec's random steps: the number of tricks (unless num_tricks_fixed), then the dealer
+        draws = ([] if self.params.get("num_tricks_fixed", -1) != -1 else [num_tricks - 1]) + [dealer]
         while self.ours.is_chance_node():
             node = self.ours.pending["chance"]
             if node["kind"] == "random":

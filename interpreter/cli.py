@@ -911,7 +911,7 @@ def cmd_serve(args) -> int:
                             "    hint: pip install -e '.[web]'") from None
     if args.bot_delay < 0 or args.realtime_delay < 0:
         raise RulebookError("--bot-delay and --realtime-delay are seconds, 0 or more")
-    app = create_app(args.specs, args.db, args.bot_delay, args.realtime_delay)
+    app = create_app(args.specs, args.db, args.bot_delay, args.realtime_delay, seed=args.seed)
     where = f"http://{'localhost' if args.host in ('127.0.0.1', '::1') else args.host}:{args.port}/"
     console.print(f"Rulebook web table: open {where} (games kept in {_escape(args.db)})")
     if args.host in ("127.0.0.1", "localhost", "::1"):
@@ -1031,6 +1031,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="how long a bot waits before it moves, so people can follow (default 0.5)")
     sv.add_argument("--realtime-delay", type=float, default=2.0, metavar="SECONDS",
                     help="how long a bot waits between its moves in a real-time phase (default 2.0)")
+    sv.add_argument("--seed", type=int, default=None, help="the games created get the seeds N, N+1, ... "
+                    "(reproducible tests; default: a random seed per game, never shown to players)")
     sv.set_defaults(func=cmd_serve)
 
     try:

@@ -158,6 +158,7 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
         except Refused as exc:
             return error_page(exc.message, exc.status)
         room.wake_bots()
+        diagram_of(room)  # start drawing it now: the page asks for it next
         return page("table.html", token=token, title=room.game.name, you=room.state.player_name(seat) if seat is not None else None,
                     table=fragment(room, seat, token), move=room.move, finished=room.state.is_terminal(),
                     spec=room.row["spec"])
@@ -202,12 +203,14 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             return
         await websocket.accept()
         sent = {"move": None}
+        one_at_a_time = asyncio.Lock()  # pushes from a person's action and from a bot never interleave
 
         async def push(r):
-            if sent["move"] == r.move and sent.get("terminal") == r.state.is_terminal():
-                return
-            sent["move"], sent["terminal"] = r.move, r.state.is_terminal()
-            await websocket.send_text(json.dumps({"html": fragment(r, seat, token), "move": r.move}))
+            async with one_at_a_time:
+                if sent["move"] == r.move and sent.get("terminal") == r.state.is_terminal():
+                    return
+                sent["move"], sent["terminal"] = r.move, r.state.is_terminal()
+                await websocket.send_text(json.dumps({"html": fragment(r, seat, token), "move": r.move}))
 
         room.listeners.add(push)
         try:
@@ -259,15 +262,22 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             room, _ = lookup(token)
         except Refused as exc:
             return Response(exc.message, status_code=exc.status, media_type="text/plain")
+        return Response(await diagram_of(room), media_type="image/svg+xml")
+
+    def diagram_of(room):
+        """The rule-flow diagram (SVG bytes) of the room's spec and options, drawn once in a thread
+        (it takes a few seconds) and kept: an awaitable, started as soon as a table is opened."""
         key = (room.row["spec"], room.game.fingerprint)
         if key not in diagrams:
             from ..analysis.export import to_image
             from ..analysis.graph import flow_graph
             game = room.game
-            diagrams[key] = await asyncio.to_thread(
-                to_image, flow_graph(game), "svg", None, game.name, "the step the game waits at is outlined in red",
-                link=lambda line: f"spec#L{line}")
-        return Response(diagrams[key], media_type="image/svg+xml")
+
+            def draw():
+                return to_image(flow_graph(game), "svg", None, game.name,
+                                "the step the game waits at is outlined in red", link=lambda line: f"spec#L{line}")
+            diagrams[key] = asyncio.ensure_future(asyncio.to_thread(draw))
+        return diagrams[key]
 
     async def spec_source(request):
         token = request.path_params["token"]

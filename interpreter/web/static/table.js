@@ -11,12 +11,11 @@
   let move = Number(holder.querySelector(".tbl").dataset.move);
   let lastError = "";
 
+  // a table older than the one shown is dropped (an answer may arrive after a newer push)
   function show(html, newMove) {
-    if (typeof newMove === "number" && newMove < move && html === undefined) return;
-    if (html !== undefined) {
-      holder.innerHTML = html;
-      move = Number(holder.querySelector(".tbl").dataset.move);
-    }
+    if (html === undefined || (typeof newMove === "number" && newMove < move)) return;
+    holder.innerHTML = html;
+    move = Number(holder.querySelector(".tbl").dataset.move);
     if (lastError) say(lastError);
     highlight();
   }
@@ -41,7 +40,7 @@
       say(lastError);
       return;
     }
-    if (body.html !== undefined) show(body.html);
+    if (body.html !== undefined) show(body.html, body.move);
     if (!res.ok) {
       lastError = body.error || ("refused (" + res.status + ")");
       say(lastError);

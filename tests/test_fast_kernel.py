@@ -140,13 +140,39 @@ def test_same_games_as_the_step_api(spec, opts):
             assert lengths[i] == length, (players, 100 + i)
 
 
-def test_simulate_fast_is_simulate():
-    game = load_game(ROOT / "specs" / "oh_hell.yaml")
-    slow = simulate(game, 30, 4, seed=7)
-    fast = simulate(game, 30, 4, seed=7, fast=True)
+def _tallies(result):
+    return [(t.n, t.total, t.squares, t.low, t.high, t.counts, t.complete)
+            for t in result.tallies + [result.length_tally]], result.wins
+
+
+@pytest.mark.parametrize("spec,players", [("oh_hell", 4), ("skull_king", 3)])
+def test_simulate_fast_is_simulate(spec, players):
+    """The statistics (counted in bulk from the kernel's arrays) are those of the step API."""
+    game = load_game(ROOT / "specs" / f"{spec}.yaml")
+    slow = simulate(game, 40, players, seed=7)
+    fast = simulate(game, 40, players, seed=7, fast=True)
     assert fast.fast and not fast.fast_note and not slow.fast
+    assert _tallies(fast) == _tallies(slow)
     assert fast.summary()["seats"] == slow.summary()["seats"]
-    assert fast.lengths == slow.lengths and fast.scores == slow.scores
+    seen = []
+    one_by_one = simulate(game, 5, players, seed=7, fast=True, on_game=lambda i, *o: seen.append((i, o)))
+    assert [i for i, _ in seen] == list(range(5)) and _tallies(one_by_one)[1] == simulate(game, 5, players, seed=7).wins
+
+
+def test_bulk_tally_is_one_by_one(monkeypatch):
+    """Tally.add_many counts as add does, past the cap of remembered values too."""
+    from interpreter.sim import simulate as sim
+    monkeypatch.setattr(sim, "MAX_DISTINCT", 5)
+    xs = np.array([3, 9, 3, -4, 12, 7, 7, 100, 2, 3, -4, 55], dtype=np.int64)
+    a, b = sim._Tally(), sim._Tally()
+    a.add(1)
+    b.add(1)
+    a.add_many(xs)
+    for x in xs:
+        b.add(int(x))
+    assert (a.n, a.total, a.squares, a.low, a.high, a.counts, a.complete) == \
+        (b.n, b.total, b.squares, b.low, b.high, b.counts, b.complete)
+    assert not a.complete
 
 
 def test_simulate_fast_falls_back_with_the_reason():

@@ -24,6 +24,9 @@ import numpy as np
 from .typepass import MAX_LIST, NULL, NotTyped, lower
 
 _KERNELS: dict = {}
+BATCH = 128  # generators seeded side by side (bots and draws of several games)
+EMAX = 64    # draws of one game seeded ahead at most (more are seeded one by one)
+BLOCK = 16
 
 
 def available() -> bool:
@@ -53,6 +56,7 @@ class Kernel:
 
     def __init__(self, game, source: str, info: dict, module):
         self.game, self.source, self.info, self.module = game, source, info, module
+        self.draws = 1  # how many random draws a game makes, learnt as games are played
 
     def run(self, num_players: int, first_seed: int, n_games: int):
         """``(scores int64[n, players], lengths int64[n], errors int64[n])`` of the games of seeds
@@ -77,8 +81,8 @@ class Kernel:
             Z=zinit.copy(), ZN=zninit.copy(), GV=gvinit.copy(), PV=pvinit.copy(),
             PB=np.full(nc, NULL, dtype=np.int64), MD=np.full(nc, NULL, dtype=np.int64),
             LOC=np.zeros(nc, dtype=np.int64), ATTR=np.array(info["attrs"], dtype=np.int64),
-            NP=np.int64(num_players), RG=np.zeros((num_players + 1, STATE_SIZE), dtype=np.int64),
-            RI=np.zeros(4, dtype=np.int64), TMP=np.zeros((info["depth"], max(MAX_LIST, nc)), dtype=np.int64),
+            NP=np.int64(num_players), RG=np.zeros((BATCH + 1, STATE_SIZE), dtype=np.int64),
+            RI=np.zeros(8, dtype=np.int64), TMP=np.zeros((info["depth"], max(MAX_LIST, nc)), dtype=np.int64),
             OPT=np.zeros((2, max(MAX_LIST, nc * (1 + len(info["attrs"])))), dtype=np.int64),
             SB=np.zeros(320, dtype=np.uint8), SK=np.zeros(max(64, nc), dtype=np.int64),
             SEEN=np.zeros(max(64, nc), dtype=np.int64))
@@ -86,8 +90,15 @@ class Kernel:
         scores = np.zeros((n_games, num_players), dtype=np.int64)
         lengths = np.zeros(n_games, dtype=np.int64)
         errors = np.zeros(n_games, dtype=np.int64)
+        state["RI"][7] = self.draws  # draws to seed ahead: what the last run's games used
+        width = BATCH + BLOCK * 48  # a block of 16 columns per key length (keys have at most 48 words)
         self.module.run(np.int64(first_seed), np.int64(n_games), *[state[k] for k in STATE_ARGS],
-                        zinit, zninit, gvinit, pvinit, scores, lengths, errors)
+                        zinit, zninit, gvinit, pvinit, scores, lengths, errors, np.int64(BATCH), np.int64(EMAX),
+                        np.zeros((BATCH, 48), dtype=np.int64), np.zeros(BATCH, dtype=np.int64),
+                        np.zeros((624, width), dtype=np.uint32), np.zeros((48, width), dtype=np.uint32),
+                        np.zeros(width, dtype=np.int64), np.zeros(width // BLOCK, dtype=np.int64),
+                        np.zeros(BATCH, dtype=np.int64))
+        self.draws = int(state["RI"][7])
         return scores, lengths, errors
 
 

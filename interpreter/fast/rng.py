@@ -284,3 +284,164 @@ class Scratch:
         self.digest = np.zeros(64, dtype=np.uint8)
         self.key = np.zeros(64, dtype=np.int64)
 
+
+
+# -- many generators at once ---------------------------------------------------------------------
+# A game seeds a generator per random event and per bot: ~600 dependent steps each, the largest
+# cost of a short game. The seeding loop is the same for every key of the same length, so keys
+# are grouped in blocks of 16 of one length and seeded side by side (one vector lane each):
+# G[i, c] is word i of the generator in column c, KT[j, c] word j of its key.
+
+BLOCK = 16
+MT_BASE32 = MT_BASE.astype(np.uint32)
+
+
+@njit(cache=True)
+def key_int(seed, out):
+    """The key words of ``random.Random(seed)`` (an int) into ``out``; returns their count."""
+    n = seed if seed >= 0 else -seed
+    kl = 0
+    while n > 0:
+        out[kl] = n & MASK32
+        n >>= 32
+        kl += 1
+    if kl == 0:
+        out[0] = 0
+        kl = 1
+    return kl
+
+
+@njit(cache=True)
+def key_event(seed, count, out, text, scratch, digest):
+    """The key words of ``random.Random(f"{seed}/{count}")`` into ``out``; returns their count."""
+    pos = write_int(text, 0, seed)
+    text[pos] = 47  # '/'
+    length = write_int(text, pos + 1, count)
+    sha512(text, length, digest)
+    total = length + 64
+    for i in range(length):
+        scratch[i] = text[i]
+    for i in range(64):
+        scratch[length + i] = digest[i]
+    start = 0
+    while start < total and scratch[start] == 0:
+        start += 1
+    kl = 0
+    pos = total
+    while pos > start:
+        word = 0
+        shift = 0
+        lo = pos - 4 if pos - 4 > start else start
+        for b in range(pos - 1, lo - 1, -1):
+            word |= np.int64(scratch[b]) << shift
+            shift += 8
+        out[kl] = word
+        kl += 1
+        pos = lo
+    if kl == 0:
+        out[0] = 0
+        kl = 1
+    return kl
+
+
+@njit(cache=True, boundscheck=False)
+def init_blocks(G, KT, BKL, nblocks):
+    """Seed the ``nblocks * 16`` generators of ``G`` (uint32[624, >= W]) with the keys ``KT``
+    (uint32[48, >= W], word j of column c's key at KT[j, c]); every key of block b has BKL[b] words."""
+    W = nblocks * BLOCK
+    for i in range(N):
+        b = MT_BASE32[i]
+        row = G[i]
+        for c in range(W):
+            row[c] = b
+    jb = np.zeros(nblocks, dtype=np.int64)
+    i = 1
+    for t in range(N):
+        prv = G[i - 1]
+        cur = G[i]
+        for blk in range(nblocks):
+            j = jb[blk]
+            kr = KT[j]
+            jj = np.uint32(j)
+            c0 = blk * BLOCK
+            for c in range(c0, c0 + BLOCK):
+                p = prv[c]
+                cur[c] = (cur[c] ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1664525))) + kr[c] + jj
+            j += 1
+            jb[blk] = j if j < BKL[blk] else 0
+        i += 1
+        if i >= N:
+            for c in range(W):
+                G[0, c] = G[N - 1, c]
+            i = 1
+    for t in range(N - 1):
+        prv = G[i - 1]
+        cur = G[i]
+        ii = np.uint32(i)
+        for c in range(W):
+            p = prv[c]
+            cur[c] = (cur[c] ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1566083941))) - ii
+        i += 1
+        if i >= N:
+            for c in range(W):
+                G[0, c] = G[N - 1, c]
+            i = 1
+    for c in range(W):
+        G[0, c] = np.uint32(0x80000000)
+
+
+@njit(cache=True, boundscheck=False)
+def columns_to_rows(G, W, rowof, RG):
+    """Generator of column c of G into row ``rowof[c]`` of RG (int64[rows, STATE_SIZE]: the
+    one-generator layout of :func:`genrand`), skipping columns whose row is -1."""
+    for c0 in range(0, W, BLOCK):
+        for i0 in range(0, N, BLOCK):
+            i1 = i0 + BLOCK if i0 + BLOCK < N else N
+            for c in range(c0, c0 + BLOCK):
+                r = rowof[c]
+                if r < 0:
+                    continue
+                dst = RG[r]
+                for i in range(i0, i1):
+                    dst[i] = G[i, c]
+    for c in range(W):
+        r = rowof[c]
+        if r >= 0:
+            RG[r, N] = N
+            RG[r, N + 1] = 0
+
+
+@njit(cache=True)
+def seed_many(RG, keys, keylens, count, G, KT, rowof, BKL, order):
+    """Seed rows 0..count-1 of RG with ``keys[r, :keylens[r]]``, many at once: rows grouped by key
+    length into blocks of 16 (a block is padded with copies of its last key, written nowhere).
+    Scratch: G uint32[624, W], KT uint32[48, W], rowof int64[W], BKL int64[W // 16], order
+    int64[count], with W >= count + 16 * (number of distinct key lengths)."""
+    for r in range(count):
+        order[r] = r
+    for a in range(1, count):  # stable insertion sort by key length
+        x = order[a]
+        b = a
+        while b > 0 and keylens[order[b - 1]] > keylens[x]:
+            order[b] = order[b - 1]
+            b -= 1
+        order[b] = x
+    c = 0
+    nb = 0
+    k = 0
+    while k < count:
+        kl = keylens[order[k]]
+        BKL[nb] = kl
+        for s in range(BLOCK):
+            if k < count and keylens[order[k]] == kl:
+                r = order[k]
+                rowof[c] = r
+                k += 1
+            else:
+                rowof[c] = -1  # padding: the previous key again (any key would do)
+            for j in range(kl):
+                KT[j, c] = np.uint32(keys[r, j])
+            c += 1
+        nb += 1
+    init_blocks(G, KT, BKL, nb)
+    columns_to_rows(G, c, rowof, RG)

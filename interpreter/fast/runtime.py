@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rng import randbelow, seed_event, seed_int, shuffle  # noqa: F401 (re-exported to generated modules)
+from .rng import key_event, key_int, randbelow, seed_event, seed_int, seed_many, shuffle  # noqa: F401
 
 NULL = -(2 ** 62)
 EVENT = 0
@@ -82,17 +82,34 @@ def max2(a, b):
 
 
 @njit(cache=True)
-def event_seed(RG, RI, SB, SK):
-    """Seed ``RG[0]`` as the State's next draw (``random.Random(f"{seed}/{count}")``)."""
-    seed_event(RG[0], RI[0], RI[1], SB[0:64], SB[64:256], SB[256:320], SK)
+def event_gen(RG, RI, SB, SK):
+    """The row of RG holding the generator of the State's next draw (``random.Random(
+    f"{seed}/{count}")``): seeded with the batch when it was foreseen, else seeded now in the
+    last row."""
+    k = RI[1]
     RI[1] += 1
+    if k < RI[6]:
+        return RI[5] + k
+    spare = RG.shape[0] - 1
+    seed_event(RG[spare], RI[0], k, SB[0:64], SB[64:256], SB[256:320], SK)
+    return spare
 
 
 @njit(cache=True)
-def seed_bots(RG, NP, seed, SK):
-    """The random bot of seat p in the game of ``seed``: ``random.Random(seed * 1_000_003 + p)``."""
-    for p in range(NP):
-        seed_int(RG[1 + p], seed * 1000003 + p, SK)
+def prepare_batch(RG, first_seed, nb, NP, E, SB, KEYS, KL, G, KT, ROWOF, BKL, ORD):
+    """Seed, side by side, the generators of games ``first_seed .. first_seed + nb - 1``: game j's
+    random bots (``random.Random(seed * 1_000_003 + p)``) in rows ``j * (NP + E) + p`` and its first
+    ``E`` draws (``random.Random(f"{seed}/{k}")``) in the ``E`` rows after them."""
+    r = 0
+    for j in range(nb):
+        seed = first_seed + j
+        for p in range(NP):
+            KL[r] = key_int(seed * 1000003 + p, KEYS[r])
+            r += 1
+        for k in range(E):
+            KL[r] = key_event(seed, k, KEYS[r], SB[0:64], SB[64:256], SB[256:320])
+            r += 1
+    seed_many(RG, KEYS, KL, r, G, KT, ROWOF, BKL, ORD)
 
 
 @njit(cache=True)

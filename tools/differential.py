@@ -127,6 +127,7 @@ class Pair:
             raise Mismatch("an unexpected chance node after an action")
 
     def os_returns(self):
+        """OpenSpiel's returns (list of float, by seat)."""
         return [float(r) for r in self.os.returns()]
 
     def our_returns(self):

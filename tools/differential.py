@@ -324,7 +324,8 @@ class OhHell(Pair):
 class CrazyEights(Pair):
     """OpenSpiel ``crazy_eights`` against specs/crazy_eights.yaml ``preset=openspiel``; game ``i``
     is for 2 + i % 4 players, with OpenSpiel's default parameters, then max_draw_cards=2, then
-    max_turns=20 in turn (every fourth game), given to the spec as options of the same names.
+    max_turns=20, then reshuffle=true in turn (every fourth game), given to the spec as options of
+    the same names.
 
     Here Rulebook draws first: its shuffles take random orders, and OpenSpiel's chance nodes are
     given the cards Rulebook dealt, turned and drew. OpenSpiel's eight is two decisions (play it,
@@ -336,7 +337,7 @@ class CrazyEights(Pair):
 
     def configure(self, index):
         n = 2 + index % 4
-        extra = [{}, {"max_draw_cards": 2}, {"max_turns": 20}][index // 4 % 3]
+        extra = [{}, {"max_draw_cards": 2}, {"max_turns": 20}, {"reshuffle": True}][index // 4 % 4]
         return n, {"players": n, **extra}, {"preset": "openspiel", **extra}
 
     def start(self):
@@ -414,6 +415,13 @@ class CrazyEights(Pair):
             if not self.os.is_chance_node() or sum(drawn.values()) != 1:
                 raise Mismatch("a draw that is not one card in both engines")
             self.os.apply_action(self._os_card(self.names[next(iter(drawn))]))
+        while self.ours.is_chance_node():  # reshuffle: the discard pile becomes the stock
+            node = self.ours.pending["chance"]
+            if node["kind"] != "shuffle":
+                raise Mismatch("Rulebook draws at random during play")
+            names = sorted(self.names[c] for c in node["cards"])
+            self.rng.shuffle(names)
+            self.ours.apply("order " + ", ".join(names), CHANCE)
         self.after(player, common)
 
 

@@ -370,3 +370,16 @@ def test_the_leak_check_catches_a_leak():
     assert_no_leak(s, events, 1, table)
     with pytest.raises(AssertionError, match="which it may not see"):
         assert_no_leak(s, events, 0, table)
+
+
+def test_a_stored_game_that_no_longer_replays_is_refused_with_a_message(tmp_path):
+    with TestClient(make_app(tmp_path)) as client:
+        tokens, spectator = create(client, seats=("human", "human", "human"))
+        gid = client.app.state.store.find_token(spectator)[0]
+    store = client.app.state.store.__class__(f"sqlite:///{tmp_path / 'games.db'}")
+    store.add_action(gid, 0, 0, "bid 9")  # not a legal bid in round 1
+    store.close()
+    with TestClient(make_app(tmp_path)) as client:
+        r = client.get(f"/t/{tokens[0]}")
+        assert r.status_code == 409 and "stored action 0" in r.text and "bid 9" in r.text
+        assert client.get("/").status_code == 200  # the server goes on

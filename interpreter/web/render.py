@@ -74,6 +74,19 @@ def step_line(state) -> int | None:
         return None
 
 
+def step_doc(state) -> str | None:
+    """The ``doc:`` of the spec step the game waits at (public: the rules are public), or None."""
+    instr = pending_step(state)
+    try:
+        node = state.game.spec
+        for key in instr.path:
+            node = node[key]
+    except (AttributeError, KeyError, IndexError, TypeError):
+        return None
+    doc = node.get("doc") if isinstance(node, dict) else None
+    return " ".join(doc.split()) if isinstance(doc, str) and doc.strip() else None
+
+
 def log_lines(state, events, seat) -> list:
     """The lines of ``events`` (engine events of ``state``) that ``seat`` may read, oldest first:
     ``{"text", "table"}`` (``table``: score rows with their column titles, or None)."""
@@ -211,4 +224,5 @@ def table_view(state, seat, events, move: int) -> dict:
         "set_choice": set_choice, "card_verb": verb if my_turn else None, "my_turn": my_turn,
         "line": step_line(state) if not obs["terminal"] else None,
         "picked": pending.get("my_picked") or [],
+        "doc": step_doc(state) if my_turn else None,
     }

@@ -213,5 +213,11 @@ class Rooms:
         """The Room of game ``gid`` (replayed from the database the first time). Raises Refused."""
         room = self.rooms.get(gid)
         if room is None:
-            room = self.rooms[gid] = Room.load(self.store, gid, {}, self.bot_delay, self.realtime_delay)
+            try:
+                room = Room.load(self.store, gid, {}, self.bot_delay, self.realtime_delay)
+            except Refused:
+                raise
+            except RulebookError as exc:  # a stored game that no longer replays: say so, keep serving
+                raise Refused(f"this game cannot be opened: {exc}", 409) from None
+            self.rooms[gid] = room
         return room

@@ -159,6 +159,8 @@ def test_whole_game_every_table_sent_hides_what_the_observation_hides(tmp_path):
                 assert out.status_code == 200, out.json()
                 sent.append((seat, out.json()["html"]))
             sent.append((SPECTATOR, client.get(f"/t/{spectator}/view").json()["html"]))
+            for seat, tok in viewers.items():  # the whole page too (header, table, diagram frame)
+                sent.append((seat, client.get(f"/t/{tok}").text))
         assert room.state.is_terminal() and len(room.state.history) == 195  # 10 rounds of 3 players
         pushes = {}
         for seat, ws in sockets.items():

@@ -159,3 +159,27 @@ def test_a_spec_changed_since_it_was_loaded_is_not_sent_to_workers(tmp_path):
     path.write_text(OH_HELL.read_text() + "\n# edited\n")
     with pytest.raises(RulebookError, match="changed since it was loaded"):
         simulate(game, 4, 4, 0, jobs=2)
+
+
+def test_a_cluster_failing_during_the_run_is_a_clear_error(local_cluster, monkeypatch):
+    from distributed.scheduler import KilledWorker
+
+    def killed(*args):
+        from types import SimpleNamespace
+        raise KilledWorker("chunk-0", SimpleNamespace(address="tcp://127.0.0.1:1"), 3)
+
+    monkeypatch.setattr(sim_module, "_run_chunks", killed)
+    with pytest.raises(RulebookError, match="failed during the run: KilledWorker"):
+        simulate(load_game(OH_HELL), 4, 4, 0, backend="dask", address=local_cluster.scheduler_address)
+
+
+def test_a_failing_game_on_a_dask_worker_keeps_its_replay_command(local_cluster, tmp_path):
+    """A game's rule error comes back from the worker as it is: located, with its replay command."""
+    from interpreter.errors import RuleError
+    path = tmp_path / "broken.yaml"
+    text = OH_HELL.read_text()
+    assert "where: may_play(c, p)" in text
+    path.write_text(text.replace("where: may_play(c, p)", "where: \"1 / (count(p.hand) - 1) > 0\""))
+    game = load_game(path)
+    with pytest.raises(RuleError, match=r"watch it with: rulebook play .*broken.yaml --players 4 --seed \d+"):
+        simulate(game, 6, 4, 0, backend="dask", address=local_cluster.scheduler_address)

@@ -2,8 +2,10 @@
 dask [--address tcp://HOST:PORT]``): chunks of games run as Dask tasks on an existing cluster or on
 a local one (``dask.distributed.LocalCluster``, one single-threaded worker process per core).
 
-Dask is optional (``pip install -e '.[dask]'``); without it, or with a scheduler that cannot be
-reached, a :class:`~interpreter.errors.RulebookError` says so (no traceback).
+Dask is optional (``pip install -e '.[dask]'``); without it, with a scheduler that cannot be
+reached, or a cluster that fails during the run (a worker killed, the scheduler gone), a
+:class:`~interpreter.errors.RulebookError` says so (no traceback). A game's own error (RuleError,
+with the command that replays it) comes back from its worker as it is.
 """
 from __future__ import annotations
 
@@ -66,7 +68,8 @@ def _check_address(address: str) -> None:
 def dask_pool(address: str | None = None, jobs: int = 1):
     """A :class:`DaskPool` on the scheduler at ``address`` (left running when done), or on a new
     local cluster of ``jobs`` worker processes (``jobs`` 1: one per core; closed when done).
-    Raises RulebookError when Dask is missing or the scheduler cannot be reached."""
+    Raises RulebookError when Dask is missing, the scheduler cannot be reached, or the cluster
+    fails during the run."""
     distributed = _import()
     # Dask's own log lines (a worker's start, a closed connection) are not the user's business
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker"):
@@ -86,8 +89,17 @@ def dask_pool(address: str | None = None, jobs: int = 1):
         cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                            host="127.0.0.1", dashboard_address=":0", silence_logs=logging.ERROR)
         client = distributed.Client(cluster, set_as_default=False)
+    from concurrent.futures import CancelledError
+
+    from distributed.scheduler import KilledWorker
     try:
         yield DaskPool(client)
+    except (KilledWorker, CancelledError, OSError, TimeoutError) as exc:  # not a game's RuleError
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        where = f"at {address}" if address is not None else "(local)"
+        raise RulebookError(f"the Dask cluster {where} failed during the run: {type(exc).__name__}: "
+                            f"{reason[:300]}\n    hint: check its workers (they need the same Rulebook installed), "
+                            "or run without --backend dask") from None
     finally:
         client.close()
         if cluster is not None:

@@ -631,6 +631,10 @@ def cmd_simulate(args) -> int:
     if args.track:
         raise RulebookError("--track compares variables between two rule sets: add --compare B.yaml "
                             "or --compare-option NAME=VALUE")
+    if args.backend == "dask" and not args.quiet and args.games > 1:  # a local cluster takes seconds to start
+        where = (f"connecting to the Dask scheduler at {args.address}" if args.address else
+                 f"starting a local Dask cluster of {args.jobs if args.jobs > 1 else os.cpu_count() or 1} workers")
+        err_console.print(f"[dim]{_escape(where)}…[/dim]")
     with Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err_console, transient=True, disable=args.quiet) as progress:
         task = progress.add_task("games", total=args.games)

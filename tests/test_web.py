@@ -385,3 +385,25 @@ def test_a_stored_game_that_no_longer_replays_is_refused_with_a_message(tmp_path
         r = client.get(f"/t/{tokens[0]}")
         assert r.status_code == 409 and "stored action 0" in r.text and "bid 9" in r.text
         assert client.get("/").status_code == 200  # the server goes on
+
+
+def test_a_failing_bot_stops_the_bots_and_every_table_says_so(tmp_path):
+    from interpreter.errors import RulebookError
+    app = make_app(tmp_path)
+    with TestClient(app) as client:
+        tokens, spectator = create(client)
+        gid = app.state.store.find_token(spectator)[0]
+        room = app.state.rooms.get(gid)
+
+        def broken(state, seat):
+            raise RulebookError("no legal option (a test)")
+        room.agents[2].act = broken
+        client.get(f"/t/{tokens[0]}")  # opening a table lets the bots move: this one fails
+        for _ in range(100):
+            if room.failure:
+                break
+            client.get("/")  # (the bots' task runs in the server's loop)
+        assert room.failure == "the bot of Bot 2 failed: no legal option (a test)"
+        page = client.get(f"/t/{spectator}").text
+        assert "The game cannot go on: the bot of Bot 2 failed" in page
+        assert room.state.history == []  # nothing was applied for it

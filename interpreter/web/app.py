@@ -87,7 +87,7 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
 
     def fragment(room: Room, seat, token) -> str:
         view = table_view(room.state, seat, room.events, room.move)
-        return env.get_template("_table.html").render(v=view, token=token)
+        return env.get_template("_table.html").render(v=view, token=token, failure=room.failure)
 
     async def lobby(request, error=None, form=None):
         return page("lobby.html", status=400 if error else 200, specs=list(served.values()), games=store.list_games(),
@@ -207,9 +207,10 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
 
         async def push(r):
             async with one_at_a_time:
-                if sent["move"] == r.move and sent.get("terminal") == r.state.is_terminal():
+                if sent["move"] == r.move and sent.get("terminal") == r.state.is_terminal() \
+                        and sent.get("failure") == r.failure:
                     return
-                sent["move"], sent["terminal"] = r.move, r.state.is_terminal()
+                sent["move"], sent["terminal"], sent["failure"] = r.move, r.state.is_terminal(), r.failure
                 await websocket.send_text(json.dumps({"html": fragment(r, seat, token), "move": r.move}))
 
         room.listeners.add(push)

@@ -39,6 +39,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.listeners = set()
         self.bot_task = None
+        self.failure = None  # what stopped the bots, shown on every table
         self.kinds = {s["seat"]: s["bot"] for s in row["seats"] if s["kind"] == "bot"}
         from ..agents.registry import bots_for
         agents = bots_for(row["seed"], row["num_players"], self.kinds)
@@ -151,11 +152,7 @@ class Room:
 
     async def changed(self) -> None:
         """Tell every listener, then let the bots move if it is their turn."""
-        for listener in list(self.listeners):
-            try:
-                await listener(self)
-            except Exception:  # noqa: BLE001 - a closed connection must not stop the game
-                self.listeners.discard(listener)
+        await self._tell()
         self.wake_bots()
 
     # -- bots ----------------------------------------------------------------------------
@@ -167,7 +164,7 @@ class Room:
 
     def wake_bots(self) -> None:
         """Start the bots' task if a bot may act and none is running."""
-        if self.bot_turn() and (self.bot_task is None or self.bot_task.done()):
+        if self.failure is None and self.bot_turn() and (self.bot_task is None or self.bot_task.done()):
             self.bot_task = asyncio.get_running_loop().create_task(self._bots())
 
     async def _bots(self) -> None:
@@ -193,13 +190,19 @@ class Room:
                     self._apply(seat, action.text)
                 except RulebookError as exc:  # a bot's failure stops the bots, not the server
                     log.error("game %s: the bot of seat %s failed: %s", self.id, seat, exc)
+                    self.failure = f"the bot of {self.state.player_name(seat)} failed: {exc}"
+                    await self._tell()
                     return
                 self._store_last()
-            for listener in list(self.listeners):
-                try:
-                    await listener(self)
-                except Exception:  # noqa: BLE001
-                    self.listeners.discard(listener)
+            await self._tell()
+
+    async def _tell(self) -> None:
+        """Call every listener (a closed connection is dropped)."""
+        for listener in list(self.listeners):
+            try:
+                await listener(self)
+            except Exception:  # noqa: BLE001 - a closed connection must not stop the game
+                self.listeners.discard(listener)
 
 
 class Rooms:

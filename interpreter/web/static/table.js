@@ -14,8 +14,12 @@
   // a table older than the one shown is dropped (an answer may arrive after a newer push)
   function show(html, newMove) {
     if (html === undefined || (typeof newMove === "number" && newMove < move)) return;
+    const log = holder.querySelector("#log");
+    const atEnd = !log || log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
     holder.innerHTML = html;
     move = Number(holder.querySelector(".tbl").dataset.move);
+    const newLog = holder.querySelector("#log");
+    if (newLog && atEnd) newLog.scrollTop = newLog.scrollHeight;  // follow the log unless scrolled back
     if (lastError) say(lastError);
     highlight();
   }
@@ -129,6 +133,8 @@
       delay = Math.min(delay * 2, 4000);
     };
   }
+  const log0 = holder.querySelector("#log");
+  if (log0) log0.scrollTop = log0.scrollHeight;
   highlight();
   connect();
 })();

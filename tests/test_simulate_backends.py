@@ -73,6 +73,15 @@ def test_dask_with_bots_and_options_equals_one_process(local_cluster):
     assert one == dask and one[1]["seats"][1]["bot"] == "ismcts:4"
 
 
+def test_a_local_dask_cluster_of_two_processes_equals_one_process_game_by_game():
+    """No address: simulate starts its own local cluster (2 worker processes here) and closes it."""
+    game = load_game(SKULL_KING)
+    one = games_of(game, 6, 4, 17)
+    dask = games_of(game, 6, 4, 17, backend="dask", jobs=2)
+    assert [g[0] for g in dask[0]] == list(range(6))
+    assert one == dask
+
+
 def test_rulebook_simulate_on_a_local_dask_cluster_equals_one_process(capsys):
     """The CLI's own local cluster (two worker processes): the same statistics as one process."""
     args = ["simulate", str(OH_HELL), "-n", "8", "-p", "4", "--seed", "3", "--json", "--quiet"]

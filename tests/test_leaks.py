@@ -241,7 +241,7 @@ def _all_modules(spec) -> dict:
 
 
 # A whole game of some specs is thousands of actions (Ligretto to 99 points): one round here.
-QUICK = {"ligretto_classic": {"rounds": 1}}
+QUICK = {"ligretto_classic": {"rounds": 1}, "president": {"rounds": 1}}
 
 
 def _quick(spec) -> dict:

@@ -417,14 +417,15 @@ class _Doc:
                     f"moment, without waiting for a turn; the first to act gets the spot, and the others' "
                     f"options change with it. This goes on {until}:")
         if kind == "climb" and isinstance(body, dict):
-            who = f"the players of {_code(body['players'])}" if "players" in body else "every player"
+            who = _code(body["players"]) if "players" in body else "every seat from 0, clockwise"
             lead = f", {_code(body['lead'])} first" if "lead" in body else ""
             name = d.get("var") or "player"
             last = str(body.get("last", "last_player"))
             out = (f" A player for whom {_code(body['in'])} no longer holds is out and skipped." if "in" in body
                    else "")
             until = f" when {_code(body['until'])}," if "until" in body else ""
-            return (f"**Climbing turns — take turns until all the others pass:** {who} take turns in order{lead} "
+            return (f"**Climbing turns — take turns until all the others pass:** players take turns in this "
+                    f"order: {who}{lead} "
                     f"(the player whose turn it is is `{name}`; `{last}` is the last player who played since "
                     f"the pile last cleared, none while leading).{out} When every other player still in has "
                     f"passed since the last play, the pile clears and the last to play leads (or the next player "

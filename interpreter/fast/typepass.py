@@ -1152,8 +1152,9 @@ class Lowering:
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
-              "deal", "choose", "log", "end", "random", "realtime", "show", "assert")
+              "deal", "choose", "log", "end", "random", "realtime", "show", "assert", "climb")
 REFUSED = {"realtime": "a realtime step (several players act at once, in an order the scheduler decides)",
+           "climb": "a climb step (turns until all the others pass: the kernel has no such turn order yet)",
            "end": "an end step (the game ends in the middle of a phase)",
            "assert": "an assert step"}
 RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row, 5: draws' first row,

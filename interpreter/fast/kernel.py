@@ -8,8 +8,9 @@ which says what went wrong). Needs numba (``pip install -e '.[fast]'``): without
 :func:`available` is False and ``kernel_for`` raises NotTyped saying so.
 
 The generated module is written to the user's cache folder (:mod:`interpreter.cache`) under a name
-made from the SHA-256 of its source, and compiled with numba's ``cache=True``: a second process
-loads the machine code instead of compiling it again (start-up, see tools/bench.py).
+made from the SHA-256 of its source (which holds a digest of the fixed code compiled into it), and
+its driver ``run`` is compiled with numba's ``cache=True``, everything it calls compiled into it: a
+second process loads that machine code instead of compiling it again (start-up, see tools/bench.py).
 """
 from __future__ import annotations
 

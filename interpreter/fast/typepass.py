@@ -649,6 +649,8 @@ class Lowering:
         locs = sorted(n for n in self.scope_names(env) if re.search(rf"\b{n}\b", text))
         params = ", ".join(state + tuple(locs))
         body = _indent(body_lines + [f"return {ret}"])
+        # (only `run` is cached by numba, with everything it calls compiled into it: one cache entry
+        # to load at start-up, and a shorter compile)
         # the same function up to the names of its locals is made once (definitions used twice)
         order = {}
         canon = re.sub(r"\b[vtih][0-9]+\b", lambda m: order.setdefault(m.group(0), f"c{len(order)}"),
@@ -657,7 +659,7 @@ class Lowering:
         if name is None:
             name = self.fresh("h")
             self.helper_names[canon] = name
-            self.helpers += [f"@njit(cache=True, boundscheck=False)", f"def {name}({params}):"] + body + [""]
+            self.helpers += [f"@njit(boundscheck=False)", f"def {name}({params}):"] + body + [""]
         return f"{name}({params})"
 
     def scope_names(self, env):
@@ -1193,7 +1195,7 @@ def lower(game) -> tuple:
             break
     else:
         raise NotTyped("the types of the variables do not settle")
-    src = HEADER + f"NAME_ATTR = {low.attr_index['name']}\n\n" + "\n".join(low.helpers) + "\n" + bodies
+    src = HEADER + f"RUNTIME = {_runtime_digest()}\nNAME_ATTR = {low.attr_index['name']}\n\n" + "\n".join(low.helpers) + "\n" + bodies
     check_source(src)
     info = {
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
@@ -1202,6 +1204,19 @@ def lower(game) -> tuple:
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
     }
     return src, info
+
+
+def _runtime_digest() -> int:
+    """A number that changes with the fixed code the kernel compiles in (runtime.py, rng.py and
+    this file): numba's cache of a generated module knows only that module's file, so the module's
+    text (hence its name) must change when the code compiled into it does."""
+    import hashlib
+    from pathlib import Path
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for name in ("runtime.py", "rng.py", "typepass.py"):
+        h.update((here / name).read_bytes())
+    return int.from_bytes(h.digest()[:6], "big")
 
 
 def _bodies(low) -> str:
@@ -1215,18 +1230,18 @@ def _bodies(low) -> str:
             args.append(v)
         low.depth = low.max_depth  # each phase its own rows of TMP: a phase runs inside another's loops
         body = low.block(steps, env, f"phases.{name}")
-        out += ["@njit(cache=True, boundscheck=False)",
+        out += ["@njit(boundscheck=False)",
                 f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
     low.depth = low.max_depth
     flow = low.block(low.spec.get("flow") or [], {}, "flow")
-    out += ["@njit(cache=True, boundscheck=False)", f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
+    out += ["@njit(boundscheck=False)", f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
     score_src = low.spec.get("score", "p.score")
     p = low.fresh("v")
     low.path = "score"
     code, ty = low.expr(score_src, {"p": (p, INT)}, "score")
     if ty not in (INT, BOOL):
         raise NotTyped(f"a score that is a {ty}", "score")
-    out += ["@njit(cache=True, boundscheck=False)", f"def score({', '.join(STATE_ARGS + (p,))}):",
+    out += ["@njit(boundscheck=False)", f"def score({', '.join(STATE_ARGS + (p,))}):",
             f"    return {code}", ""]
     out += [_DRIVER.format(args=", ".join(STATE_ARGS))]
     return "\n".join(out)
@@ -1265,7 +1280,7 @@ def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENG
 # -- the guard ---------------------------------------------------------------------------------
 _GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
 _FIXED = frozenset(STATE_ARGS) | {
-    "np", "njit", "NULL", "NAME_ATTR", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
+    "np", "njit", "NULL", "NAME_ATTR", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
     "max2", "randbelow", "shuffle", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
     "sort_row", "new_game", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",

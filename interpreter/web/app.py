@@ -83,7 +83,9 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
         if found is None or found[1] == "admin":
             raise Refused("no game has this link: check that you copied the whole link you were given", 404)
         gid, seat = found
-        return rooms.get(gid), seat
+        room = rooms.get(gid)
+        room.wake_bots()  # a game opened again (after a restart) goes on where bots are to move
+        return room, seat
 
     def fragment(room: Room, seat, token) -> str:
         view = table_view(room.state, seat, room.events, room.move)

@@ -443,8 +443,10 @@ class Lowering:
     def e_binop(self, t, env):
         a, op, b = t.children
         op = str(op)
-        ca, ta = self.scalar(a, env)
-        cb, tb = self.scalar(b, env)
+        ra, rb = self.e(a, env), self.e(b, env)
+        if isinstance(ra, ListT) or isinstance(rb, ListT):
+            raise NotTyped(f"{op} of lists (a list built up in a variable: the kernel keeps no lists)", self.path)
+        (ca, ta), (cb, tb) = ra, rb
         if ta not in (INT, BOOL) or tb not in (INT, BOOL):
             raise NotTyped(f"arithmetic ({op}) on a {ta if ta not in (INT, BOOL) else tb}", self.path)
         if op == "/":

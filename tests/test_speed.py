@@ -112,3 +112,55 @@ def test_a_spec_that_fails_the_schema_is_never_stamped(tmp_path, monkeypatch):
         with pytest.raises(SpecError):
             load_game(bad)
     assert not any(p.name.startswith("schema-ok-") for p in (tmp_path / "c").iterdir())
+
+
+LOOP_OVER_A_VARIABLE = """
+name: Loop over a variable
+players: {min: 2, max: 2}
+cards:
+  - each: {n: "range(1, 3)"}
+    name: "c{n}"
+zones:
+  deck: {visibility: hidden, initial: all}
+variables: {rows: [[1, 2], [3, 4], [5, 6]], seen: []}
+flow:
+  - for: row
+    in: rows
+    do:
+      - set: {"rows[2]": "[0, 0]"}
+      - set: {"row[0]": 9}
+      - choose:
+          action: take
+          player: 0
+          options: "[1, 2]"
+          as: k
+          then:
+            - set: {seen: "seen + [row[0] + row[1] + k]"}
+score: "0"
+"""
+
+
+def test_loop_cursors_are_shared_by_clones_safely(tmp_path):
+    """A clone shares the loop cursors of its frames (State.clone); this is safe because a loop
+    owns its items (copied when it starts, each item bound as a copy): changing the variable it
+    loops over, or the bound item, in place changes neither the loop nor any clone's."""
+    import textwrap
+    path = tmp_path / "loop.yaml"
+    path.write_text(textwrap.dedent(LOOP_OVER_A_VARIABLE))
+    game = load_game(path)
+    state = game.new_state(2, seed=1)
+    clone = state.clone()
+    saved = clone.to_json()
+    for s, pick in ((state, "take 1"), (state, "take 2"), (state, "take 1")):
+        s.apply(pick, 0)
+    assert clone.to_json() == saved  # the original's moves changed nothing in the clone
+    for pick in ("take 2", "take 2", "take 2"):
+        clone.apply(pick, 0)
+    # the loop reads the rows as they were when it started (9 + 2 + k, 9 + 4 + k, 9 + 6 + k),
+    # whether the State was played on, cloned, or saved and loaded mid-loop
+    assert state.vars["seen"] == [12, 15, 16] and clone.vars["seen"] == [13, 15, 17]
+    assert state.vars["rows"] == [[1, 2], [3, 4], [0, 0]]
+    loaded = State.from_json(game, game.replay(2, 1, state.history[:1]).to_json())
+    for pick in ("take 2", "take 1"):
+        loaded.apply(pick, 0)
+    assert loaded.to_json() == game.replay(2, 1, state.history).to_json() == state.to_json()

@@ -13,6 +13,23 @@ from ..expr.compiler import MAX_TEXT, _add, check_value
 from ..model.cards import Card
 
 CHOICES = "$choices"
+
+
+def _own(v):
+    """A deep copy of plain data (lists and maps; cards, numbers and texts shared): one slice
+    for a flat list."""
+    t = type(v)
+    if t is list:
+        for x in v:
+            tx = type(x)
+            if tx is list or tx is dict or tx is tuple:
+                return [_own(y) for y in v]
+        return v[:]
+    if t is dict:
+        return {k: _own(x) for k, x in v.items()}
+    if t is tuple:
+        return tuple([_own(x) for x in v])
+    return v
 LAZY_PRODUCTS = True  # False: product options listed as texts like any list (the tests compare both)
 
 
@@ -128,6 +145,9 @@ class ForInit(Instr):
             raise RuleError(f"cannot loop over {items!r}: expected a list or a number")
         else:
             check_value(ctx, items)
+            # the cursor owns its items: a list an expression returns may be a live variable
+            # (changed in place later), and clones share a cursor (State.clone)
+            items = _own(items)
         # the cursor is a pair replaced at each pass (never changed in place)
         frame[2][self.key] = (items, 0)
         frame[1] += 1
@@ -144,7 +164,11 @@ class ForNext(Instr):
         items, i = loc[self.key]
         if i < len(items):
             if self.var is not None:
-                loc[self.var] = items[i]
+                x = items[i]
+                tx = type(x)
+                # an item that is a list or map is bound as a copy: the cursor's items are never
+                # reachable from the rules, so clones may share them (State.clone)
+                loc[self.var] = _own(x) if tx is list or tx is dict else x
             loc[self.key] = (items, i + 1)
             frame[1] += 1
         else:

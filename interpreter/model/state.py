@@ -210,16 +210,19 @@ class State:
         new.seed = self.seed
         new.rng_count = self.rng_count
         new.vars = _copy(self.vars)
-        new.pvars = [_copy(pv) for pv in self.pvars]
+        disjoint = _NESTED_TYPES.isdisjoint
+        new.pvars = [pv.copy() if disjoint(map(type, pv.values())) else _copy(pv) for pv in self.pvars]
         # a per-player zone is a list of lists; a game zone holds card ids (ints) only; a zone of
         # sets is one level deeper (a list of sets per seat)
-        new.zones = {k: [z[:] for z in v] if v and type(v[0]) is list else v[:] for k, v in self.zones.items()}
+        new.zones = zones = {}
+        for k, v in self.zones.items():
+            zones[k] = [*map(_list_copy, v)] if v and type(v[0]) is list else v[:]
         if self.game.has_sets:
             for k, zdef in self.game.zones.items():
                 if zdef.sets and zdef.per_player:
                     new.zones[k] = [[s[:] for s in z] for z in self.zones[k]]
         new.marks = self.marks.copy()  # the engine replaces a mark, never edits one in place
-        new.stack = [[f[0], f[1], _copy(f[2])] for f in self.stack]
+        new.stack = [[f[0], f[1], _copy_locals(f[2])] for f in self.stack]
         new.pending = _copy(self.pending) if self.pending is not None else None
         new.history = self.history
         new._hist_shared = self._hist_shared = True
@@ -274,6 +277,21 @@ class State:
         ``SaveError``) saying what is wrong and where; never a Python error."""
         from .saved import state_from_json
         return state_from_json(cls, game, text, getattr(game, "check_loaded_state", None))
+
+
+_list_copy = list.copy
+
+
+def _copy_locals(loc: dict) -> dict:
+    """A copy of a frame's locals: lists and maps deep-copied, loop cursors (tuples ``(items,
+    position)``) shared: the engine replaces a cursor at each pass and its items are owned by it
+    (copied when the loop starts, bound as copies), so they never change in place."""
+    new = loc.copy()
+    for k, v in loc.items():
+        t = type(v)
+        if t is list or t is dict:
+            new[k] = _copy(v)
+    return new
 
 
 _NESTED = (dict, list, tuple)

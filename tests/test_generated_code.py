@@ -153,3 +153,28 @@ def test_a_where_with_a_nested_comprehension_is_not_hoisted_wrongly(tmp_path):
                                          "zones": {"hand": {0: ["C2", "H9", "DK"], 1: ["D3"], 2: ["S4"]}}}})
     advance(state)
     assert sorted(a.text for a in state.legal_actions(0)) == ["play DK", "play H9"]
+
+
+def test_a_definition_reads_a_passed_name_where_it_is_unless_it_binds_that_name(tmp_path):
+    """A definition's argument that is a name already bound (the option `c`) or step-bound (the
+    loop's `p`) is read where it is, not copied: except when the body binds the same name itself
+    (here its own comprehension over `c`), where reading it in place would read the wrong `c`."""
+    from interpreter.scenario import build_state
+    from interpreter.engine.run import advance
+    spec = (ROOT / "specs" / "oh_hell.yaml").read_text().replace(
+        'where: may_play(c, p)', 'where: lowest(c, p) and not highest(c, p)').replace(
+        "\ndefine:\n", '\ndefine:\n  lowest(x, q): "count([c in q.hand where c.rank < x.rank]) == 0"\n'
+                       '  highest(c, q): "count([d in q.hand where d.rank > c.rank]) == 0"\n', 1)
+    path = tmp_path / "g.yaml"
+    path.write_text(spec)
+    for generate in (True, False):
+        codegen.ENABLED = generate
+        try:
+            game = load_game(path)
+        finally:
+            codegen.ENABLED = True
+        state = build_state(game, {"players": 3, "start": "trick",
+                                   "setup": {"vars": {"leader": 0, "trump": "S", "num_tricks": 3},
+                                             "zones": {"hand": {0: ["H9", "C2", "DK"], 1: ["D3"], 2: ["S4"]}}}})
+        advance(state)
+        assert [a.text for a in state.legal_actions(0)] == ["play C2"]

@@ -154,10 +154,12 @@ class ForInit(Instr):
 
 
 class ForNext(Instr):
-    __slots__ = ("key", "var", "end")
+    __slots__ = ("key", "var", "end", "own")
 
     def __init__(self, key, var, end=None):
         self.key, self.var, self.end = key, var, end
+        # the engine's own names ($choice) are never read by the rules: bound as they are
+        self.own = var is not None and not var.startswith("$")
 
     def run(self, state, ctx, frame):
         loc = frame[2]
@@ -168,12 +170,41 @@ class ForNext(Instr):
                 tx = type(x)
                 # an item that is a list or map is bound as a copy: the cursor's items are never
                 # reachable from the rules, so clones may share them (State.clone)
-                loc[self.var] = _own(x) if tx is list or tx is dict else x
+                loc[self.var] = _own(x) if self.own and (tx is list or tx is dict) else x
             loc[self.key] = (items, i + 1)
             frame[1] += 1
         else:
             del loc[self.key]
             frame[1] = self.end
+
+
+class ChoicesInit(ForInit):
+    """The start of a choice's ``then`` loop (over the choices made, one per chooser), with the
+    first pass of that loop run at once: :class:`ForInit`, :class:`ForNext` and
+    :class:`BindChoice` in one step, then, when the ``then`` is empty and one player chose,
+    the loop's end too. The frame ends exactly as after those steps one by one (same cursor,
+    same locals, same position), so States saved either way continue alike."""
+    __slots__ = ("next", "bind", "bind_pc", "jump_pc")
+
+    def __init__(self, key, items):
+        super().__init__(key, items)
+        self.next = self.bind = None  # set by the compiler once the loop is laid out
+        self.bind_pc = self.jump_pc = None
+
+    def run(self, state, ctx, frame):
+        loc = frame[2]
+        items = loc.pop(CHOICES)  # built by the engine for this loop: owned already
+        if not items or self.bind is None:  # (a choice with no chooser jumps past the loop)
+            loc[self.key] = (items, 0)
+            frame[1] += 1
+            return
+        loc[self.key] = (items, 1)
+        loc[self.next.var] = items[0]
+        frame[1] = self.bind_pc
+        self.bind.run(state, ctx, frame)
+        if frame[1] == self.jump_pc and len(items) == 1:  # empty `then`, one chooser: the loop is over
+            del loc[self.key]
+            frame[1] = self.next.end
 
 
 class WhileCheck(Instr):
@@ -612,7 +643,7 @@ class Choose(Instr):
 
     __slots__ = ("action", "player", "players", "cards", "where", "options", "to", "optional",
                  "as_name", "by_name", "skip_to", "label", "visible", "hidden", "min", "max", "valid",
-                 "each_name", "product")
+                 "each_name", "product", "card_options")
     kind = "choose"
 
     def __init__(self, action, player, players, cards, where, options, to, optional, as_name, by_name,
@@ -626,6 +657,8 @@ class Choose(Instr):
         self.visible, self.hidden = visible, hidden
         self.min, self.max, self.valid, self.each_name = min_, max_, valid, each_name
         self.skip_to = None
+        # card id -> the options of that card (one per mode), built once: texts are constant
+        self.card_options = {}
         # the factors (compiled lists) when `options` is a product(...) of lists: the options
         # are then listed lazily, by index (see ProductOptions)
         self.product = None
@@ -689,20 +722,25 @@ class Choose(Instr):
                 cards = state.game.cards
                 seen = set()
                 as_name, where = self.as_name, self.where
+                known = self.card_options
                 for cid in sorted(zone):
                     card = cards[cid]
-                    if card.name in seen:
+                    name = card.name
+                    if name in seen:
                         continue
                     if where is not None:
                         b[as_name] = card
                         if not where(ctx):
                             continue
-                    seen.add(card.name)
-                    if card.modes:
-                        for mode in card.modes:
-                            out.append((f"{self.action} {card.name} as {mode}", None, cid, mode))
-                    else:
-                        out.append((f"{self.action} {card.name}", None, cid, None))
+                    seen.add(name)
+                    opts = known.get(cid)
+                    if opts is None:
+                        if card.modes:
+                            opts = [(f"{self.action} {name} as {mode}", None, cid, mode) for mode in card.modes]
+                        else:
+                            opts = [(f"{self.action} {name}", None, cid, None)]
+                        known[cid] = opts
+                    out += opts
             elif self.options is None:  # a real-time action without a value: the verb alone
                 if self.where is not None:
                     b[self.as_name] = None
@@ -930,7 +968,9 @@ class BindChoice(Instr):
                 if state.game.has_sets:
                     state.drop_empty_sets()
         else:
-            loc[self.as_name] = value
+            # a list or map chosen is bound as a copy: the choice is kept in the loop's cursor,
+            # which clones share (see ForNext)
+            loc[self.as_name] = _own(value) if type(value) is list or type(value) is dict else value
             if self.to is not None and type(value) is list and value:  # a set choice: one move
                 ctx.locals = loc
                 dst = self.to.dest(state, ctx)

@@ -39,6 +39,8 @@ def advance(state) -> None:
     steps = 0
     state._legal_cache = {}
     chance = state.chance  # None unless the caller asked for chance nodes
+    if trace is None and chance is None:
+        steps = _run_plain(state, ctx, stack, programs)
     while state.pending is None and stack:
         frame = stack[-1]
         prog = programs[frame[0]]
@@ -76,6 +78,42 @@ def advance(state) -> None:
         # (the lists are cached: the players' bots ask for them next)
         for seat in state.pending["players"]:
             legal_options(state, seat)
+
+
+def _run_plain(state, ctx, stack, programs) -> int:
+    """:func:`advance`'s loop without tracing or chance nodes (the common case), running each
+    frame's instructions in an inner loop until the frame calls, returns or waits; returns the
+    steps run. Same work budget, same errors."""
+    steps = 0
+    while state.pending is None and stack:
+        frame = stack[-1]
+        prog = programs[frame[0]]
+        n = len(prog)
+        ctx.locals = frame[2]
+        while True:
+            pc = frame[1]
+            if pc >= n:
+                stack.pop()
+                break
+            instr = prog[pc]
+            try:
+                instr.run(state, ctx, frame)
+            except RuleError as exc:
+                raise _located(state.game, instr, str(exc)) from None
+            except _PY_ERRORS as exc:
+                raise _located(state.game, instr, describe_python_error(exc)) from None
+            bound = ctx.bound
+            if bound:
+                bound.clear()
+            ctx.work += 1
+            steps += 1
+            if steps > MAX_STEPS:
+                raise _located(state.game, instr, f"no player was asked to decide in {MAX_STEPS} steps: "
+                                                  "a loop with no end?")
+            if state.pending is not None or not stack or stack[-1] is not frame:
+                break
+            ctx.locals = frame[2]
+    return steps
 
 
 def _located(game, instr, message):
@@ -129,7 +167,8 @@ def legal_actions(state, player=None) -> list:
     opts = legal_options(state, player)
     if type(opts) is ProductOptions:
         return ActionList(player, opts)
-    return [Action(player, opt[0], i) for i, opt in enumerate(opts)]
+    new = tuple.__new__  # Action(...) without its Python-level __new__: one per option
+    return [new(Action, (player, opt[0], i)) for i, opt in enumerate(opts)]
 
 
 class ActionList:

@@ -114,6 +114,14 @@ def helper_call_ctx(fn, *args: Fragment) -> Fragment:
                     {name: fn, **_merge(*args)})
 
 
+def counted(fn, body: Fragment) -> Fragment:
+    """``kN(ctx) or BODY``: a call of a definition whose arguments are already bound; ``fn``
+    counts the call's unit of work and returns None, so the value is BODY's."""
+    name = f"k{next(_counter)}"
+    call = ast.Call(**_L, func=_load(name), args=[_load("ctx")], keywords=[])
+    return Fragment(ast.BoolOp(**_L, op=ast.Or(), values=[call, body.node]), {name: fn, **body.consts})
+
+
 def negate(a: Fragment) -> Fragment:
     return Fragment(ast.UnaryOp(**_L, op=ast.USub(), operand=a.node), a.consts)
 
@@ -141,6 +149,12 @@ def equals_literal(a: Fragment, value, negated: bool) -> Fragment:
     """``a == LITERAL`` (no card can equal a literal: plain equality, as the closures)."""
     node = ast.Compare(**_L, left=a.node, ops=[ast.NotEq() if negated else ast.Eq()], comparators=[ast.Constant(**_L, value=value)])
     return Fragment(node, a.consts)
+
+
+def equals(a: Fragment, b: Fragment, negated: bool) -> Fragment:
+    """``a == b`` (``!=``): cards compare by identity, other values by value."""
+    node = ast.Compare(**_L, left=a.node, ops=[ast.NotEq() if negated else ast.Eq()], comparators=[b.node])
+    return Fragment(node, _merge(a, b))
 
 
 def card_attribute(obj: Fragment, key: str, get_attr) -> Fragment:

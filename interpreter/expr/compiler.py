@@ -395,6 +395,9 @@ class Compiler:
             return self._emit(G.bound_name(name), lambda ctx: ctx.bound[name])
         if name in self._subst:
             slot = self._subst[name]
+            if type(slot) is tuple:  # a parameter fed a step-bound name: read where it is
+                local = slot[1]
+                return self._emit(G.local_name(local), lambda ctx: ctx.locals[local])
             return self._emit(G.bound_name(slot), lambda ctx: ctx.bound[slot])
         if name in locs:
             return self._emit(G.local_name(name), lambda ctx: ctx.locals[name])
@@ -489,10 +492,12 @@ class Compiler:
                 if op == "==":
                     return self._emit(frag, lambda ctx: other(ctx) == value)
                 return self._emit(frag, lambda ctx: other(ctx) != value)
-            frag = G.helper_call(_eq, self._frag(fa), self._frag(fb))
+            # cards compare by identity (Card has no __eq__), everything else by value: Python's
+            # own == is the language's equality on every value the language has
+            frag = G.equals(self._frag(fa), self._frag(fb), op != "==")
             if op == "==":
-                return self._emit(frag, lambda ctx: _eq(fa(ctx), fb(ctx)))
-            return self._emit(G.logical_not(frag), lambda ctx: not _eq(fa(ctx), fb(ctx)))
+                return self._emit(frag, lambda ctx: fa(ctx) == fb(ctx))
+            return self._emit(frag, lambda ctx: fa(ctx) != fb(ctx))
         fn = _COMPARE[op]
         ordered = _ORDERED[op]
 
@@ -568,6 +573,19 @@ class Compiler:
             return get_attr(ctx, value, name)
         return self._emit(G.card_attribute(self._frag(f), name, get_attr), attr)
 
+    def _local_key(self, t, bound, locs):
+        """The frame key a name node reads (a step-bound name), if it is one; or the local a
+        parameter it names stands for."""
+        if t.data != "name":
+            return None
+        name = str(t.children[0])
+        if name in bound:
+            return None
+        slot = self._subst.get(name)
+        if slot is not None:
+            return slot[1] if type(slot) is tuple else None
+        return name if name in locs else None
+
     def _bound_key(self, t, bound):
         """The ``ctx.bound`` key a name node reads, if it is bound inside the expression."""
         if t.data != "name":
@@ -575,7 +593,8 @@ class Compiler:
         name = str(t.children[0])
         if name in bound:
             return name
-        return self._subst.get(name)
+        slot = self._subst.get(name)
+        return slot if type(slot) is str else None
 
     def _index(self, t, locs, bound):
         fo, fi = self._fn(self._c(t.children[0], locs, bound)), self._fn(self._c(t.children[1], locs, bound))
@@ -795,11 +814,24 @@ class Compiler:
             return fn
         return make
 
-    def _inline(self, name, params, fargs, arg_trees=()):
+    def _inline(self, name, params, fargs, arg_trees=(), bound=frozenset(), locs=frozenset()):
         slots = []
-        for p in params:
+        keep = []  # (slot, argument) pairs bound at each call; the others read the caller's own
+        for i, p in enumerate(params):
+            # An argument that is a name bound in the caller (a choice's card, a comprehension's
+            # item) is read where it already is, not copied into a slot: unless the body binds
+            # that name itself (its own comprehension over `c` while `c` is passed in).
+            key = self._bound_key(arg_trees[i], bound) if i < len(arg_trees) else None
+            if key is not None and not _binds(self.define_trees[name], key):
+                slots.append(key)
+                continue
+            local = self._local_key(arg_trees[i], bound, locs) if i < len(arg_trees) else None
+            if local is not None:  # a step-bound name (a loop's player): the frame's, read there
+                slots.append(("local", local))
+                continue
             self._slot += 1
             slots.append(f"${self._slot}:{p}")
+            keep.append((slots[-1], fargs[i]))
         saved = self._subst
         saved_varying = self._varying
         if saved_varying is not None:  # the body sees its parameters only: those fed a varying value vary
@@ -817,8 +849,19 @@ class Compiler:
             self._varying = saved_varying
         if not fargs:
             return body
-        if len(fargs) == 1:
-            s0, f0 = slots[0], fargs[0]
+        if not keep:  # every argument read where it is: the call only counts its work
+            frag = self._frags.get(body)
+            if frag is not None:
+                return self._emit(G.counted(_count_call, frag), lambda ctx: _count_call(ctx) or body(ctx))
+
+            def call0(ctx):
+                ctx.work += 1
+                if ctx.work > MAX_WORK:
+                    spend(ctx, 0)
+                return body(ctx)
+            return call0
+        if len(keep) == 1:
+            s0, f0 = keep[0]
 
             def call1(ctx):
                 ctx.work += 1
@@ -827,7 +870,7 @@ class Compiler:
                 ctx.bound[s0] = f0(ctx)
                 return body(ctx)
             return call1
-        pairs = list(zip(slots, fargs))
+        pairs = keep
 
         def call(ctx):
             ctx.work += 1
@@ -861,7 +904,7 @@ class Compiler:
             self._note_call(name)
             if name in self.define_trees and name not in self._inlining and len(self._inlining) < MAX_INLINE_DEPTH \
                     and self._nodes < MAX_INLINE_NODES:
-                return self._inline(name, params, fargs, args)
+                return self._inline(name, params, fargs, args, bound, locs)
             fns = n.functions
             return lambda ctx: fns[name](ctx, *[f(ctx) for f in fargs])
         fn = BUILTINS.get(name)
@@ -965,10 +1008,23 @@ def _arity(fn):
     return _ARITY[fn]
 
 
-def _eq(a, b):
-    if type(a) is Card or type(b) is Card:
-        return a is b
-    return a == b
+def _count_call(ctx):
+    """One unit of work for a call of a definition (see spend); returns None."""
+    ctx.work += 1
+    if ctx.work > MAX_WORK:
+        spend(ctx, 0)
+
+
+_BINDERS = frozenset({"let_expr", "map_", "nested_map_", "filter_", "lambda_"})
+
+
+def _binds(tree, name) -> bool:
+    """True when ``tree`` binds ``name`` anywhere (a comprehension's item, a lambda's
+    parameter, a let)."""
+    for sub in tree.iter_subtrees():
+        if sub.data in _BINDERS and any(isinstance(ch, Token) and str(ch) == name for ch in sub.children):
+            return True
+    return False
 
 
 def _contains_counted(ctx, coll, x):

@@ -1157,18 +1157,20 @@ class SpecCompiler:
         cp = path + ("choose",)
         instr, bound = self._choose_instr(c, cp, locs, path, prog)
         key = _frame_key("ch", path)
-        init = self._emit(prog, P.ForInit(key, _pop_choices), path)
+        init = self._emit(prog, P.ChoicesInit(key, _pop_choices), path)
         init.step_id = None
         nxt = self._emit(prog, P.ForNext(key, "$choice"), path)
         nxt.step_id = None
         top = len(prog) - 1
         bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards), path)
         bind.step_id = None
+        bind_pc = len(prog) - 1
         self.block(c.get("then", []), cp + ("then",), locs | bound, prog)
         j = self._emit(prog, P.Jump(top), path)
         j.step_id = None
         nxt.end = len(prog)
         instr.skip_to = len(prog)
+        init.next, init.bind, init.bind_pc, init.jump_pc = nxt, bind, bind_pc, len(prog) - 1
 
     def step_realtime(self, step, path, locs, prog):
         """``realtime``: from here on any listed player may act, until ``until`` holds (checked

@@ -164,3 +164,19 @@ def test_loop_cursors_are_shared_by_clones_safely(tmp_path):
     for pick in ("take 2", "take 1"):
         loaded.apply(pick, 0)
     assert loaded.to_json() == game.replay(2, 1, state.history).to_json() == state.to_json()
+
+
+def test_the_state_layer_imports_nothing_from_the_engine():
+    """Layers are one-way: model/ (the State, plain data) never imports engine/ (behaviour); the
+    State's rule methods delegate to its Game (the engine's facade), which the engine gives it."""
+    import ast as pyast
+    for path in sorted((ROOT / "interpreter" / "model").glob("*.py")):
+        tree = pyast.parse(path.read_text())
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.ImportFrom):
+                target = "." * node.level + (node.module or "")
+                # within model/, errors, or the standard library: nothing that reaches the engine
+                assert node.level == 1 or target == "..errors" or node.level == 0 and \
+                    not target.startswith("interpreter"), f"{path.name} imports {target}"
+            elif isinstance(node, pyast.Import):
+                assert not any("interpreter.engine" in a.name for a in node.names), path.name

@@ -171,6 +171,11 @@ class Game:
         """See :meth:`State.observation <interpreter.model.state.State.observation>`."""
         return run.observe(state, player)
 
+    def export(self, state, player: int) -> dict:
+        """See :meth:`State.export <interpreter.model.state.State.export>`."""
+        from ..view import export
+        return export(state, player)
+
     def check_constraints(self, state) -> None:
         """The spec's ``constraints`` (conditions on options and the player count) for a new
         State; raises :class:`RulebookError` with the spec's message and line for the first that

@@ -716,61 +716,97 @@ class Compiler:
             self._varying = saved
 
         # A Python error inside aborts the whole step (and the bound names are reset after
-        # every step), so the binding is restored on the normal path only.
-        def run(ctx, visit):
-            items = fcoll(ctx)
-            if isinstance(items, dict):
-                items = list(items)
-            ctx.work += len(items)
-            if ctx.work > MAX_WORK:
-                spend(ctx, 0)
-            b = ctx.bound
-            had, old = var in b, b.get(var)
-            result = visit(ctx, b, items)
-            if had:
-                b[var] = old
-            else:
-                b.pop(var, None)
-            return result
-
+        # every step), so the binding is restored on the normal path only. Each kind is one
+        # closure (items, budget, loop, restore): a comprehension costs one Python call.
         if reduce == "list":
-            def visit(ctx, b, items):
+            def comprehension(ctx):
+                items = fcoll(ctx)
+                if isinstance(items, dict):
+                    items = list(items)
+                ctx.work += len(items)
+                if ctx.work > MAX_WORK:
+                    spend(ctx, 0)
+                b = ctx.bound
+                had, old = var in b, b.get(var)
                 out = []
                 for x in items:
                     b[var] = x
                     if fcond is None or fcond(ctx):
                         out.append(fbody(ctx) if fbody is not None else x)
+                if had:
+                    b[var] = old
+                else:
+                    b.pop(var, None)
                 return out
         elif reduce == "count":
-            def visit(ctx, b, items):
+            def comprehension(ctx):
+                items = fcoll(ctx)
+                if isinstance(items, dict):
+                    items = list(items)
+                ctx.work += len(items)
+                if ctx.work > MAX_WORK:
+                    spend(ctx, 0)
+                b = ctx.bound
+                had, old = var in b, b.get(var)
                 n = 0
                 for x in items:
                     b[var] = x
                     if fcond is None or fcond(ctx):
                         n += 1
+                if had:
+                    b[var] = old
+                else:
+                    b.pop(var, None)
                 return n
         elif reduce in ("first", "any"):
-            found = (lambda ctx, x: fbody(ctx) if fbody is not None else x) if reduce == "first" \
-                else (lambda ctx, x: bool(fbody(ctx)) if fbody is not None else bool(x))
-            miss = None if reduce == "first" else False
+            first = reduce == "first"
+            miss = None if first else False
 
-            def visit(ctx, b, items):
+            def comprehension(ctx):
+                items = fcoll(ctx)
+                if isinstance(items, dict):
+                    items = list(items)
+                ctx.work += len(items)
+                if ctx.work > MAX_WORK:
+                    spend(ctx, 0)
+                b = ctx.bound
+                had, old = var in b, b.get(var)
+                result = miss
                 for x in items:
                     b[var] = x
                     if fcond is None or fcond(ctx):
-                        value = found(ctx, x)
-                        if reduce == "first" or value:
-                            return value
-                return miss
+                        if first:
+                            result = fbody(ctx) if fbody is not None else x
+                            break
+                        if (fbody(ctx) if fbody is not None else x):
+                            result = True
+                            break
+                if had:
+                    b[var] = old
+                else:
+                    b.pop(var, None)
+                return result
         else:  # sum
-            def visit(ctx, b, items):
+            def comprehension(ctx):
+                items = fcoll(ctx)
+                if isinstance(items, dict):
+                    items = list(items)
+                ctx.work += len(items)
+                if ctx.work > MAX_WORK:
+                    spend(ctx, 0)
+                b = ctx.bound
+                had, old = var in b, b.get(var)
                 total = 0
                 for x in items:
                     b[var] = x
                     if fcond is None or fcond(ctx):
                         total += fbody(ctx) if fbody is not None else x
+                if had:
+                    b[var] = old
+                else:
+                    b.pop(var, None)
                 return total
-        return lambda ctx: run(ctx, visit)
+        return comprehension
 
     def _fused(self, name, arg, locs, bound):
         """``count/first/any/sum`` of a comprehension, compiled as one loop (see _comprehension)."""
@@ -936,15 +972,9 @@ class Compiler:
             else:
                 fargs.append(self._fn(self._c(a, locs, bound)))
 
-        def call_builtin(ctx):
-            values = [f(ctx) for f in fargs]
-            for v in values:  # the built-ins work in proportion to their lists
-                if type(v) is list:
-                    ctx.work += len(v)
-            if ctx.work > MAX_WORK:
-                spend(ctx, 0)
-            return fn(ctx, *values)
-        return call_builtin
+        counted = _counted_builtin(fn)
+        return self._emit(G.helper_call_ctx(counted, *[self._frag(f) for f in fargs]),
+                          lambda ctx: counted(ctx, *[f(ctx) for f in fargs]))
 
     def compile_define(self, name: str, params: list, tree: Tree):
         """Compile a ``define`` entry to ``f(ctx, *args)``; its body sees only its parameters
@@ -1006,6 +1036,25 @@ def _arity(fn):
                          for p in params)
         _ARITY[fn] = (low, high, text)
     return _ARITY[fn]
+
+
+_COUNTED: dict = {}
+
+
+def _counted_builtin(fn):
+    """``fn`` (a built-in ``fn(ctx, *values)``) that first counts its work: the built-ins work
+    in proportion to their lists, one unit per item (see spend)."""
+    counted = _COUNTED.get(fn)
+    if counted is None:
+        def counted(ctx, *values):
+            for v in values:
+                if type(v) is list:
+                    ctx.work += len(v)
+            if ctx.work > MAX_WORK:
+                spend(ctx, 0)
+            return fn(ctx, *values)
+        _COUNTED[fn] = counted
+    return counted
 
 
 def _count_call(ctx):

@@ -8,8 +8,9 @@ position and the history of actions. Everything else lives in the immutable
 
 Layering: this module is data only and imports nothing from the engine. The public
 methods that follow the rules (:meth:`State.apply`, :meth:`State.legal_actions`,
-:meth:`State.scores`, :meth:`State.observation`) are one-line delegations to the
-State's Game (engine layer), which owns the behaviour.
+:meth:`State.scores`, :meth:`State.observation`, :meth:`State.export`) are one-line
+delegations to the State's Game (engine layer, the facade), which owns the behaviour; nothing
+here imports the engine or the views (tests/test_speed.py checks it).
 """
 from __future__ import annotations
 
@@ -252,8 +253,7 @@ class State:
         no unrevealed or private choice of another player): see :func:`interpreter.view.export`.
         The full record is :meth:`to_json`. Raises :class:`RulebookError` for a seat that does
         not exist."""
-        from ..view import export
-        return export(self, player)
+        return self.game.export(self, player)
 
     def to_json(self, seat: int | None = None) -> str:
         """The State as a JSON string, including the game's fingerprint (a hash of the spec text

@@ -8,9 +8,10 @@ Each instruction's ``run(state, ctx, frame)`` does its work and sets ``frame[1]`
 from __future__ import annotations
 
 from ..errors import RuleError
-from ..expr.builtins import MAX_ITEMS
+from ..expr.builtins import MAX_ITEMS, _check_size
 from ..expr.compiler import MAX_TEXT, _add, check_value
 from ..model.cards import Card
+from .context import Ctx
 
 CHOICES = "$choices"
 
@@ -715,7 +716,7 @@ class Choose(Instr):
         out = []
         ctx.hoisted = {}  # the parts of `where` that do not depend on the option: once per listing
         try:
-            if self.is_set:
+            if self.min is not None or self.max is not None:  # a set choice (is_set, inline)
                 out = self.set_legal(state, ctx, seat)
             elif self.cards is not None:
                 zone = self.cards.cards(state, ctx)
@@ -1015,7 +1016,6 @@ class RealtimeWait(Instr):
         if self.until is not None and self.until(ctx):
             frame[1] = self.end
             return
-        from .context import Ctx
         memo = {}  # the State does not change while the options are listed
         active = []
         for seat in self.seats(state, ctx):
@@ -1076,7 +1076,6 @@ class ProductOptions:
     @classmethod
     def make(cls, action, lists, tail=()):
         """A ProductOptions, or None when the lists do not qualify (then list them eagerly)."""
-        from ..expr.builtins import _check_size
         texts, lookup = [], []
         total = 1
         for xs in lists:

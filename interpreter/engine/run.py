@@ -164,7 +164,11 @@ def legal_actions(state, player=None) -> list:
         if not cur:
             return []
         player = cur[0]
-    opts = legal_options(state, player)
+    # a listing is cached only for a seat that must decide now (popped when it commits, cleared
+    # when the State moves): a cached non-empty list needs no other check
+    opts = state._legal_cache.get(player) if type(player) is int else None
+    if not opts:
+        opts = legal_options(state, player)
     if type(opts) is ProductOptions:
         return ActionList(player, opts)
     new = tuple.__new__  # Action(...) without its Python-level __new__: one per option
@@ -225,8 +229,10 @@ def apply_action(state, action, player=None) -> None:
         player = action.player
         if type(player) is not int or not 0 <= player < state.num_players or type(action.text) is not str:
             raise IllegalAction(f"{action!r:.80} is not an action of this game")
-        _check_turn(state, player)
-        opts = legal_options(state, player)
+        opts = state._legal_cache.get(player)  # cached only while the seat must decide (see legal_actions)
+        if not opts:
+            _check_turn(state, player)
+            opts = legal_options(state, player)
         i = action.index
         if type(opts) is ProductOptions:  # checked by its words: no option's text is built
             if type(i) is int and opts.index_of(action.text, exact=True) == i:

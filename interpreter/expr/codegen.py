@@ -30,7 +30,7 @@ from ..model.cards import Card
 # Helper functions generated code may call, by the fixed name it uses for them.
 HELPERS: dict = {"Card": Card}
 # Attributes generated code may read: the evaluation context's and a card's.
-ATTRIBUTES = frozenset({"bound", "locals", "state", "vars", "attrs", "get", "modes"})
+ATTRIBUTES = frozenset({"bound", "locals", "state", "vars", "attrs", "get", "modes", "memo", "hoisted"})
 _GENERATED = re.compile(r"^(ctx|k\d+|t\d+)$")
 _ALLOWED_NODES = (ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Expr, ast.Constant,
                   ast.Name, ast.Load, ast.Store, ast.Attribute, ast.Subscript, ast.Call, ast.Compare,
@@ -112,6 +112,32 @@ def helper_call_ctx(fn, *args: Fragment) -> Fragment:
     name = f"k{next(_counter)}"
     return Fragment(ast.Call(**_L, func=_load(name), args=[_load("ctx")] + [a.node for a in args], keywords=[]),
                     {name: fn, **_merge(*args)})
+
+
+_MISSING = object()  # what a cache lookup gives for a value not computed yet
+_EMPTY: dict = {}     # read instead of a cache that is None (never written)
+
+
+def closure_ref(obj) -> Fragment:
+    """``kN``: an object passed in (a cache key), not called."""
+    name = f"k{next(_counter)}"
+    return Fragment(_load(name), {name: obj})
+
+
+def cached(part: str, key: Fragment, fill) -> Fragment:
+    """``t if (t := (ctx.PART or kE).get(KEY, kM)) is not kM else kN(ctx)``: a value kept in
+    the evaluation context's cache ``PART`` (``memo``: definitions without parameters, by name;
+    ``hoisted``: the option-independent parts of a filter), read inline; ``fill`` (which
+    computes the value and keeps it when the cache is on) is called only when it is not there."""
+    temp, empty, missing, name = (f"t{next(_counter)}", f"k{next(_counter)}", f"k{next(_counter)}",
+                                  f"k{next(_counter)}")
+    store = ast.BoolOp(**_L, op=ast.Or(), values=[_ctx_part(part), _load(empty)])
+    get = ast.Call(**_L, func=_attr(store, "get"), args=[key.node, _load(missing)], keywords=[])
+    walrus = ast.NamedExpr(**_L, target=ast.Name(**_L, id=temp, ctx=ast.Store()), value=get)
+    test = ast.Compare(**_L, left=walrus, ops=[ast.IsNot()], comparators=[_load(missing)])
+    slow = ast.Call(**_L, func=_load(name), args=[_load("ctx")], keywords=[])
+    node = ast.IfExp(**_L, test=test, body=_load(temp), orelse=slow)
+    return Fragment(node, {empty: _EMPTY, missing: _MISSING, name: fill, **key.consts})
 
 
 def counted(fn, body: Fragment) -> Fragment:

@@ -353,7 +353,9 @@ class Compiler:
         if varying is not None and t.data not in _CHEAP and not _mentions(t, varying):
             self._varying = None  # the whole subtree is invariant: nothing inside to hoist
             try:
-                return _hoisted(self._fn(method(t, locs, bound)))
+                hoisted = _hoisted(self._fn(method(t, locs, bound)))
+                # generated: the cached value read inline, `hoisted` called only to compute it
+                return self._emit(G.cached("hoisted", G.closure_ref(hoisted), hoisted), hoisted)
             finally:
                 self._varying = varying
         return method(t, locs, bound)
@@ -431,7 +433,8 @@ class Compiler:
                         return memo[name]
                     value = memo[name] = body(ctx)
                     return value
-                return derived
+                # generated: the memo read inline, `derived` called only when the value is not there
+                return self._emit(G.cached("memo", G.constant(name), derived), derived)
             fns = n.functions
             return lambda ctx: fns[name](ctx)
         if name == "players":

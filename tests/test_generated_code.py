@@ -72,7 +72,10 @@ def test_check_module_refuses_anything_else():
     for bad in ("def k1(ctx):\n    return suit", "def k1(ctx):\n    return ctx.bound.rank",
                 "import os", "def k1(ctx):\n    return [x for x in ctx.bound]",
                 "def k1(ctx):\n    return ctx.__class__", "def suit(ctx):\n    return 1",
-                "def k1(ctx, suit):\n    return 1", "def k1(ctx):\n    return eval('1')"):
+                "def k1(ctx, suit):\n    return 1", "def k1(ctx):\n    return eval('1')",
+                "def k1(ctx):\n    return (ctx.memo or k2).pop('x')",
+                "def k1(ctx):\n    return (ctx.hoisted or k2).get(k3, k4).__class__",
+                "def k1(ctx):\n    return (suit := 2)"):
         with pytest.raises(AssertionError):
             codegen.check_module(ast.parse(bad))
 
@@ -178,3 +181,16 @@ def test_a_definition_reads_a_passed_name_where_it_is_unless_it_binds_that_name(
                                              "zones": {"hand": {0: ["H9", "C2", "DK"], 1: ["D3"], 2: ["S4"]}}}})
         advance(state)
         assert [a.text for a in state.legal_actions(0)] == ["play C2"]
+
+
+def test_a_filter_reads_its_caches_and_calls_in_its_own_generated_function(keep_modules):
+    """Oh Hell's `where: may_play(c, p)`: the call of the definition (its arguments read in place),
+    the memo of `led_suit` and the hoisted parts (the lead suit, the count of the hand's cards of
+    it) are all inside one generated function, made of the templates only."""
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    choose = next(i for i in game.programs["trick"] if isinstance(i, program.Choose))
+    module = next(m for m in keep_modules if m.body[0].name == choose.where.__name__)
+    codegen.check_module(module)
+    attrs = {n.attr for n in ast.walk(module) if isinstance(n, ast.Attribute)}
+    assert {"hoisted", "memo", "bound", "attrs"} <= attrs, ast.unparse(module)
+    assert "led_suit" in {n.value for n in ast.walk(module) if isinstance(n, ast.Constant)}

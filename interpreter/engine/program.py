@@ -441,12 +441,18 @@ class Deal(Instr):
         if self.count is not None and n * len(seats) > len(src):
             raise RuleError(f"cannot deal {n} card(s) to each of {len(seats)} players: "
                             f"{self.src.text} holds only {len(src)}")
-        for _ in range(n):
-            for p in seats:
-                cid = src.pop()
-                state.marks.pop(cid, None)
-                state.shown.pop(cid, None)
-                hands[p].append(cid)
+        marks, shown = state.marks, state.shown
+        if marks or shown:
+            for _ in range(n):
+                for p in seats:
+                    cid = src.pop()
+                    marks.pop(cid, None)
+                    shown.pop(cid, None)
+                    hands[p].append(cid)
+        else:  # nothing marked or shown (a fresh deck): no mark to forget
+            for _ in range(n):
+                for p in seats:
+                    hands[p].append(src.pop())
         frame[1] += 1
 
 

@@ -240,8 +240,19 @@ class Assign(Instr):
         self.targets, self.add = targets, add
 
     def run(self, state, ctx, frame):
+        targets = self.targets
+        if len(targets) == 1 and not self.add:  # one game variable or step-bound name: set at once
+            kind, name, _, fn = targets[0]
+            if kind == "var" or kind == "local":
+                value = fn(ctx)
+                t = type(value)
+                if t is list or t is dict or t is tuple:
+                    check_value(ctx, value)
+                (state.vars if kind == "var" else frame[2])[name] = value
+                frame[1] += 1
+                return
         # Evaluate every value first so that `set: {a: b, b: a}` swaps.
-        values = [(t, check_value(ctx, t[3](ctx))) for t in self.targets]
+        values = [(t, check_value(ctx, t[3](ctx))) for t in targets]
         for (kind, name, extra, _), value in values:
             if kind == "var":
                 store, key = state.vars, name

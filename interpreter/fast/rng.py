@@ -201,23 +201,15 @@ def shuffle(gen, x, length):
 @njit(cache=True)
 def seed_int(gen, seed, key):
     """``random.Random(seed)`` for an int ``seed`` (``key``: an int64 scratch array of 4)."""
-    n = seed if seed >= 0 else -seed
-    keylen = 0
-    while n > 0:
-        key[keylen] = n & MASK32
-        n >>= 32
-        keylen += 1
-    if keylen == 0:
-        key[0] = 0
-        keylen = 1
-    init_by_array(gen, key, keylen)
+    init_by_array(gen, key, key_int(seed, key))
 
 
 @njit(cache=True)
-def seed_text(gen, text, length, scratch, digest, key):
-    """``random.Random(text)`` for an ASCII text ``text[:length]`` (uint8; ``scratch`` uint8 of
-    128 or more, ``digest`` uint8 of 64, ``key`` int64 of 48 or more): the key is the big-endian
-    integer of ``text + sha512(text)``, cut into 32-bit words from its low end."""
+def key_text(text, length, scratch, digest, out):
+    """The key words of ``random.Random(text)`` for an ASCII text ``text[:length]`` into ``out``
+    (uint8 ``scratch`` of 128 or more, ``digest`` of 64; int64 ``out`` of 48 or more); returns
+    their count. The key is the big-endian integer of ``text + sha512(text)``, cut into 32-bit
+    words from its low end."""
     sha512(text, length, digest)
     total = length + 64
     for i in range(length):
@@ -228,7 +220,7 @@ def seed_text(gen, text, length, scratch, digest, key):
     start = 0
     while start < total and scratch[start] == 0:
         start += 1
-    keylen = 0
+    kl = 0
     pos = total  # bytes from the end, four at a time
     while pos > start:
         word = 0
@@ -237,13 +229,19 @@ def seed_text(gen, text, length, scratch, digest, key):
         for b in range(pos - 1, lo - 1, -1):
             word |= np.int64(scratch[b]) << shift
             shift += 8
-        key[keylen] = word
-        keylen += 1
+        out[kl] = word
+        kl += 1
         pos = lo
-    if keylen == 0:
-        key[0] = 0
-        keylen = 1
-    init_by_array(gen, key, keylen)
+    if kl == 0:
+        out[0] = 0
+        kl = 1
+    return kl
+
+
+@njit(cache=True)
+def seed_text(gen, text, length, scratch, digest, key):
+    """``random.Random(text)`` for an ASCII text ``text[:length]`` (arrays as :func:`key_text`)."""
+    init_by_array(gen, key, key_text(text, length, scratch, digest, key))
 
 
 @njit(cache=True)
@@ -317,31 +315,7 @@ def key_event(seed, count, out, text, scratch, digest):
     pos = write_int(text, 0, seed)
     text[pos] = 47  # '/'
     length = write_int(text, pos + 1, count)
-    sha512(text, length, digest)
-    total = length + 64
-    for i in range(length):
-        scratch[i] = text[i]
-    for i in range(64):
-        scratch[length + i] = digest[i]
-    start = 0
-    while start < total and scratch[start] == 0:
-        start += 1
-    kl = 0
-    pos = total
-    while pos > start:
-        word = 0
-        shift = 0
-        lo = pos - 4 if pos - 4 > start else start
-        for b in range(pos - 1, lo - 1, -1):
-            word |= np.int64(scratch[b]) << shift
-            shift += 8
-        out[kl] = word
-        kl += 1
-        pos = lo
-    if kl == 0:
-        out[0] = 0
-        kl = 1
-    return kl
+    return key_text(text, length, scratch, digest, out)
 
 
 @njit(cache=True, boundscheck=False)

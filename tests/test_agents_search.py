@@ -291,3 +291,20 @@ def test_search_bot_learns_nothing_from_a_set_choice_it_cannot_probe():
     assert det.lacking == {}
     final = play_game(game, 3, 0, bots_for(0, 3, {0: "ismcts:20"}))
     assert final.is_terminal() and game.replay(3, 0, final.history).scores() == final.scores()
+
+
+def test_a_rule_failure_inside_a_search_says_it_arose_there(sk, monkeypatch):
+    """A spec whose rules fail on a guessed position (impossible in play) is reported as such,
+    not as a failure of the game itself (found with Go Fish: an unlaid book in a guessed hand)."""
+    from interpreter.agents import search
+    from interpreter.errors import RuleError
+
+    def failing_rollout(state, rng, mark):
+        raise RuleError("spec.yaml:1:1: error while running the rules: too much work")
+
+    monkeypatch.setattr(search, "rollout", failing_rollout)
+    state = sk.new_state(4, seed=2)
+    for kind in ("ismcts:5", "greedy:5"):
+        with pytest.raises(RuleError) as info:
+            make_agent(kind, 0).act(state, state.current_players()[0])
+        assert "too much work" in str(info.value) and "guessed from what its seat sees" in str(info.value)

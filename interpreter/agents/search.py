@@ -22,6 +22,7 @@ import random
 import time
 
 from ..engine.program import ProductOptions
+from ..errors import RuleError
 from ..engine.run import ActionList
 from ..model.state import Action
 from .basic import Agent
@@ -156,6 +157,19 @@ class SearchAgent(Agent):
             det = self.dets[seat] = Determiniser(state.game, seat)
         return det
 
+    def act(self, state, player):
+        """The action this bot takes for ``player`` in ``state`` (searched by the subclass's
+        ``_search``). Raises RuleError, saying it arose in the search, when the rules fail on a
+        position the bot guessed (see the module doc)."""
+        state.legal_actions(player)  # a failure of the real position is reported as it is
+        try:
+            return self._search(state, player)
+        except RuleError as exc:
+            raise RuleError(f"{exc}\n    note: this arose while the {self.name} bot searched positions it "
+                            "guessed from what its seat sees, not in the game itself: the rules fail on "
+                            "a position that may be impossible in play (make them cope with it, or play "
+                            "this seat with another bot)") from None
+
     def _search_start(self, state, player):
         """What a search from ``state`` for ``player`` starts with: ``(legal, determiniser, base
         scores)``; ``determiniser`` is None when there is only one legal action (nothing to search).
@@ -209,7 +223,7 @@ class ISMCTSAgent(SearchAgent):
         super().__init__(iterations, seconds, seed, horizon)
         self.c = c
 
-    def act(self, state, player):
+    def _search(self, state, player):
         from ..engine.run import legal_options
         legal, det_of, base = self._search_start(state, player)
         if det_of is None:
@@ -320,7 +334,7 @@ class GreedyAgent(SearchAgent):
 
     name = "greedy"
 
-    def act(self, state, player):
+    def _search(self, state, player):
         legal, det_of, base = self._search_start(state, player)
         if det_of is None:
             return legal[0]

@@ -352,6 +352,9 @@ def test_lobby_refuses_bad_games_with_a_message(tmp_path):
         assert r.status_code == 400 and "choose one of the served specs" in r.text
         r = client.post("/new", data={"spec": SK, "players": "3", "seat1": "cleverbot"})
         assert r.status_code == 400 and "unknown bot" in r.text
+        # a valid bot with a budget the lobby does not offer: the server's CPU is not the visitor's
+        r = client.post("/new", data={"spec": SK, "players": "3", "seat1": "ismcts:999999s"})
+        assert r.status_code == 400 and "unknown bot" in r.text and "ismcts:999999s" in r.text and "offers" in r.text
         assert client.get("/").text.count("none yet") == 1  # nothing was created
 
 

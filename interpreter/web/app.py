@@ -116,10 +116,13 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
                 kind = (f.get(f"seat{p}") or "human").strip()
                 if kind == "human":
                     seats.append(("human", None))
-                else:
-                    from ..agents.registry import make_agent
-                    make_agent(kind, 0)  # checked
+                elif kind in BOT_CHOICES:
+                    # only the lobby's own bots: a bot's budget is the server's CPU, which a
+                    # visitor may not set (an "ismcts:999999s" seat would hold it for good)
                     seats.append(("bot", kind))
+                else:
+                    raise Refused(f"unknown bot {kind!r} for seat {p}: this server offers "
+                                  + ", ".join(BOT_CHOICES), 400)
                 name = " ".join((f.get(f"name{p}") or "").split())[:40]
                 names.append(name or (f"Bot {p}" if kind != "human" else f"Player {p}"))
             if len(set(names)) < len(names):

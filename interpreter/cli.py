@@ -246,7 +246,10 @@ def cmd_play(args) -> int:
         raise
     except RulebookError:
         screen.end(state, game)
-        _show_seed(seed)
+        _show_seed(seed, "now that the rules have stopped the game")
+        if args.save:  # the log with the failing action last: the one game worth replaying
+            save_game(args.save, args.spec, game, state)
+            err_console.print(f"[yellow]saved the game (its last action is the one the rules failed on: replay shows the failure) to {_escape(args.save)}[/yellow]")
         raise
     if args.save:
         save_game(args.save, args.spec, game, state)

@@ -357,3 +357,42 @@ def test_diagram_format_and_suffix_must_agree(tmp_path, capsys):
     err = _flat(capsys.readouterr().err)
     assert "is a png file name but --format is svg" in err and "x.svg" in err
     assert not out.exists()
+
+
+def test_play_saves_the_log_when_the_rules_stop_the_game(tmp_path, capsys):
+    """--save keeps the game, the action the rules failed on last (a new-user trial found no file
+    written), and the seed line says why it is shown; replaying the log shows the failure."""
+    spec = tmp_path / "stops.yaml"
+    spec.write_text(RULE_STOPS)
+    log = tmp_path / "g.json"
+    assert main(["play", str(spec), "-p", "2", "--seed", "3", "--save", str(log)]) == 1
+    captured = capsys.readouterr()
+    assert "division by zero" in captured.err and "its last action is the one the rules failed on" in captured.err
+    assert "now that the rules have stopped the game" in captured.out
+    data = json.loads(log.read_text())
+    assert [text for _, text in data["history"]] == ["play red-1", "play blue-1"]
+    assert main(["replay", str(log)]) == 1 and "division by zero" in capsys.readouterr().err
+
+
+RULE_STOPS = """\
+name: rule error
+players: {min: 2, max: 2}
+cards:
+  - each: {suit: "['red', 'blue']", rank: "range(1, 5)"}
+    name: "{suit}-{rank}"
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per_player: true, visibility: owner}
+  pile: {visibility: public}
+player_variables: {score: 0}
+variables: {x: 0}
+flow:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 2}
+  - for: p
+    in: players
+    do:
+      - choose: {action: play, player: p, cards: p.hand, as: c, then: [{move: {cards: c, to: pile}}]}
+  - set: {x: "1 / (count(pile) - 2)"}
+  - set: {"players[0].score": x}
+"""

@@ -100,3 +100,17 @@ def test_text_repetition_and_formatting_and_shadowing_are_not_mixes(tmp_path):
     extra = 'score: "count([rounds for rounds in [\'a\', \'b\'] where rounds + \'x\' == \'ax\'])"\n'
     path = spec_with(tmp_path, "len('ab' * 2) == 4 and len(label + 'x') == 1", extra)
     load_game(path)
+
+
+@pytest.mark.parametrize("condition,suggestion", [
+    ("c.suitt == 'red'", "did you mean 'suit'?"),
+    ("count(players[0].hnad) > 0", "did you mean 'hand'?"),
+    ("players[0].scor > 0", "did you mean 'score'?"),
+])
+def test_a_misspelt_attribute_player_variable_or_zone_has_did_you_mean(tmp_path, condition, suggestion):
+    """The hint lists player variables and zones too, not only card attributes (a new-user trial
+    misspelt p.hand and was shown the card attributes)."""
+    with pytest.raises(SpecError) as exc:
+        load_game(spec_with(tmp_path, condition))
+    (d,) = exc.value.diagnostics
+    assert "is named" in d.message and suggestion in d.hint and "player variables and zones: hand, score" in d.hint

@@ -551,8 +551,13 @@ class Compiler:
         n = self.names
         if name not in n.card_attrs and name not in CARD_BUILTIN_ATTRS and name not in n.player_vars \
                 and name not in n.player_zones:
+            attrs = sorted(n.card_attrs | set(CARD_BUILTIN_ATTRS))
+            pnames = sorted(set(n.player_vars) | set(n.player_zones))
+            close = difflib.get_close_matches(name, attrs + pnames, n=3, cutoff=0.7)
             raise ExprNameError(f"no card attribute, player variable or player zone is named {name!r}",
-                                "card attributes: " + ", ".join(sorted(n.card_attrs | set(CARD_BUILTIN_ATTRS)))
+                                (f"did you mean {' or '.join(repr(c) for c in close)}? " if close else "")
+                                + "card attributes: " + ", ".join(attrs)
+                                + "; player variables and zones: " + (", ".join(pnames) or "none")
                                 + "; read a map's key with m['key']")
         if name in n.player_vars:
             n.read_vars.add("player." + name)

@@ -635,6 +635,8 @@ def cmd_simulate(args) -> int:
         raise RulebookError("--track compares variables between two rule sets: add --compare B.yaml "
                             "or --compare-option NAME=VALUE")
     if args.backend == "dask" and not args.quiet and args.games > 1:  # a local cluster takes seconds to start
+        from .sim.dask_backend import require_dask
+        require_dask()  # Dask missing is said before anything is started
         where = (f"connecting to the Dask scheduler at {args.address}" if args.address else
                  f"starting a local Dask cluster of {args.jobs if args.jobs > 1 else os.cpu_count() or 1} workers")
         err_console.print(f"[dim]{_escape(where)}…[/dim]")
@@ -645,7 +647,8 @@ def cmd_simulate(args) -> int:
         result = simulate(game, args.games, args.players, args.seed,
                           progress=lambda i: progress.update(task, completed=i), trace=trace,
                           jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds,
-                          bots=bots, backend=args.backend, address=args.address, fast=args.fast)
+                          bots=bots, backend=args.backend, address=args.address, fast=args.fast,
+                          note=lambda text: err_console.print(f"[dim]--fast: {_escape(text)}[/dim]"))
     if args.fast and result.fast_note:
         err_console.print(_escape(f"--fast: played by the step API instead: {result.fast_note}"))
     # files first: a failure to write them must not come after (or hide) the statistics' output

@@ -200,3 +200,17 @@ def test_a_game_the_kernel_flags_is_replayed_by_the_step_api(monkeypatch):
     monkeypatch.setattr(kernel, "run", flagged)
     fast = simulate(game, 4, 4, seed=3, fast=True)
     assert fast.scores == simulate(game, 4, 4, seed=3).scores
+
+
+def test_simulate_fast_says_when_the_kernel_compiles(monkeypatch):
+    """A first run compiles for tens of seconds: the user is told (a new-user trial saw a progress
+    bar stuck at 0 with no word); a cached kernel says nothing."""
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    kernel = kernel_for(game)
+    notes = []
+    monkeypatch.setattr(kernel, "compiled", False)
+    simulate(game, 2, 4, fast=True, note=notes.append)
+    assert len(notes) == 1 and "compiling the kernel" in notes[0]
+    monkeypatch.setattr(kernel, "compiled", True)
+    simulate(game, 2, 4, fast=True, note=notes.append)
+    assert len(notes) == 1

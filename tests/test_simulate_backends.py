@@ -159,6 +159,7 @@ def test_without_dask_the_backend_says_how_to_install_it(monkeypatch, capsys):
     code = main(["simulate", str(OH_HELL), "-n", "3", "-p", "4", "--backend", "dask"])
     err = capsys.readouterr().err
     assert code == 1 and "pip install -e '.[dask]'" in err and "Traceback" not in err
+    assert "starting a local Dask cluster" not in err  # said before anything is started
 
 
 def test_a_spec_changed_since_it_was_loaded_is_not_sent_to_workers(tmp_path):

@@ -58,6 +58,7 @@ class Kernel:
     def __init__(self, game, source: str, info: dict, module):
         self.game, self.source, self.info, self.module = game, source, info, module
         self.draws = 1  # how many random draws a game makes, learnt as games are played
+        self.compiled = True  # whether numba's cache holds the machine code (set by kernel_for)
 
     def run(self, num_players: int, first_seed: int, n_games: int):
         """``(scores int64[n, players], lengths int64[n], errors int64[n])`` of the games of seeds
@@ -131,6 +132,8 @@ def kernel_for(game) -> Kernel:
             sys.modules[name] = module
             spec.loader.exec_module(module)
         kernel = Kernel(game, source, info, module)
+        # numba caches the compiled driver beside the module: without it the first run compiles
+        kernel.compiled = any(path.parent.glob(f"__pycache__/{name}.run-*.nbi"))
     except NotTyped as exc:
         _KERNELS[key] = (game, exc)
         raise

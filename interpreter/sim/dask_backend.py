@@ -40,7 +40,8 @@ class DaskPool:
         return done, set(futures) - done
 
 
-def _import():
+def require_dask():
+    """The `distributed` module; raises RulebookError saying how to install it when it is missing."""
     try:
         import distributed
     except ImportError:
@@ -70,7 +71,7 @@ def dask_pool(address: str | None = None, jobs: int = 1):
     local cluster of ``jobs`` worker processes (``jobs`` 1: one per core; closed when done).
     Raises RulebookError when Dask is missing, the scheduler cannot be reached, or the cluster
     fails during the run."""
-    distributed = _import()
+    distributed = require_dask()
     # Dask's own log lines (a worker's start, a closed connection) are not the user's business
     for name in ("distributed", "distributed.nanny", "distributed.scheduler", "distributed.worker"):
         logging.getLogger(name).setLevel(logging.ERROR)

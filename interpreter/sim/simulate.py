@@ -241,7 +241,8 @@ BACKENDS = ("process", "dask")
 FAST_CHUNK = 20_000  # games per kernel call (progress is reported between calls)
 
 
-def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None):
+def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None,
+                   note=None):
     """The games of a run, played by the typed kernel, given to ``add(i, outcome)`` in game order
     (or, when ``result`` is given, counted at once by ``result.add_many``: the same statistics);
     a game the kernel flags (a rule error in the step API) is played again by the step API, which
@@ -249,6 +250,9 @@ def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, sp
     from ..fast.kernel import kernel_for
     from ..fast.typepass import NULL
     kernel = kernel_for(game)
+    if not kernel.compiled and note is not None:
+        note("compiling the kernel of this spec and option set (the first run only: it takes tens of "
+             "seconds; the machine code is cached for later runs)")
     lowest = game.winner_rule == "lowest"
     done = 0
     while done < n_games:
@@ -274,7 +278,8 @@ def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, sp
 
 def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
              jobs: int = 1, schedule: str = "round-robin", speeds: dict | None = None, bots: dict | None = None,
-             backend: str = "process", address: str | None = None, on_game=None, fast: bool = False):
+             backend: str = "process", address: str | None = None, on_game=None, fast: bool = False,
+             note=None):
     """Play ``n_games`` games (game ``i`` with seed ``seed + i``: the same results whatever
     ``jobs`` or ``backend``). ``bots`` maps seats to ``KIND[:budget]`` texts (see
     :mod:`interpreter.agents.registry`); other seats are random bots. ``progress(done)`` is called
@@ -296,7 +301,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     ``fast`` extra: numba) when the spec types and every bot is random: the same games, seed by
     seed, as the step API, in this process (whatever ``jobs`` and ``backend``). Otherwise the
     games are played as without it and ``result.fast_note`` says why (``result.fast`` tells which
-    ran).
+    ran). ``note(text)``, when given, is told of slow first steps (the kernel compiling).
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""
@@ -322,7 +327,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         result.fast_note = why_not(game, num_players, bots, trace, speeds) or ""
         if not result.fast_note:
             bulk = result if on_game is None and result.teams is None else None
-            _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk)
+            _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk,
+                           note)
             result.seconds = time.perf_counter() - start
             result.fast = True
             return result

@@ -87,3 +87,14 @@ def test_diff_sees_options_variables_and_nested_steps(tmp_path):
     b.write_text(text)
     out = spec_diff(load_game(a), load_game(b))
     assert "new player variable **swaps**: `0`" in out
+
+
+def test_diff_shows_text_as_written(tmp_path):
+    """An option's doc with § is shown with §, not JSON-escaped as \\u00a7 (a new-user trial)."""
+    text = SK.read_text()
+    old = 'doc: "§7 / A2: bonus when a Mermaid captures the Skull King'
+    assert old in text
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(text.replace(old, 'doc: "§7 / A2 (house): bonus when a Mermaid captures the Skull King'))
+    out = spec_diff(load_game(SK), load_game(edited))
+    assert "§7 / A2 (house)" in out and "\\u00a7" not in out

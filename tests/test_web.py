@@ -449,3 +449,12 @@ def test_every_spec_plays_at_the_web_table(tmp_path, spec):
     for seat, table in sent:
         state, events = at[move_of(table)]
         assert_no_leak(state, events, seat, table)
+
+
+def test_a_long_option_doc_is_cut_at_a_word_with_an_ellipsis():
+    from interpreter.web.app import _shorten
+    assert _shorten("short text", 300) == "short text"
+    source = "Harry the Giant may change his bid by one " * 20
+    cut = _shorten(source, 60)
+    assert len(cut) <= 60 and cut.endswith("…")
+    assert all(word in source.split() for word in cut[:-1].split())  # no word cut in two

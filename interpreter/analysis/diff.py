@@ -18,7 +18,7 @@ from .refs import define_name
 
 
 def _canon(value) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
+    return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False)  # § stays §
 
 
 def _cards(game) -> dict:

@@ -41,6 +41,13 @@ def _env():
     return env
 
 
+def _shorten(text: str, most: int) -> str:
+    """``text`` cut to at most ``most`` characters at a word, with an ellipsis when cut."""
+    if len(text) <= most:
+        return text
+    return text[:most - 1].rsplit(" ", 1)[0] + "…"
+
+
 def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: float = 0.5,
                realtime_delay: float = 2.0, seed: int | None = None):
     """The Starlette application serving ``specs`` (list of spec paths) with games stored at
@@ -333,7 +340,7 @@ def _option_docs(game) -> list:
         if not isinstance(o, dict):
             continue
         out.append({"name": name, "default": o.get("default"), "choices": o.get("values"),
-                    "doc": " ".join(str(o.get("doc") or "").split())[:300]})
+                    "doc": _shorten(" ".join(str(o.get("doc") or "").split()), 300)})
     for name in (game.spec.get("presets") or {}):
         out.append({"name": "preset", "default": None, "choices": [name], "doc": "a named set of options"})
     return out

@@ -1156,6 +1156,12 @@ class SpecCompiler:
         c = step["choose"]
         cp = path + ("choose",)
         instr, bound = self._choose_instr(c, cp, locs, path, prog)
+        self._choice_then(instr, path, c.get("then", []), cp + ("then",), locs | bound, prog)
+
+    def _choice_then(self, instr, path, then, then_path, locs, prog):
+        """After the choice ``instr`` (emitted at ``path``): its ``then`` steps, run once per
+        choice made (one per chooser), each with the choice bound; ``instr`` skips them all
+        when nobody chose."""
         key = _frame_key("ch", path)
         init = self._emit(prog, P.ChoicesInit(key, _pop_choices), path)
         init.step_id = None
@@ -1165,7 +1171,7 @@ class SpecCompiler:
         bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards), path)
         bind.step_id = None
         bind_pc = len(prog) - 1
-        self.block(c.get("then", []), cp + ("then",), locs | bound, prog)
+        self.block(then, then_path, locs, prog)
         j = self._emit(prog, P.Jump(top), path)
         j.step_id = None
         nxt.end = len(prog)
@@ -1262,19 +1268,7 @@ class SpecCompiler:
         c["player"] = as_name
         c.setdefault("by", as_name)
         instr, bound = self._choose_instr(c, tp, inner, tp, prog)
-        ckey = _frame_key("ch", tp)
-        init = self._emit(prog, P.ForInit(ckey, _pop_choices), tp)
-        init.step_id = None
-        fnext = self._emit(prog, P.ForNext(ckey, "$choice"), tp)
-        fnext.step_id = None
-        loop = len(prog) - 1
-        bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards), tp)
-        bind.step_id = None
-        self.block(turn.get("then", []), tp + ("then",), inner | bound, prog)
-        j = self._emit(prog, P.Jump(loop), tp)
-        j.step_id = None
-        fnext.end = len(prog)
-        instr.skip_to = len(prog)
+        self._choice_then(instr, tp, turn.get("then", []), tp + ("then",), inner | bound, prog)
         after = self._emit(prog, P.ClimbAfter(key, as_name, instr.as_name, top), path)
         after.step_id = None
         nxt.target = len(prog)

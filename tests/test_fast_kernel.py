@@ -214,3 +214,57 @@ def test_simulate_fast_says_when_the_kernel_compiles(monkeypatch):
     monkeypatch.setattr(kernel, "compiled", True)
     simulate(game, 2, 4, fast=True, note=notes.append)
     assert len(notes) == 1
+
+
+# -- the runtime's moves and the memo of repeated helper calls ---------------------------------
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 6), st.integers(0, 6), st.integers(-1, 8), st.booleans(), st.booleans(), st.booleans())
+def test_move_top_is_the_step_apis_move(m, d, count, has_count, bottom, same):
+    """``move_top`` (in place, no buffer) against the rule it implements: the cards taken from the top
+    one at a time (or all in order) land on the top or bottom of the destination, marks cleared."""
+    from interpreter.fast.runtime import NULL, move_top
+    src, dst = 0, (0 if same else 1)
+    rows = [list(range(m)), [] if same else list(range(100, 100 + d))]
+    Z = np.full((2, 32), -7, dtype=np.int64)
+    ZN = np.zeros(2, dtype=np.int64)
+    for r, cards in enumerate(rows):
+        Z[r, :len(cards)] = cards
+        ZN[r] = len(cards)
+    PB, MD, LOC = (np.zeros(128, dtype=np.int64) for _ in range(3))
+    ok = move_top(Z, ZN, PB, MD, LOC, src, dst, count, int(has_count), int(bottom))
+    if has_count and count < 0:
+        assert not ok
+        return
+    n = min(count, m) if has_count else m
+    taken = rows[src][::-1][:n] if has_count else rows[src][:n]
+    left = rows[src][:m - n]
+    into = left if same else rows[dst]
+    want_dst = taken + into if bottom else into + taken
+    assert ok
+    assert list(Z[dst, :ZN[dst]]) == want_dst
+    if not same:
+        assert list(Z[src, :ZN[src]]) == left
+    for c in taken:
+        assert (PB[c], MD[c], LOC[c]) == (NULL, NULL, dst)
+
+
+def test_memo_shares_repeated_helper_calls_in_one_line_only():
+    from interpreter.fast.typepass import UNSET, _memo
+    slots = iter(range(10))
+    lines = ["    t1 = (h5(Z, ZN) if (h7(Z) > 0) else h5(Z, ZN))",
+             "    while (h5(Z, ZN) > 0) and (h5(Z, ZN) < 9):",
+             "    t2 = h5(Z, ZN) + randbelow(RG[0], h5(Z, ZN))",
+             "    t3 = h7(Z) + h8(Z)"]
+    out = _memo(lines, lambda: next(slots))
+    assert out[:2] == [f"    MEMO[0] = {UNSET}",
+                       f"    t1 = ((MEMO[0] if MEMO[0] != {UNSET} else memo(MEMO, 0, h5(Z, ZN))) if (h7(Z) > 0) "
+                       f"else (MEMO[0] if MEMO[0] != {UNSET} else memo(MEMO, 0, h5(Z, ZN))))"]
+    assert out[2:] == lines[1:]  # a `while` head, a line that draws, a line with no repeat: as they were
+
+
+def test_the_kernel_spends_no_reference_counts_on_the_state():
+    """The driver sees every array through ``raw`` (no owner to count): the generated module says so."""
+    src, _ = lower(load_game(ROOT / "specs" / "oh_hell.yaml"))
+    driver = src[src.index("def run("):]
+    for name in ("Z", "ZN", "GV", "PV", "MD", "ATTR", "RG", "OPT", "MEMO", "SCORES"):
+        assert f"    {name} = raw({name})\n" in driver

@@ -87,7 +87,7 @@ class Kernel:
             RI=np.zeros(8, dtype=np.int64), TMP=np.zeros((info["depth"], max(MAX_LIST, nc)), dtype=np.int64),
             OPT=np.zeros((2, max(MAX_LIST, nc * (1 + len(info["attrs"])))), dtype=np.int64),
             SB=np.zeros(320, dtype=np.uint8), SK=np.zeros(max(64, nc), dtype=np.int64),
-            SEEN=np.zeros(max(64, nc), dtype=np.int64))
+            SEEN=np.zeros(max(64, nc), dtype=np.int64), MEMO=np.zeros(max(1, info["memo"]), dtype=np.int64))
         from .typepass import STATE_ARGS
         scores = np.zeros((n_games, num_players), dtype=np.int64)
         lengths = np.zeros(n_games, dtype=np.int64)

@@ -10,12 +10,44 @@ error]. Each function does what the step API's instruction of the same name does
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
+from numba.core import types
+from numba.extending import intrinsic
 
 from .rng import key_event, key_int, randbelow, seed_event, seed_int, seed_many, shuffle  # noqa: F401
 
 NULL = -(2 ** 62)
 EVENT = 0
+
+
+@intrinsic
+def _data_pointer(typingctx, arr):
+    """The data pointer of an array, typed (``CPointer(dtype)``)."""
+    if not isinstance(arr, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+    return types.CPointer(arr.dtype)(arr), codegen
+
+
+@njit(cache=True)
+def raw(a):
+    """``a`` seen through a view that owns nothing (``numba.carray`` of its data pointer).
+
+    Why: numba counts references to every array it passes or slices, with an atomic instruction
+    each time, and in the kernel those counts took about three quarters of the time (perf, Skull
+    King). A view made from a bare pointer has no owner to count. The driver makes one of each
+    array it is given, and the caller keeps the arrays alive until the driver returns."""
+    return carray(_data_pointer(a), a.shape)
+
+
+@njit(cache=True)
+def memo(M, k, v):
+    """``M[k] = v``, returned as stored (a generated line's shared helper value, see
+    :func:`interpreter.fast.typepass._memo`)."""
+    M[k] = v
+    return M[k]
 
 
 @njit(cache=True)
@@ -158,30 +190,42 @@ def move_top(Z, ZN, PB, MD, LOC, src, dst, count, has_count, bottom):
         n = m
     if n == 0:
         return True
-    buf = np.empty(n, dtype=np.int64)
-    if has_count:
-        for k in range(n):
-            buf[k] = Z[src, m - 1 - k]
-    else:
-        for k in range(n):
-            buf[k] = Z[src, k]
-    ZN[src] = m - n
-    for k in range(n):
-        c = buf[k]
+    for k in range(n):  # the cards that move: their marks go
+        c = Z[src, m - 1 - k] if has_count else Z[src, k]
         PB[c] = NULL
         MD[c] = NULL
         LOC[c] = dst
+    # in place, with no buffer (an allocation here cost more than the rest of the move)
+    if src == dst:  # the zone ends as (the cards left) + (the moved, in order of taking), or the reverse
+        if has_count:
+            if bottom:
+                _reverse(Z, src, 0, m)
+                _reverse(Z, src, n, m)
+            else:
+                _reverse(Z, src, m - n, m)
+        return True
     d = ZN[dst]
     if bottom:
         for k in range(d - 1, -1, -1):
             Z[dst, k + n] = Z[dst, k]
-        for k in range(n):
-            Z[dst, k] = buf[k]
+        at = 0
     else:
-        for k in range(n):
-            Z[dst, d + k] = buf[k]
+        at = d
+    for k in range(n):
+        Z[dst, at + k] = Z[src, m - 1 - k] if has_count else Z[src, k]
+    ZN[src] = m - n
     ZN[dst] = d + n
     return True
+
+
+@njit(cache=True)
+def _reverse(Z, row, lo, hi):
+    """Turn ``Z[row, lo:hi]`` over."""
+    hi -= 1
+    while lo < hi:
+        Z[row, lo], Z[row, hi] = Z[row, hi], Z[row, lo]
+        lo += 1
+        hi -= 1
 
 
 @njit(cache=True)

@@ -46,11 +46,13 @@ from ..expr.compiler import parse
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
+UNSET = NULL + 2  # a memo slot holding no value yet (see _memo)
 TEXT_BASE = 2 ** 40
 MAX_LIST = 512  # the longest list a `for` step or a choice may hold in the kernel
 
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
-STATE_ARGS = ("Z", "ZN", "GV", "PV", "PB", "MD", "LOC", "ATTR", "NP", "RG", "RI", "TMP", "OPT", "SB", "SK", "SEEN")
+STATE_ARGS = ("Z", "ZN", "GV", "PV", "PB", "MD", "LOC", "ATTR", "NP", "RG", "RI", "TMP", "OPT", "SB", "SK", "SEEN",
+              "MEMO")
 
 
 class NotTyped(Exception):
@@ -169,6 +171,38 @@ def _hoist(lines, bound, fresh):
             return done[call]
         out.append(_CALL.sub(swap, ln))
     return pre, out
+
+
+# calls that read the state without changing it: a line calling nothing else can share the values
+# of its repeated helper calls (the state cannot change between them)
+_PURE_CALLS = frozenset({"attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2", "max2", "truthy",
+                         "abs", "min", "max"})
+
+
+def _memo(lines, slot):
+    """Each helper call made more than once in one line (the trick-winner rules of a spec ask the
+    same `count(...)` many times in one nested `if ... else`) computed at most once there: its
+    value is kept in ``MEMO[k]`` (``k = slot()``), reset to UNSET just before the line, and the
+    ``if ... else`` laziness is kept (a call a short-circuit skips is still not made). A line
+    calling anything that changes the state, and a `while` head (evaluated again each time
+    round), are left as they are. A helper's value that happens to equal UNSET is just computed
+    again: the result is the same."""
+    out = []
+    for ln in lines:
+        body = ln.lstrip()
+        calls = _CALL.findall(body)
+        repeated = sorted({c for c in calls if calls.count(c) > 1}, key=calls.index)
+        others = set(re.findall(r"\b([A-Za-z_]\w*)\(", body)) - _PURE_CALLS
+        if not repeated or body.startswith("while ") or any(not re.fullmatch(r"h[0-9]+", n) for n in others):
+            out.append(ln)
+            continue
+        pad = ln[:len(ln) - len(body)]
+        for call in repeated:
+            k = slot()
+            out.append(f"{pad}MEMO[{k}] = {UNSET}")
+            body = body.replace(call, f"(MEMO[{k}] if MEMO[{k}] != {UNSET} else memo(MEMO, {k}, {call}))")
+        out.append(pad + body)
+    return out
 
 
 def _bound_in(lines):
@@ -657,12 +691,22 @@ class Lowering:
         order = {}
         canon = re.sub(r"\b[vtih][0-9]+\b", lambda m: order.setdefault(m.group(0), f"c{len(order)}"),
                        params + "\n" + "\n".join(body))
-        name = self.helper_names.get(canon)
-        if name is None:
+        known = self.helper_names.get(canon)
+        if known is None:
             name = self.fresh("h")
-            self.helper_names[canon] = name
+            body = _memo(body, self.memo_slot)
+            known = self.helper_names[canon] = (name, "MEMO" not in state and any("MEMO[" in ln for ln in body))
+            if known[1]:
+                params = ", ".join(("MEMO",) + state + tuple(locs))
             self.helpers += [f"@njit(boundscheck=False)", f"def {name}({params}):"] + body + [""]
-        return f"{name}({params})"
+            return f"{name}({params})"
+        name, needs_memo = known
+        return f"{name}({'MEMO, ' if needs_memo else ''}{params})"
+
+    def memo_slot(self) -> int:
+        """A new slot of MEMO (see _memo)."""
+        self.memo_slots += 1
+        return self.memo_slots - 1
 
     def scope_names(self, env):
         """The generated local names the values and lists of ``env`` read."""
@@ -1171,7 +1215,7 @@ import numpy as np
 from numba import njit
 from interpreter.fast.runtime import (NULL, truthy, attr_get, attr_mode, card_get, add_null, if_null, min2, max2,
                                       randbelow, shuffle, event_gen, prepare_batch, gather, move_top, deal,
-                                      play_card, sort_row, new_game)
+                                      play_card, sort_row, new_game, raw, memo)
 '''
 
 
@@ -1187,6 +1231,7 @@ def lower(game) -> tuple:
         low.counter = 0
         low.needed_phases = set()
         low.max_depth = 0
+        low.memo_slots = 0
         try:
             bodies = _bodies(low)
         except NotTyped:
@@ -1202,7 +1247,7 @@ def lower(game) -> tuple:
     info = {
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
         "attrs": low.attr_table, "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()],
-        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2,
+        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2, "memo": low.memo_slots,
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
     }
     return src, info
@@ -1231,11 +1276,11 @@ def _bodies(low) -> str:
             env[p] = (v, INT)
             args.append(v)
         low.depth = low.max_depth  # each phase its own rows of TMP: a phase runs inside another's loops
-        body = low.block(steps, env, f"phases.{name}")
+        body = _memo(low.block(steps, env, f"phases.{name}"), low.memo_slot)
         out += ["@njit(boundscheck=False)",
                 f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
     low.depth = low.max_depth
-    flow = low.block(low.spec.get("flow") or [], {}, "flow")
+    flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
     out += ["@njit(boundscheck=False)", f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
     score_src = low.spec.get("score", "p.score")
     p = low.fresh("v")
@@ -1243,15 +1288,19 @@ def _bodies(low) -> str:
     code, ty = low.expr(score_src, {"p": (p, INT)}, "score")
     if ty not in (INT, BOOL):
         raise NotTyped(f"a score that is a {ty}", "score")
-    out += ["@njit(boundscheck=False)", f"def score({', '.join(STATE_ARGS + (p,))}):",
-            f"    return {code}", ""]
-    out += [_DRIVER.format(args=", ".join(STATE_ARGS))]
+    out += ["@njit(boundscheck=False)", f"def score({', '.join(STATE_ARGS + (p,))}):"] + \
+        _indent(_memo([f"return {code}"], low.memo_slot)) + [""]
+    arrays = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS)
+    out += [_DRIVER.format(args=", ".join(STATE_ARGS), raws="\n".join(f"    {a} = raw({a})" for a in arrays))]
     return "\n".join(out)
 
 
+_DRIVER_ARRAYS = ("ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "KEYS", "KL", "GB", "KT",
+                  "ROWOF", "BKL", "ORD")
 _DRIVER = '''@njit(cache=True, boundscheck=False)
 def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENGTHS, ERRORS, BATCH, EMAX,
         KEYS, KL, GB, KT, ROWOF, BKL, ORD):
+{raws}
     g = 0
     e = RI[7]
     while g < n_games:
@@ -1284,7 +1333,7 @@ _GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
 _FIXED = frozenset(STATE_ARGS) | {
     "np", "njit", "NULL", "NAME_ATTR", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
     "max2", "randbelow", "shuffle", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
-    "sort_row", "new_game", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
+    "sort_row", "new_game", "raw", "memo", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
     "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "BKL", "ORD", "e", "nb", "used", "j",
     "interpreter", "numba", "cache", "boundscheck"}

@@ -3,7 +3,8 @@
 One run prints, for Skull King, Witches of Blackmore, Skull Queen and Oh Hell (4 players, random
 play), microseconds per decision and games per second:
 
-- through the step API (``legal_actions`` + ``apply``, CPU time);
+- through the step API (``legal_actions`` + ``apply``, CPU time), and the same loop on the kernel's
+  step API (``new_state(..., fast=True)``) where the spec runs there;
 - through ``simulate`` on each backend: one process (CPU time), ``--jobs 2`` and a local Dask
   cluster of 2 worker processes (``--backend dask``; wall time, the workers' CPU is not this
   process's), and the typed playout kernel (``simulate --fast``, CPU time) when this checkout has
@@ -46,13 +47,14 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from interpreter import State, load_game  # noqa: E402
+from interpreter.errors import RulebookError  # noqa: E402
 from interpreter.sim.simulate import simulate  # noqa: E402
 import reference_skull_king  # noqa: E402
 
 GAMES = [("Skull King", "skull_king.yaml"), ("Witches", "witches_of_blackmore.yaml"),
          ("Skull Queen", "skull_queen.yaml"), ("Oh Hell", "oh_hell.yaml")]
 PLAYERS = 4
-BACKENDS = ["step API", "simulate", "-j 2", "dask local", "kernel"]  # columns of the games tables
+BACKENDS = ["step API", "kernel step API", "simulate", "-j 2", "dask local", "kernel"]  # columns of the games tables
 
 console = Console(width=max(120, Console().width))
 
@@ -77,13 +79,14 @@ def timed(fn, budget: float) -> float:
 
 
 # -- the ways of playing games: each returns (seconds, games, decisions) ----------------------
-def step_api_games(game, seed: int, budget: float) -> tuple:
-    """Random games through the step API for about ``budget`` CPU seconds."""
+def step_api_games(game, seed: int, budget: float, fast: bool = False) -> tuple:
+    """Random games through the step API (``fast``: the kernel's, ``new_state(..., fast=True)``)
+    for about ``budget`` CPU seconds."""
     rng = random.Random(seed)
     games = decisions = 0
     start = cpu()
     while cpu() - start < budget or games < 2:
-        state = game.new_state(PLAYERS, seed=seed + games)
+        state = game.new_state(PLAYERS, seed=seed + games, fast=fast)
         while not state.is_terminal():
             for p in state.current_players():
                 state.apply(rng.choice(state.legal_actions(p)))
@@ -125,6 +128,15 @@ def parallel_games(game, seed: int, n: int, client=None, **kw) -> tuple:
 
 
 # -- the kernel's fast path (simulate --fast) and the Dask cluster: hooks that say why not ----
+def step_kernel_status(game) -> str | None:
+    """None when ``new_state(..., fast=True)`` runs ``game`` (the first call compiles), else why not."""
+    try:
+        game.new_state(PLAYERS, seed=0, fast=True)
+    except RulebookError as exc:
+        return str(exc)
+    return None
+
+
 def kernel_status(game) -> str | None:
     """None when ``simulate(..., fast=True)`` plays ``game`` in the typed kernel here, else why not.
     The first call also compiles the kernel (timed apart by the caller)."""
@@ -274,6 +286,9 @@ def measure(args) -> dict:
         kernel[label] = {"why_not": kernel_status(game), "first_call_s": None}
         if kernel[label]["why_not"] is None:
             kernel[label]["first_call_s"] = cpu() - t0
+        t0 = cpu()
+        kernel[label]["steps_why_not"] = step_kernel_status(game)
+        kernel[label]["steps_first_call_s"] = cpu() - t0 if kernel[label]["steps_why_not"] is None else None
     cluster, cluster_start, dask_why = dask_cluster()
     out["dask"] = {"workers": 2, "cluster_start_s": cluster_start, "why_not": dask_why}
     client = None
@@ -288,6 +303,8 @@ def measure(args) -> dict:
             for label, game in games.items():
                 seed = 1000 * r
                 raw[label]["step API"].append(step_api_games(game, seed, budget))
+                if kernel[label]["steps_why_not"] is None:
+                    raw[label]["kernel step API"].append(step_api_games(game, seed, budget, fast=True))
                 one = simulate_games(game, seed, budget)
                 raw[label]["simulate"].append(one)
                 n = max(8, int(one[1] / one[0] * max(budget, 0.5) * 2))  # >= 0.5 s of work per worker
@@ -321,7 +338,7 @@ def measure(args) -> dict:
                                       "games_per_s": med([r[1] / r[0] for r in runs]),
                                       "games_per_s_time": "wall" if b in ("-j 2", "dask local") else "cpu"}
             else:
-                why = kernel[label]["why_not"] if b == "kernel" else dask_why
+                why = {"kernel": kernel[label]["why_not"], "kernel step API": kernel[label]["steps_why_not"]}.get(b, dask_why)
                 row["backends"][b] = {"why_not": why}
         row["actions_per_game"] = med([r[2] / r[1] for r in raw[label]["step API"]])
         row["kernel_first_call_s"] = kernel[label]["first_call_s"]
@@ -343,6 +360,8 @@ def measure(args) -> dict:
                             "decisions_per_game": med([d / g for s, g, d in osp])},
             "cpp_loop": {"games_per_s": cpp_gps},
             "step_api_vs_python_loop": py_us / oh["step API"]["us_per_decision"],
+            "kernel_step_api_vs_python_loop": (py_us / oh["kernel step API"]["us_per_decision"]
+                                               if "us_per_decision" in oh["kernel step API"] else None),
             "simulate_vs_cpp_loop": oh["simulate"]["games_per_s"] / cpp_gps,
             "kernel_vs_cpp_loop": oh["kernel"]["games_per_s"] / cpp_gps if "games_per_s" in oh["kernel"] else None}
     else:
@@ -469,6 +488,10 @@ def report(out: dict) -> None:
         t.add_row("OpenSpiel C++ loop (evaluate_bots)", "-", _f(cpp["games_per_s"]), "")
         t.add_row("Rulebook step API vs OpenSpiel Python loop", _f(oh["step API"]["us_per_decision"], 2),
                   _f(oh["step API"]["games_per_s"]), f"{o['step_api_vs_python_loop']:.3f}x")
+        if o["kernel_step_api_vs_python_loop"] is not None:
+            t.add_row("Rulebook kernel step API (new_state(fast=True)) vs OpenSpiel Python loop",
+                      _f(oh["kernel step API"]["us_per_decision"], 2), _f(oh["kernel step API"]["games_per_s"]),
+                      f"{o['kernel_step_api_vs_python_loop']:.3f}x")
         t.add_row("Rulebook simulate vs OpenSpiel C++ loop", _f(oh["simulate"]["us_per_decision"], 2),
                   _f(oh["simulate"]["games_per_s"]), f"{o['simulate_vs_cpp_loop']:.4f}x")
         if o["kernel_vs_cpp_loop"] is not None:

@@ -67,7 +67,7 @@ class Game:
 
     def new_state(self, num_players: int, seed: int = 0, player_names=None, trace: dict | None = None,
                   events: list | None = None, setup: dict | None = None, start: str | None = None,
-                  chance: bool = False, chance_samples: int | None = None):
+                  chance: bool = False, chance_samples: int | None = None, fast: bool = False):
         """A new State at the first decision of a game for ``num_players`` players.
 
         ``seed`` (int) fixes every shuffle; ``player_names`` (list of str) is for display;
@@ -79,9 +79,18 @@ class Game:
         ``start`` (or ``setup["start"]``) the phase to run (default ``flow``; a phase runs once,
         then the game is over). ``chance=True`` makes ``shuffle`` and ``random`` steps chance
         nodes (see :mod:`interpreter.engine.chance`; ``chance_samples`` bounds the outcomes listed
-        for a shuffle). Raises :class:`RulebookError` when the player count is outside the spec's
-        range, and :class:`~interpreter.errors.SpecError` for a setup the spec cannot have."""
+        for a shuffle). ``fast=True`` returns a :class:`~interpreter.fast.steps.FastState`: the
+        same game run by the typed kernel (needs numba; plays, lists and scores as a State, with
+        the same actions; :meth:`~interpreter.fast.steps.FastState.to_state` gives the State for
+        everything else). Raises :class:`RulebookError` when the player count is outside the spec's
+        range, or with the reason when ``fast`` cannot run this game, and
+        :class:`~interpreter.errors.SpecError` for a setup the spec cannot have."""
         check_seed(seed)
+        if fast:
+            if trace is not None or events is not None or setup is not None or start is not None or chance:
+                raise RulebookError("fast=True plays whole games from the deal: no trace, events, setup, start or chance")
+            from ..fast.steps import fast_state
+            return fast_state(self, num_players, seed)
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
         if not self.min_players <= num_players <= self.max_players:

@@ -51,6 +51,33 @@ def _folder() -> Path:
     return folder
 
 
+def state_arrays(game, info: dict, num_players: int, generators: int) -> dict:
+    """The arrays of a kernel's state at the start of a game (the names of
+    :data:`~interpreter.fast.typepass.STATE_ARGS`), with room for ``generators`` random generators
+    (rows of ``RG``): every card in the initial zone, variables at their defaults, no marks."""
+    from .rng import STATE_SIZE
+    from .typepass import RI_SIZE
+    rows, nc = info["rows"], info["ncards"]
+    z = np.zeros((rows, max(nc, 1)), dtype=np.int64)
+    zn = np.zeros(rows, dtype=np.int64)
+    loc = np.zeros(nc, dtype=np.int64)
+    if info["initial"] is not None:
+        z[info["initial"], :nc] = np.arange(nc)
+        zn[info["initial"]] = nc
+        loc[:] = info["initial"]
+    pv = np.zeros((max(game.max_players, 1), max(len(info["pvars"]), 1)), dtype=np.int64)
+    pv[:num_players, :len(info["pvars"])] = info["pvars"] or 0
+    return dict(
+        Z=z, ZN=zn, GV=np.array(info["gvars"] or [0], dtype=np.int64), PV=pv,
+        PB=np.full(nc, NULL, dtype=np.int64), MD=np.full(nc, NULL, dtype=np.int64),
+        LOC=loc, ATTR=np.array(info["attrs"], dtype=np.int64),
+        NP=np.int64(num_players), RG=np.zeros((generators, STATE_SIZE), dtype=np.int64),
+        RI=np.zeros(RI_SIZE, dtype=np.int64), TMP=np.zeros((info["depth"], max(MAX_LIST, nc)), dtype=np.int64),
+        OPT=np.zeros((2, max(MAX_LIST, nc * (1 + len(info["attrs"])))), dtype=np.int64),
+        SB=np.zeros(320, dtype=np.uint8), SK=np.zeros(max(64, nc), dtype=np.int64),
+        SEEN=np.zeros(max(64, nc), dtype=np.int64), MEMO=np.zeros(max(1, info["memo"]), dtype=np.int64))
+
+
 class Kernel:
     """A compiled kernel: ``module`` (the generated numba module), ``info`` (layout) and
     ``source`` (its text, for tests and curious readers)."""
@@ -67,27 +94,8 @@ class Kernel:
         info, game = self.info, self.game
         if not game.min_players <= num_players <= game.max_players:
             raise ValueError(f"{num_players} players: the game takes {game.min_players}..{game.max_players}")
-        rows, nc = info["rows"], info["ncards"]
-        width = max(nc, 1)
-        zinit = np.zeros((rows, width), dtype=np.int64)
-        zninit = np.zeros(rows, dtype=np.int64)
-        if info["initial"] is not None:
-            zinit[info["initial"], :nc] = np.arange(nc)
-            zninit[info["initial"]] = nc
-        gvinit = np.array(info["gvars"] or [0], dtype=np.int64)
-        pvinit = np.tile(np.array(info["pvars"] or [0], dtype=np.int64), (max(num_players, 1), 1))
-        pvinit = np.vstack([pvinit, np.zeros((game.max_players - num_players, pvinit.shape[1]), dtype=np.int64)]) \
-            if game.max_players > num_players else pvinit
-        from .rng import STATE_SIZE
-        state = dict(
-            Z=zinit.copy(), ZN=zninit.copy(), GV=gvinit.copy(), PV=pvinit.copy(),
-            PB=np.full(nc, NULL, dtype=np.int64), MD=np.full(nc, NULL, dtype=np.int64),
-            LOC=np.zeros(nc, dtype=np.int64), ATTR=np.array(info["attrs"], dtype=np.int64),
-            NP=np.int64(num_players), RG=np.zeros((BATCH + 1, STATE_SIZE), dtype=np.int64),
-            RI=np.zeros(8, dtype=np.int64), TMP=np.zeros((info["depth"], max(MAX_LIST, nc)), dtype=np.int64),
-            OPT=np.zeros((2, max(MAX_LIST, nc * (1 + len(info["attrs"])))), dtype=np.int64),
-            SB=np.zeros(320, dtype=np.uint8), SK=np.zeros(max(64, nc), dtype=np.int64),
-            SEEN=np.zeros(max(64, nc), dtype=np.int64), MEMO=np.zeros(max(1, info["memo"]), dtype=np.int64))
+        state = state_arrays(game, info, num_players, BATCH + 1)
+        zinit, zninit, gvinit, pvinit = (state[k].copy() for k in ("Z", "ZN", "GV", "PV"))
         from .typepass import STATE_ARGS
         scores = np.zeros((n_games, num_players), dtype=np.int64)
         lengths = np.zeros(n_games, dtype=np.int64)
@@ -104,6 +112,26 @@ class Kernel:
         return scores, lengths, errors
 
 
+def load_module(source: str, prefix: str):
+    """``(module, path)``: the generated ``source`` imported from the user's cache folder, under
+    the name ``{prefix}_{digest}`` (the SHA-256 of the text), written there if missing; numba's
+    cache files of its ``cache=True`` functions sit beside it."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    name = f"{prefix}_{digest}"
+    path = _folder() / f"{name}.py"
+    if not path.exists() or path.read_text() != source:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(source)
+        tmp.replace(path)
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module, path
+
+
 def kernel_for(game) -> Kernel:
     """The kernel of ``game`` (built once per Game object and per process; compiled machine code
     is cached on disk by numba). Raises :class:`NotTyped` with the reason when the spec does not
@@ -118,22 +146,10 @@ def kernel_for(game) -> Kernel:
         if not available():
             raise NotTyped("numba is not installed (pip install -e '.[fast]')")
         source, info = lower(game)
-        digest = hashlib.sha256(source.encode()).hexdigest()[:24]
-        name = f"rulebook_kernel_{digest}"
-        path = _folder() / f"{name}.py"
-        if not path.exists() or path.read_text() != source:
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(source)
-            tmp.replace(path)
-        module = sys.modules.get(name)
-        if module is None:
-            spec = importlib.util.spec_from_file_location(name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
+        module, path = load_module(source, "rulebook_kernel")
         kernel = Kernel(game, source, info, module)
         # numba caches the compiled driver beside the module: without it the first run compiles
-        kernel.compiled = any(path.parent.glob(f"__pycache__/{name}.run-*.nbi"))
+        kernel.compiled = any(path.parent.glob(f"__pycache__/{module.__name__}.run-*.nbi"))
     except NotTyped as exc:
         _KERNELS[key] = (game, exc)
         raise

@@ -118,24 +118,25 @@ def init_by_array(gen, key, keylen):
         mt[i] = MT_BASE[i]
     i, j = 1, 0
     k = N if N > keylen else keylen
+    prev = mt[0]  # mt[i - 1], kept in a register: the loop is one long chain through it
     while k > 0:
-        prev = mt[i - 1]
-        mt[i] = ((mt[i] ^ (((prev ^ (prev >> 30)) * 1664525) & MASK32)) + key[j] + j) & MASK32
+        prev = ((mt[i] ^ (((prev ^ (prev >> 30)) * 1664525) & MASK32)) + key[j] + j) & MASK32
+        mt[i] = prev
         i += 1
         j += 1
         if i >= N:
-            mt[0] = mt[N - 1]
+            mt[0] = prev
             i = 1
         if j >= keylen:
             j = 0
         k -= 1
     k = N - 1
     while k > 0:
-        prev = mt[i - 1]
-        mt[i] = ((mt[i] ^ (((prev ^ (prev >> 30)) * 1566083941) & MASK32)) - i) & MASK32
+        prev = ((mt[i] ^ (((prev ^ (prev >> 30)) * 1566083941) & MASK32)) - i) & MASK32
+        mt[i] = prev
         i += 1
         if i >= N:
-            mt[0] = mt[N - 1]
+            mt[0] = prev
             i = 1
         k -= 1
     mt[0] = 0x80000000

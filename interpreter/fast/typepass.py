@@ -218,9 +218,14 @@ def _indent(lines, n=1):
 class Lowering:
     """One spec with one choice of options, lowered to the source of a numba module."""
 
-    def __init__(self, game):
+    def __init__(self, game, steps: bool = False):
         self.game = game
         self.spec = game.spec
+        # steps: the module of the kernel's step API (interpreter.fast.steps): a choice waits for
+        # the caller (a generator yields) instead of asking a random bot, and phases are inlined
+        self.steps = steps
+        self.sites: list = []  # steps: each choice's verb and option kind, by its site number
+        self.phase_calls: dict = {}  # steps: the line calling a phase -> (phase name, argument codes)
         self.texts: dict = {}
         self.counter = 0
         self.helpers: list = []  # lines of generated helper functions
@@ -897,8 +902,9 @@ class Lowering:
             c, ty = self.expr(given[p], env, path)
             codes.append(c)
         self.needed_phases.add(name)
-        return [f"{self.phase_fn[name]}({', '.join(STATE_ARGS + tuple(codes))})", f"if RI[{RI_ERROR}] != 0:",
-                "    return"]
+        call = f"{self.phase_fn[name]}({', '.join(STATE_ARGS + tuple(codes))})"
+        self.phase_calls[call] = (name, codes)
+        return [call, f"if RI[{RI_ERROR}] != 0:", "    return"]
 
     def snapshot(self, lst, env):
         """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it
@@ -1171,9 +1177,19 @@ class Lowering:
             raise NotTyped("a choice with neither cards nor options", cp)
         listing = hoisted + listing
         mode, k0 = self.fresh("v"), self.fresh("t")
-        pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return",
-                f"{k0} = randbelow(RG[RI[4] + {seat}], {n})", f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]",
-                f"RI[{RI_ACTIONS}] += 1"]
+        if self.steps:
+            if seats is not None:
+                raise NotTyped("a simultaneous choice (the kernel's step API asks one seat at a time)", cp)
+            self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c, "elem": elem,
+                               "modes": "cards" in c and bool(self.max_modes)})  # (else OPT[1] is not written)
+            # the caller reads the seat, the options (OPT) and the site, then writes the index chosen
+            # (one number packs them for the caller: seat + options << 16 + site << 36)
+            ask = [f"RI[{RI_SEAT}] = {seat}", f"RI[{RI_OPTIONS}] = {n}", f"RI[{RI_SITE}] = {len(self.sites) - 1}",
+                   f"yield {seat} + ({n} << 16) + ({len(self.sites) - 1} << 36)", f"{k0} = RI[{RI_CHOSEN}]"]
+        else:
+            ask = [f"{k0} = randbelow(RG[RI[4] + {seat}], {n})"]
+        pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
+            [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"]
         env_then = dict(env)
         env_then[by_name] = (seat, INT)
         env_then[as_name] = (value, elem)
@@ -1207,6 +1223,10 @@ REFUSED = {"realtime": "a realtime step (several players act at once, in an orde
            "assert": "an assert step"}
 RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row, 5: draws' first row,
 # 6: draws seeded ahead, 7: how many draws to seed ahead (the most a game of the run has used)
+# the step API's (interpreter.fast.steps): the seat to choose (-1: the game is over), its number of
+# options, the choice's site, and the index the caller chose
+RI_SEAT, RI_OPTIONS, RI_SITE, RI_CHOSEN = 8, 9, 10, 11
+RI_SIZE = 12
 
 
 # -- the module ------------------------------------------------------------------------------------
@@ -1223,7 +1243,21 @@ def lower(game) -> tuple:
     """``(source, info)``: the numba module of ``game`` (a Game with its options) and what the
     driver needs (``info``: zone rows, card attribute table, variable defaults...). Raises
     :class:`NotTyped` with the reason when the spec does not type."""
-    low = Lowering(game)
+    return _lower(Lowering(game), _bodies)
+
+
+def lower_steps(game) -> tuple:
+    """``(source, info)`` of the kernel's step API (:mod:`interpreter.fast.steps`): the module
+    holds ``steps``, a numba generator that plays the game from its start and yields at each
+    choice (the seat, the options and the site in ``RI``; the caller writes the index chosen),
+    and ``scores``. ``info`` is :func:`lower`'s plus ``sites``: each choice's verb, whether it
+    chooses cards, and its options' type. Raises :class:`NotTyped` as :func:`lower` does, and for a
+    simultaneous choice or a phase that runs itself."""
+    return _lower(Lowering(game, steps=True), _step_bodies)
+
+
+def _lower(low, bodies_of) -> tuple:
+    game = low.game
     for _ in range(8):  # variable types grow as assignments are seen: until stable
         low.changed = False
         low.helpers = []
@@ -1232,8 +1266,10 @@ def lower(game) -> tuple:
         low.needed_phases = set()
         low.max_depth = 0
         low.memo_slots = 0
+        low.sites = []
+        low.phase_calls = {}
         try:
-            bodies = _bodies(low)
+            bodies = bodies_of(low)
         except NotTyped:
             if low.changed:  # read before its type was known: try again with what was learnt
                 continue
@@ -1247,7 +1283,7 @@ def lower(game) -> tuple:
     info = {
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
         "attrs": low.attr_table, "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()],
-        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2, "memo": low.memo_slots,
+        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2, "memo": low.memo_slots, "sites": list(low.sites),
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
     }
     return src, info
@@ -1268,6 +1304,21 @@ def _runtime_digest() -> int:
 
 def _bodies(low) -> str:
     out = []
+    for name, (args, body) in _phase_bodies(low).items():
+        out += ["@njit(boundscheck=False)",
+                f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
+    low.depth = low.max_depth
+    flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    out += ["@njit(boundscheck=False)", f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
+    out += _score_lines(low)
+    arrays = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS)
+    out += [_DRIVER.format(args=", ".join(STATE_ARGS), raws="\n".join(f"    {a} = raw({a})" for a in arrays))]
+    return "\n".join(out)
+
+
+def _phase_bodies(low) -> dict:
+    """Each phase's name -> (parameter names, body lines)."""
+    out = {}
     for name, (params, steps) in low.phases.items():
         env = {}
         args = []
@@ -1276,22 +1327,52 @@ def _bodies(low) -> str:
             env[p] = (v, INT)
             args.append(v)
         low.depth = low.max_depth  # each phase its own rows of TMP: a phase runs inside another's loops
-        body = _memo(low.block(steps, env, f"phases.{name}"), low.memo_slot)
-        out += ["@njit(boundscheck=False)",
-                f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
-    low.depth = low.max_depth
-    flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
-    out += ["@njit(boundscheck=False)", f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
+        out[name] = (args, _memo(low.block(steps, env, f"phases.{name}"), low.memo_slot))
+    return out
+
+
+def _score_lines(low) -> list:
     score_src = low.spec.get("score", "p.score")
     p = low.fresh("v")
     low.path = "score"
     code, ty = low.expr(score_src, {"p": (p, INT)}, "score")
     if ty not in (INT, BOOL):
         raise NotTyped(f"a score that is a {ty}", "score")
-    out += ["@njit(boundscheck=False)", f"def score({', '.join(STATE_ARGS + (p,))}):"] + \
+    return ["@njit(boundscheck=False)", f"def score({', '.join(STATE_ARGS + (p,))}):"] + \
         _indent(_memo([f"return {code}"], low.memo_slot)) + [""]
-    arrays = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS)
-    out += [_DRIVER.format(args=", ".join(STATE_ARGS), raws="\n".join(f"    {a} = raw({a})" for a in arrays))]
+
+
+def _step_bodies(low) -> str:
+    """The step API's module body: the generator ``steps`` (the flow, every phase written where it
+    is run) and ``scores``."""
+    phases = _phase_bodies(low)
+    low.depth = low.max_depth
+    flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+
+    def inline(lines, running):
+        out = []
+        for ln in lines:
+            body = ln.lstrip()
+            call = low.phase_calls.get(body)
+            if call is None:
+                out.append(ln)
+                continue
+            name, codes = call
+            if name in running:
+                raise NotTyped(f"phase {name!r} runs itself (the step API writes each phase where it is run)",
+                               f"phases.{name}")
+            pad = ln[:len(ln) - len(body)]
+            params, lines_of = phases[name]
+            out += [f"{pad}{v} = {c}" for v, c in zip(params, codes)]
+            out += [pad + x for x in inline(lines_of, running | {name})]
+        return out
+    arrays = [a for a in STATE_ARGS if a != "NP"]
+    body = [f"{a} = raw({a})" for a in arrays] + inline(flow, frozenset()) + \
+        [f"RI[{RI_SEAT}] = -1", f"RI[{RI_OPTIONS}] = 0"]
+    out = ["@njit(cache=True, boundscheck=False)", f"def steps({', '.join(STATE_ARGS)}):"] + _indent(body) + [""]
+    out += _score_lines(low)
+    out += ["@njit(cache=True, boundscheck=False)", f"def scores({', '.join(STATE_ARGS)}, SCORES):",
+            "    for q in range(NP):", f"        SCORES[q] = score({', '.join(STATE_ARGS)}, q)", ""]
     return "\n".join(out)
 
 
@@ -1335,12 +1416,12 @@ _FIXED = frozenset(STATE_ARGS) | {
     "max2", "randbelow", "shuffle", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
     "sort_row", "new_game", "raw", "memo", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
-    "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "BKL", "ORD", "e", "nb", "used", "j",
+    "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "BKL", "ORD", "e", "nb", "used", "j", "steps", "scores",
     "interpreter", "numba", "cache", "boundscheck"}
-_NODES = (ast.Module, ast.Expr, ast.Constant, ast.Import, ast.ImportFrom, ast.alias, ast.FunctionDef,
+_NODES = (ast.Module, ast.Expr, ast.Yield, ast.Constant, ast.Import, ast.ImportFrom, ast.alias, ast.FunctionDef,
           ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.While, ast.If, ast.Pass,
           ast.Name, ast.Load, ast.Store, ast.Subscript, ast.Tuple, ast.Call, ast.keyword, ast.BinOp,
-          ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod,
+          ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift,
           ast.USub, ast.Not, ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 

@@ -1,0 +1,327 @@
+"""The step API run by the typed kernel: ``game.new_state(n, seed=s, fast=True)``.
+
+A :class:`FastState` answers what a :class:`~interpreter.model.state.State` answers for play
+(:meth:`~FastState.current_players`, :meth:`~FastState.legal_actions`, :meth:`~FastState.apply`,
+:meth:`~FastState.is_terminal`, :meth:`~FastState.scores`, :meth:`~FastState.winners`,
+:attr:`~FastState.history`), with the same actions in the same order (``Action`` objects, texts
+and indices as the State's), the same deals for the same seed and the same scores. The rules run
+in the module :func:`interpreter.fast.typepass.lower_steps` writes for the spec: a numba
+generator that plays from the start of the game and stops at each choice, so a decision costs a
+few microseconds instead of the step API's tens (``tools/bench.py``).
+
+What it does not do, and what to use instead: observations, exports and JSON of a position
+(:meth:`FastState.to_state` gives the full State of the same position, by replaying the actions);
+chance nodes; specs the kernel does not type, and simultaneous choices
+(:func:`fast_state` raises :class:`~interpreter.errors.RulebookError` saying why). Its
+:meth:`~FastState.clone` replays the actions too (a generator cannot be copied): cheap for a
+playout, not for a search that clones at every node (use the State there).
+
+Needs numba (``pip install -e '.[fast]'``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import IllegalAction, RulebookError
+from ..model.state import Action
+from .kernel import available, load_module, state_arrays
+from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
+
+_STEPS: dict = {}
+_new_tuple = tuple.__new__
+
+
+class StepKernel:
+    """The compiled step module of one Game (with its options): ``module`` (``steps`` and
+    ``scores``), ``info`` (layout, see :func:`~interpreter.fast.typepass.lower_steps`), and each
+    choice site's option text makers."""
+
+    def __init__(self, game, source: str, info: dict, module):
+        self.game, self.source, self.info, self.module = game, source, info, module
+        texts = {TEXT_BASE + k: t for t, k in info["texts"].items()}
+        names = [c.name for c in game.cards]
+        # each site: option (value, mode) -> its text, as the step API writes it (engine.program.Choose);
+        # texts are made once and kept (a card's, or a value's)
+        self.text_of = []
+        for site in info["sites"]:
+            verb = site["verb"]
+            if site["cards"] and not site["modes"]:
+                def text(v, m, plain=[f"{verb} {name}" for name in names]):
+                    return plain[v]
+            elif site["cards"]:
+                plain = [f"{verb} {name}" for name in names]
+                moded: dict = {}
+
+                def text(v, m, plain=plain, moded=moded, verb=verb):
+                    if m == NULL:
+                        return plain[v]
+                    t = moded.get((v, m))
+                    if t is None:
+                        t = moded[(v, m)] = f"{verb} {names[v]} as {texts[m]}"
+                    return t
+            else:
+                elem = site["elem"]
+                made: dict = {}
+
+                def text(v, m, made=made, verb=verb, elem=elem):
+                    t = made.get(v)
+                    if t is None:
+                        word = texts[v] if elem == "text" else ("yes" if v else "no") if elem == "bool" else v
+                        t = made[v] = f"{verb} {word}"
+                    return t
+            self.text_of.append(text)
+        self._start: dict = {}
+
+    def start_arrays(self, num_players: int) -> list:
+        """Fresh arrays of a game's start (in STATE_ARGS order), copied from a template per player
+        count; the card attribute table is shared (nothing writes it)."""
+        tpl = self._start.get(num_players)
+        if tpl is None:
+            tpl = self._start[num_players] = state_arrays(self.game, self.info, num_players, 1)
+        return [tpl[k] if k in ("ATTR", "NP") else tpl[k].copy() for k in STATE_ARGS]
+
+
+def step_kernel_for(game) -> StepKernel:
+    """The step kernel of ``game`` (built once per Game and process; numba caches the machine
+    code on disk). Raises :class:`NotTyped` with the reason when the spec does not type for it."""
+    hit = _STEPS.get(id(game))
+    if hit is not None and hit[0] is game:
+        if isinstance(hit[1], NotTyped):
+            raise hit[1]
+        return hit[1]
+    try:
+        if not available():
+            raise NotTyped("numba is not installed (pip install -e '.[fast]')")
+        source, info = lower_steps(game)
+        module, _ = load_module(source, "rulebook_steps")
+        kernel = StepKernel(game, source, info, module)
+    except NotTyped as exc:
+        _STEPS[id(game)] = (game, exc)
+        raise
+    _STEPS[id(game)] = (game, kernel)
+    return kernel
+
+
+def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
+    """A new :class:`FastState` at the first decision. Raises :class:`RulebookError` saying why
+    when the spec (with its options) does not run in the kernel, or for a player count outside
+    the spec's range."""
+    if isinstance(num_players, bool) or not isinstance(num_players, int):
+        raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
+    if not game.min_players <= num_players <= game.max_players:
+        raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {num_players}")
+    try:
+        kernel = step_kernel_for(game)
+    except NotTyped as exc:
+        raise RulebookError(f"the fast step API cannot run this game: {exc}. Use new_state(..., fast=False).") from None
+    state = FastState(kernel, num_players, seed)
+    if state.is_terminal() and state.RI[RI_ERROR] != 0:  # the rules stop before the first choice
+        game.new_state(num_players, seed=seed)  # raises the step API's error, with where and why
+        raise RulebookError(f"the kernel stopped the game at its start (code {int(state.RI[RI_ERROR])}) where the "
+                            f"step API plays on: use new_state(..., fast=False)")
+    return state
+
+
+class FastActions:
+    """The legal actions of one position: a read-only sequence of :class:`Action` built one at a
+    time when read (``random.choice`` builds one). Valid until the state moves on; reading it
+    afterwards raises RulebookError."""
+
+    __slots__ = ("state", "move", "n")
+
+    def __init__(self, state):
+        self.state, self.move, self.n = state, state._move, state._n
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        st = self.state
+        if st._move != self.move:
+            raise RulebookError("these legal actions are of an earlier position: ask legal_actions() again")
+        if i.__class__ is not int:
+            if isinstance(i, slice):
+                return [self[k] for k in range(*i.indices(self.n))]
+            i = i.__index__()
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError("legal action index out of range")
+        st._offer = action = _new_tuple(Action, (st._seat, st._textf(st._opt[0, i], st._opt[1, i]), i))
+        return action
+
+    def __iter__(self):
+        return (self[i] for i in range(self.n))
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __repr__(self):
+        return repr(list(self))
+
+
+class FastState:
+    """One game run by the step kernel (see the module's docstring). Create it with
+    ``game.new_state(num_players, seed=..., fast=True)`` or :func:`fast_state`. ``records`` holds
+    the :class:`Action` of every move, in order."""
+
+    __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "gen", "records", "_move", "_ri",
+                 "_opt", "_seat", "_n", "_textf", "_texts", "_offer", "_over")
+
+    def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0):
+        self.kernel, self.game, self.num_players, self.seed = kernel, kernel.game, num_players, seed
+        self.arrays = kernel.start_arrays(num_players)
+        self.RI = self.arrays[STATE_ARGS.index("RI")]
+        self.RI[0] = seed
+        # memoryviews: reading and writing single numbers through them is cheaper than numpy's
+        self._ri = memoryview(self.RI)
+        self._opt = memoryview(self.arrays[STATE_ARGS.index("OPT")])
+        self.records = []
+        self._move = 0
+        self._offer = None  # the last Action the legal actions built (applied without a check)
+        self._over = False
+        self._texts = kernel.text_of
+        self.gen = kernel.module.steps(*self.arrays)
+        self._advance(None)
+
+    def _advance(self, index) -> None:
+        """Run the rules to the next choice (or the end): the generator yields the seat, the
+        number of options and the choice's site, packed in one number."""
+        if index is not None:
+            self._ri[RI_CHOSEN] = index
+        try:
+            ask = next(self.gen)
+        except StopIteration:
+            self._over = True
+            self._seat = self._n = -1
+        else:
+            self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
+        self._move += 1
+
+    def _action(self, i: int) -> Action:
+        return Action(self._seat, self._textf(self._opt[0, i], self._opt[1, i]), i)
+
+    # -- the State's play API ---------------------------------------------------------------
+    def current_players(self) -> list:
+        """``[seat]`` of the player to choose, ``[]`` when the game is over."""
+        return [] if self._over else [self._seat]
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player: int | None = None):
+        """The legal actions (a sequence of :class:`Action`, as the State's: same texts, same
+        order) of ``player`` (default: the player to choose); empty for anyone else."""
+        if self._over or (player is not None and player != self._seat):
+            return []
+        return FastActions(self)
+
+    def apply(self, action, player: int | None = None) -> None:
+        """Apply ``action`` (an :class:`Action`, its text, or its index in ``legal_actions``) and
+        run the rules to the next choice. Raises :class:`IllegalAction` with the reason, leaving
+        the state unchanged, when the game is over, the player is not to act, or the action is
+        not legal; a rule that fails is reported as the step API reports it (the position is
+        replayed in a State to say what failed)."""
+        if action is not self._offer or (player is not None and player != self._seat):
+            action = self._check(action, player)
+        self._offer = None
+        self.records.append(action)
+        self._ri[RI_CHOSEN] = action[2]  # what _advance does, written out: this is the hot path
+        try:
+            ask = next(self.gen)
+        except StopIteration:
+            self._over = True
+            self._seat = self._n = -1
+            self._move += 1
+            if self._ri[RI_ERROR] != 0:
+                self._fail()
+            return
+        self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
+        self._move += 1
+
+    def _check(self, action, player) -> Action:
+        """The legal Action that ``action`` (an Action, text or index) names, or IllegalAction."""
+        if self._over:
+            raise IllegalAction("the game is over")
+        seat, n = self._seat, self._n
+        if player is not None and player != seat:
+            raise IllegalAction(f"it is not P{player}'s turn: P{seat} is to choose")
+        if isinstance(action, Action):
+            i = action.index
+            if action.player != seat or not (0 <= i < n) or self._action(i).text != action.text:
+                raise IllegalAction(f"{action.text!r} is not a legal action here")
+            return self._action(i)
+        if isinstance(action, int) and not isinstance(action, bool):
+            if not 0 <= action < n:
+                raise IllegalAction(f"there is no action {action} here: the legal actions are 0..{n - 1}")
+            return self._action(action)
+        if isinstance(action, str):
+            for k in range(n):
+                if self._action(k).text == action.strip():
+                    return self._action(k)
+            legal = ", ".join(self._action(k).text for k in range(min(n, 12))) + (", ..." if n > 12 else "")
+            raise IllegalAction(f"{action!r} is not a legal action here (legal: {legal})")
+        raise IllegalAction(f"an action is an Action, its text or its index, not {action!r}")
+
+    def _fail(self) -> None:
+        """The rules stopped the game: restore the position before the last action and raise the
+        step API's error for that action."""
+        indices = [a.index for a in self.records]
+        state = self.game.new_state(self.num_players, seed=self.seed)
+        for k in indices[:-1]:
+            state.apply(k)
+        fresh = self._replayed(indices[:-1])
+        for k in self.__slots__:
+            setattr(self, k, getattr(fresh, k))
+        state.apply(indices[-1])  # raises the rule's error (RuleError, with where and why)
+        raise RulebookError(f"the kernel stopped the game (code {int(self.RI[RI_ERROR])}) where the step API plays on: "
+                            f"use new_state(..., fast=False) and please report this game (seed {self.seed})")
+
+    def _replayed(self, indices) -> "FastState":
+        new = FastState(self.kernel, self.num_players, self.seed)
+        for i in indices:
+            new.records.append(new._action(i))
+            new._advance(i)
+        return new
+
+    def scores(self) -> list:
+        """Each player's score by the spec's ``score`` (None for a null score)."""
+        out = np.zeros(self.num_players, dtype=np.int64)
+        self.kernel.module.scores(*self.arrays, out)
+        return [None if v == NULL else int(v) for v in out]
+
+    def winners(self) -> list:
+        """Seats with the best score (ties share the win); ``[]`` unless terminal."""
+        if not self._over:
+            return []
+        scores = [s if s is not None else 0 for s in self.scores()]
+        best = (min if self.game.winner_rule == "lowest" else max)(scores)
+        return [p for p, s in enumerate(scores) if s == best]
+
+    @property
+    def history(self) -> list:
+        """``[seat, action text]`` of every action, as the State's history."""
+        return [[a.player, a.text] for a in self.records]
+
+    def clone(self) -> "FastState":
+        """An independent copy, made by replaying the actions (a generator cannot be copied)."""
+        return self._replayed([a.index for a in self.records])
+
+    def to_state(self):
+        """The :class:`~interpreter.model.state.State` of the same position (the actions replayed
+        through the step API): for observations, exports, JSON, search."""
+        state = self.game.new_state(self.num_players, seed=self.seed)
+        for a in self.records:
+            state.apply(a.index)
+        return state
+
+    def to_json(self, seat: int | None = None) -> str:
+        """:meth:`to_state`'s JSON."""
+        return self.to_state().to_json(seat) if seat is not None else self.to_state().to_json()
+
+    def __repr__(self) -> str:
+        where = "over" if self._over else f"P{self._seat} to choose"
+        return f"<FastState {self.game.name} {self.num_players}p seed={self.seed}: {len(self.records)} actions, {where}>"

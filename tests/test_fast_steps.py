@@ -1,0 +1,141 @@
+"""The kernel's step API (``new_state(..., fast=True)``, interpreter/fast/steps.py): the same game as
+the State, action by action (who is to choose, the legal actions' texts and order, the history,
+the scores), bad actions refused with the reason and nothing changed, and clear refusals for
+specs it cannot run. numba is installed by the `test` extra: nothing here is skipped."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter import State, load_game
+from interpreter.errors import IllegalAction, RuleError, RulebookError
+from interpreter.fast.steps import FastState, step_kernel_for
+from interpreter.fast.typepass import NotTyped, check_source, lower_steps
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num_tricks_fixed": 3}),
+        ("specs/oh_hell.yaml", {"off_bid_penalty": True}), ("tests/specs/classic_constructs.yaml", {}),
+        ("tests/specs/phase_args.yaml", {})]
+
+
+def _game(path, options):
+    return load_game(ROOT / path, options=options or None)
+
+
+def _side_by_side(game, players, seed, pick_seed):
+    """Play one random game in a FastState and a State together, checking every position."""
+    fast = game.new_state(players, seed=seed, fast=True)
+    slow = game.new_state(players, seed=seed)
+    rng = random.Random(pick_seed)
+    while not slow.is_terminal():
+        assert fast.current_players() == slow.current_players()
+        p = slow.current_players()[0]
+        a, b = list(fast.legal_actions(p)), slow.legal_actions(p)
+        assert a == list(b)  # the same Actions: seat, text, index
+        k = rng.randrange(len(b))
+        fast.apply(fast.legal_actions(p)[k])
+        slow.apply(b[k])
+    assert fast.is_terminal() and fast.current_players() == [] and fast.legal_actions() == []
+    assert fast.history == slow.history
+    assert fast.scores() == slow.scores()
+    assert fast.winners() == slow.winners()
+    return fast, slow
+
+
+@pytest.mark.parametrize("path,options", RUNS)
+def test_the_same_game_as_the_state(path, options):
+    game = _game(path, options)
+    lo, hi = game.min_players, game.max_players
+    for seed in range(6):
+        _side_by_side(game, lo + seed % (hi - lo + 1), seed, seed + 100)
+
+
+def test_step_modules_are_built_from_the_templates_only():
+    for path, options in RUNS:
+        src, info = lower_steps(_game(path, options))
+        check_source(src)
+        assert "yield " in src and info["sites"]
+
+
+def test_specs_it_cannot_run_say_why():
+    game = load_game(ROOT / "specs" / "skull_king.yaml")
+    with pytest.raises(RulebookError, match="simultaneous choice"):
+        game.new_state(4, seed=1, fast=True)
+    with pytest.raises(RulebookError, match="zone of sets"):
+        load_game(ROOT / "specs" / "queen_of_scots.yaml").new_state(2, seed=1, fast=True)
+    with pytest.raises(RulebookError, match="no trace, events, setup"):
+        load_game(ROOT / "specs" / "oh_hell.yaml").new_state(4, seed=1, fast=True, chance=True)
+    with pytest.raises(RulebookError, match="for 3 to 7 players"):
+        load_game(ROOT / "specs" / "oh_hell.yaml").new_state(2, fast=True)
+    with pytest.raises(NotTyped):
+        step_kernel_for(game)
+
+
+def test_bad_actions_are_refused_and_change_nothing():
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    st = game.new_state(4, seed=3, fast=True)
+    seat = st.current_players()[0]
+    before = (st.history, [a.text for a in st.legal_actions()], st.current_players())
+    n = len(st.legal_actions())
+    stale = st.legal_actions()[0]
+    for bad, why in [(n, "there is no action"), (-1, "there is no action"), ("bid 99", "not a legal action here"),
+                     (True, "an action is an Action"), (1.5, "an action is an Action")]:
+        with pytest.raises(IllegalAction, match=why):
+            st.apply(bad)
+    with pytest.raises(IllegalAction, match="not P"):
+        st.apply(0, player=(seat + 1) % 4)
+    assert (st.history, [a.text for a in st.legal_actions()], st.current_players()) == before
+    # by text and by index, as the State takes them
+    st.apply(st.legal_actions()[0].text)
+    listed = st.legal_actions()
+    st.apply(len(listed) - 1)
+    with pytest.raises(RulebookError, match="earlier position"):
+        listed[0]
+    with pytest.raises(IllegalAction, match="not a legal action here"):
+        st.apply(stale._replace(player=(seat + 3) % 4))
+    assert len(st.history) == 2
+
+
+def test_clone_and_to_state_are_the_same_position():
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    st = game.new_state(4, seed=8, fast=True)
+    rng = random.Random(2)
+    for _ in range(9):
+        st.apply(rng.choice(st.legal_actions()))
+    twin = st.clone()
+    slow = st.to_state()
+    assert twin.history == st.history == slow.history
+    assert list(twin.legal_actions()) == list(st.legal_actions()) == slow.legal_actions()
+    twin.apply(0)  # the copy moves on alone
+    assert len(st.history) == 9 and len(twin.history) == 10
+    assert State.from_json(game, st.to_json()).history == slow.history
+    while not st.is_terminal():
+        st.apply(rng.choice(st.legal_actions()))
+    with pytest.raises(IllegalAction, match="game is over"):
+        st.apply(0)
+    assert isinstance(st, FastState) and "over" in repr(st)
+
+
+def test_a_rule_that_fails_is_the_states_error(tmp_path):
+    """The kernel stops where the rules fail; the FastState says what the State says, and keeps the
+    position before the failing action."""
+    spec = (ROOT / "tests" / "specs" / "phase_args.yaml").read_text()
+    spec = spec.replace("  - deal: {from: deck, to: hand, count: 2}\n",
+                        "  - deal: {from: deck, to: hand, count: 2}\n"
+                        "  - choose: {action: deal, player: 0, options: '[1, 9]', as: k,\n"
+                        "             then: [{deal: {from: deck, to: hand, count: k}}]}\n")
+    path = tmp_path / "fails.yaml"
+    path.write_text(spec)
+    game = load_game(path)
+    st = game.new_state(2, seed=1, fast=True)
+    with pytest.raises(RuleError) as fast_err:
+        st.apply("deal 9")
+    slow = game.new_state(2, seed=1)
+    with pytest.raises(RuleError) as slow_err:
+        slow.apply("deal 9")
+    assert str(fast_err.value) == str(slow_err.value)
+    assert st.history == [] and [a.text for a in st.legal_actions()] == ["deal 1", "deal 9"]
+    st.apply("deal 1")
+    assert st.history == [[0, "deal 1"]]

@@ -23,7 +23,7 @@ and ``hashlib``. Raises nothing: the callers pass ``n >= 1``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import int64, njit, uint64
 
 N = 624
 M = 397
@@ -75,12 +75,15 @@ def _rotr(x, n):
 
 
 @njit(cache=True)
-def sha512(msg, length, out):
+def sha512(msg, length, out, block, w):
     """SHA-512 of ``msg[:length]`` (a uint8 array, ``length`` <= 111: one block) into ``out``
-    (a uint8 array of 64)."""
-    w = np.zeros(80, dtype=np.uint64)
-    block = np.zeros(128, dtype=np.uint8)
-    block[:length] = msg[:length]
+    (a uint8 array of 64), using the caller's scratch: ``block`` (uint8, 128 or more) and ``w``
+    (int64, 16 or more: the message schedule as a ring of 16 words, kept as int64 bits). Allocates
+    nothing, so the kernel can run without numba's reference counting."""
+    for i in range(128):
+        block[i] = 0
+    for i in range(length):
+        block[i] = msg[i]
     block[length] = 0x80
     bits = length * 8
     for i in range(8):
@@ -89,16 +92,17 @@ def sha512(msg, length, out):
         v = uint64(0)
         for b in range(8):
             v = (v << uint64(8)) | uint64(block[8 * t + b])
-        w[t] = v
-    for t in range(16, 80):
-        x, y = w[t - 15], w[t - 2]
-        s0 = _rotr(x, 1) ^ _rotr(x, 8) ^ (x >> uint64(7))
-        s1 = _rotr(y, 19) ^ _rotr(y, 61) ^ (y >> uint64(6))
-        w[t] = w[t - 16] + s0 + w[t - 7] + s1
+        w[t] = int64(v)
     a, b, c, d = SHA_H[0], SHA_H[1], SHA_H[2], SHA_H[3]
     e, f, g, h = SHA_H[4], SHA_H[5], SHA_H[6], SHA_H[7]
     for t in range(80):
-        t1 = h + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[t] + w[t]
+        if t >= 16:  # w[t] from w[t-16], w[t-15], w[t-7], w[t-2]: all in the ring
+            x, y = uint64(w[(t - 15) % 16]), uint64(w[(t - 2) % 16])
+            s0 = _rotr(x, 1) ^ _rotr(x, 8) ^ (x >> uint64(7))
+            s1 = _rotr(y, 19) ^ _rotr(y, 61) ^ (y >> uint64(6))
+            w[t % 16] = int64(uint64(w[t % 16]) + s0 + uint64(w[(t - 7) % 16]) + s1)
+        wt = uint64(w[t % 16])
+        t1 = h + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[t] + wt
         t2 = (_rotr(a, 28) ^ _rotr(a, 34) ^ _rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c))
         h, g, f, e, d, c, b, a = g, f, e, d + t1, c, b, a, t1 + t2
     hs = (SHA_H[0] + a, SHA_H[1] + b, SHA_H[2] + c, SHA_H[3] + d,
@@ -211,7 +215,7 @@ def key_text(text, length, scratch, digest, out):
     (uint8 ``scratch`` of 128 or more, ``digest`` of 64; int64 ``out`` of 48 or more); returns
     their count. The key is the big-endian integer of ``text + sha512(text)``, cut into 32-bit
     words from its low end."""
-    sha512(text, length, digest)
+    sha512(text, length, digest, scratch, out)  # scratch and out are free until sha512 returns
     total = length + 64
     for i in range(length):
         scratch[i] = text[i]

@@ -24,6 +24,10 @@ p)`` picking ``choice(legal options)`` exactly as :class:`~interpreter.agents.ba
 and every ``shuffle``/``random`` step draws from ``random.Random(f"{seed}/{k}")`` as the State does
 (see :mod:`interpreter.fast.rng`), so the kernel plays the step API's games.
 
+:func:`lower_steps` writes the same rules for the kernel's step API (:mod:`interpreter.fast.steps`):
+one numba generator, every phase written where it runs, that yields at each choice instead of
+asking a bot (the caller writes the index chosen into ``RI``).
+
 What does not type raises :class:`NotTyped` with the reason and the spec path (a real-time step,
 zones of sets, a variable holding a list, an ``end`` step, ...): ``simulate`` then runs the step API
 and says why.
@@ -703,7 +707,7 @@ class Lowering:
             known = self.helper_names[canon] = (name, "MEMO" not in state and any("MEMO[" in ln for ln in body))
             if known[1]:
                 params = ", ".join(("MEMO",) + state + tuple(locs))
-            self.helpers += [f"@njit(boundscheck=False)", f"def {name}({params}):"] + body + [""]
+            self.helpers += [NJIT, f"def {name}({params}):"] + body + [""]
             return f"{name}({params})"
         name, needs_memo = known
         return f"{name}({'MEMO, ' if needs_memo else ''}{params})"
@@ -1305,11 +1309,11 @@ def _runtime_digest() -> int:
 def _bodies(low) -> str:
     out = []
     for name, (args, body) in _phase_bodies(low).items():
-        out += ["@njit(boundscheck=False)",
+        out += [NJIT,
                 f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
     low.depth = low.max_depth
     flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
-    out += ["@njit(boundscheck=False)", f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
+    out += [NJIT, f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
     out += _score_lines(low)
     arrays = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS)
     out += [_DRIVER.format(args=", ".join(STATE_ARGS), raws="\n".join(f"    {a} = raw({a})" for a in arrays))]
@@ -1338,7 +1342,7 @@ def _score_lines(low) -> list:
     code, ty = low.expr(score_src, {"p": (p, INT)}, "score")
     if ty not in (INT, BOOL):
         raise NotTyped(f"a score that is a {ty}", "score")
-    return ["@njit(boundscheck=False)", f"def score({', '.join(STATE_ARGS + (p,))}):"] + \
+    return [NJIT, f"def score({', '.join(STATE_ARGS + (p,))}):"] + \
         _indent(_memo([f"return {code}"], low.memo_slot)) + [""]
 
 
@@ -1376,6 +1380,9 @@ def _step_bodies(low) -> str:
     return "\n".join(out)
 
 
+# the generated rules: no reference counting (``_nrt=False``: nothing they run allocates, and the
+# driver hands them views that own nothing), which numba otherwise does at every call and slice
+NJIT = "@njit(boundscheck=False, _nrt=False)"
 _DRIVER_ARRAYS = ("ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "KEYS", "KL", "GB", "KT",
                   "ROWOF", "BKL", "ORD")
 _DRIVER = '''@njit(cache=True, boundscheck=False)
@@ -1417,7 +1424,7 @@ _FIXED = frozenset(STATE_ARGS) | {
     "sort_row", "new_game", "raw", "memo", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
     "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "BKL", "ORD", "e", "nb", "used", "j", "steps", "scores",
-    "interpreter", "numba", "cache", "boundscheck"}
+    "interpreter", "numba", "cache", "boundscheck", "_nrt"}
 _NODES = (ast.Module, ast.Expr, ast.Yield, ast.Constant, ast.Import, ast.ImportFrom, ast.alias, ast.FunctionDef,
           ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.While, ast.If, ast.Pass,
           ast.Name, ast.Load, ast.Store, ast.Subscript, ast.Tuple, ast.Call, ast.keyword, ast.BinOp,
@@ -1439,7 +1446,7 @@ def check_source(src: str) -> None:
             raise ValueError(f"generated module: parameter {node.arg!r} is not from the templates")
         if isinstance(node, ast.FunctionDef) and not (node.name in _FIXED or _GENERATED.match(node.name)):
             raise ValueError(f"generated module: function {node.name!r} is not from the templates")
-        if isinstance(node, ast.keyword) and node.arg not in ("cache", "boundscheck"):
+        if isinstance(node, ast.keyword) and node.arg not in ("cache", "boundscheck", "_nrt"):
             raise ValueError(f"generated module: keyword {node.arg!r} is not from the templates")
         if isinstance(node, ast.Constant) and not isinstance(node.value, (int, bool, type(None))):
             if not (isinstance(node.value, str) and node is tree.body[0].value):

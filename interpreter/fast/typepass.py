@@ -292,6 +292,10 @@ class Lowering:
                     if over and a in over and _join(self.attr_types[a], self.type_of_value(over[a])) is None:
                         raise NotTyped(f"mode {m[k]!r} sets attribute {a!r} to another kind of value", "cards")
                 table.append(row)
+        # each card's name as a small number (cards of one name give one option: see s_choose)
+        name_ids: dict = {}
+        self.name_id_row = len(table)
+        table.append([name_ids.setdefault(c.name, len(name_ids)) for c in game.cards])
         self.attr_table = table
         self.names_unique = len({c.name for c in game.cards}) == self.ncards
         # variables
@@ -1152,12 +1156,12 @@ class Lowering:
             if self.names_unique:
                 listing += [f"    if {where}:"] + _indent(add, 2)
             else:  # identical cards (the same name) give one option: the first that passes where
-                seen = self.fresh("t")
-                listing += [f"    {dup} = False", f"    for {j} in range({seen}):",
-                            f"        if ATTR[NAME_ATTR, SEEN[{j}]] == ATTR[NAME_ATTR, {value}]:",
-                            f"            {dup} = True", f"    if not {dup} and {where}:",
-                            f"        SEEN[{seen}] = {value}", f"        {seen} += 1"] + _indent(add, 2)
-                listing.insert(2, f"{seen} = 0")
+                # SEEN[name] holds the number of the listing that gave that name an option (a new
+                # number per listing, from RI: nothing to clear, one look per card)
+                stamp = self.fresh("t")
+                listing += [f"    if SEEN[ATTR[{self.name_id_row}, {value}]] != {stamp} and {where}:",
+                            f"        SEEN[ATTR[{self.name_id_row}, {value}]] = {stamp}"] + _indent(add, 2)
+                listing[2:2] = [f"{stamp} = RI[{RI_LISTING}] + 1", f"RI[{RI_LISTING}] = {stamp}"]
             elem = CARD
             to = self.zone_row_code(c["to"], env_opt, cp + ".to") if "to" in c else None
         elif "options" in c:
@@ -1230,7 +1234,8 @@ RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row,
 # the step API's (interpreter.fast.steps): the seat to choose (-1: the game is over), its number of
 # options, the choice's site, and the index the caller chose
 RI_SEAT, RI_OPTIONS, RI_SITE, RI_CHOSEN = 8, 9, 10, 11
-RI_SIZE = 12
+RI_LISTING = 12  # the number of the last listing of cards that gives one option per name
+RI_SIZE = 13
 
 
 # -- the module ------------------------------------------------------------------------------------

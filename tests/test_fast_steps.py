@@ -16,8 +16,10 @@ from interpreter.fast.typepass import NotTyped, check_source, lower_steps
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num_tricks_fixed": 3}),
-        ("specs/oh_hell.yaml", {"off_bid_penalty": True}), ("tests/specs/classic_constructs.yaml", {}),
-        ("tests/specs/phase_args.yaml", {})]
+        ("specs/oh_hell.yaml", {"off_bid_penalty": True}), ("specs/skull_king.yaml", {}),
+        ("specs/skull_king.yaml", {"pirate_abilities": True, "kraken": True, "white_whale": True}),
+        ("specs/skull_king.yaml", {"scoring": "rascal_cannonball", "preset": "rulebook_2021"}),
+        ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {})]
 
 
 def _game(path, options):
@@ -25,18 +27,22 @@ def _game(path, options):
 
 
 def _side_by_side(game, players, seed, pick_seed):
-    """Play one random game in a FastState and a State together, checking every position."""
+    """Play one random game in a FastState and a State together, checking every position; at a
+    simultaneous choice the seats choose in a random order, some before the others are listed."""
     fast = game.new_state(players, seed=seed, fast=True)
     slow = game.new_state(players, seed=seed)
     rng = random.Random(pick_seed)
     while not slow.is_terminal():
         assert fast.current_players() == slow.current_players()
-        p = slow.current_players()[0]
-        a, b = list(fast.legal_actions(p)), slow.legal_actions(p)
-        assert a == list(b)  # the same Actions: seat, text, index
-        k = rng.randrange(len(b))
-        fast.apply(fast.legal_actions(p)[k])
-        slow.apply(b[k])
+        waiting = slow.current_players()
+        rng.shuffle(waiting)
+        for p in waiting[:rng.randint(1, len(waiting))]:
+            a, b = list(fast.legal_actions(p)), slow.legal_actions(p)
+            assert a == list(b)  # the same Actions: seat, text, index
+            k = rng.randrange(len(b))
+            fast.apply(fast.legal_actions(p)[k])
+            slow.apply(b[k])
+            assert fast.history == slow.history
     assert fast.is_terminal() and fast.current_players() == [] and fast.legal_actions() == []
     assert fast.history == slow.history
     assert fast.scores() == slow.scores()
@@ -60,17 +66,38 @@ def test_step_modules_are_built_from_the_templates_only():
 
 
 def test_specs_it_cannot_run_say_why():
-    game = load_game(ROOT / "specs" / "skull_king.yaml")
-    with pytest.raises(RulebookError, match="simultaneous choice"):
-        game.new_state(4, seed=1, fast=True)
+    game = load_game(ROOT / "specs" / "queen_of_scots.yaml")
     with pytest.raises(RulebookError, match="zone of sets"):
-        load_game(ROOT / "specs" / "queen_of_scots.yaml").new_state(2, seed=1, fast=True)
+        game.new_state(2, seed=1, fast=True)
+    with pytest.raises(RulebookError, match="optional"):
+        load_game(ROOT / "specs" / "witches_of_blackmore.yaml").new_state(3, seed=1, fast=True)
     with pytest.raises(RulebookError, match="no trace, events, setup"):
         load_game(ROOT / "specs" / "oh_hell.yaml").new_state(4, seed=1, fast=True, chance=True)
     with pytest.raises(RulebookError, match="for 3 to 7 players"):
         load_game(ROOT / "specs" / "oh_hell.yaml").new_state(2, fast=True)
     with pytest.raises(NotTyped):
         step_kernel_for(game)
+
+
+def test_a_simultaneous_choice_waits_for_every_seat():
+    """Skull King's bids (§3): every seat bids from the same position, in any order; the others
+    still choose after one has; the round starts once all have bid."""
+    game = load_game(ROOT / "specs" / "skull_king.yaml")
+    st = game.new_state(3, seed=4, fast=True)
+    assert st.current_players() == [0, 1, 2]
+    with pytest.raises(RulebookError, match="several players choose now"):
+        st.legal_actions()
+    with pytest.raises(IllegalAction, match="say which one"):
+        st.apply(0)
+    st.apply("bid 1", player=2)
+    assert st.current_players() == [0, 1] and st.legal_actions(2) == []
+    with pytest.raises(IllegalAction, match="P2 has nothing to choose now"):
+        st.apply(0, player=2)
+    st.apply(st.legal_actions(0)[0])
+    assert st.history == [[2, "bid 1"], [0, "bid 0"]] and st.current_players() == [1]
+    st.apply(1)  # the only seat left: no need to name it
+    assert st.history[-1] == [1, "bid 1"] and len(st.current_players()) == 1
+    assert st.legal_actions()[0].text.startswith("play ")
 
 
 def test_bad_actions_are_refused_and_change_nothing():
@@ -84,7 +111,7 @@ def test_bad_actions_are_refused_and_change_nothing():
                      (True, "an action is an Action"), (1.5, "an action is an Action")]:
         with pytest.raises(IllegalAction, match=why):
             st.apply(bad)
-    with pytest.raises(IllegalAction, match="not P"):
+    with pytest.raises(IllegalAction, match="has nothing to choose now"):
         st.apply(0, player=(seat + 1) % 4)
     assert (st.history, [a.text for a in st.legal_actions()], st.current_players()) == before
     # by text and by index, as the State takes them
@@ -93,8 +120,10 @@ def test_bad_actions_are_refused_and_change_nothing():
     st.apply(len(listed) - 1)
     with pytest.raises(RulebookError, match="earlier position"):
         listed[0]
-    with pytest.raises(IllegalAction, match="not a legal action here"):
+    with pytest.raises(IllegalAction, match="has nothing to choose now"):
         st.apply(stale._replace(player=(seat + 3) % 4))
+    with pytest.raises(IllegalAction, match="not a legal action of P"):
+        st.apply(stale._replace(player=st.current_players()[0], text="bid 99"))
     assert len(st.history) == 2
 
 

@@ -123,31 +123,35 @@ def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
 
 
 class FastActions:
-    """The legal actions of one position: a read-only sequence of :class:`Action` built one at a
-    time when read (``random.choice`` builds one). Valid until the state moves on; reading it
-    afterwards raises RulebookError."""
+    """The legal actions of the seat to choose at one position: a read-only sequence of
+    :class:`Action` built one at a time when read (``random.choice`` builds one). Valid until the
+    state moves on; reading it afterwards raises RulebookError."""
 
     __slots__ = ("state", "move", "n")
 
-    def __init__(self, state):
-        self.state, self.move, self.n = state, state._move, state._n
+    def __init__(self, state, n):
+        self.state, self.move, self.n = state, state._move, n
 
     def __len__(self):
         return self.n
 
-    def __getitem__(self, i):
-        st = self.state
-        if st._move != self.move:
+    def _index(self, i) -> int:
+        if self.state._move != self.move:
             raise RulebookError("these legal actions are of an earlier position: ask legal_actions() again")
         if i.__class__ is not int:
-            if isinstance(i, slice):
-                return [self[k] for k in range(*i.indices(self.n))]
             i = i.__index__()
         if i < 0:
             i += self.n
         if not 0 <= i < self.n:
             raise IndexError("legal action index out of range")
-        st._offer = action = _new_tuple(Action, (st._seat, st._textf(st._opt[0, i], st._opt[1, i]), i))
+        return i
+
+    def __getitem__(self, i):
+        if i.__class__ is slice:
+            return [self[k] for k in range(*i.indices(self.n))]
+        i = self._index(i)
+        st = self.state
+        st._offer = action = _new_tuple(Action, (st._seat, st._textf(st._vals[i], st._mods[i]), i))
         return action
 
     def __iter__(self):
@@ -160,13 +164,30 @@ class FastActions:
         return repr(list(self))
 
 
+class SeatActions(FastActions):
+    """The legal actions of one seat at a simultaneous choice (its options sit at ``off`` in the
+    views ``vals``/``mods`` of the rows the choice lists them in)."""
+
+    __slots__ = ("seat", "vals", "mods", "off")
+
+    def __init__(self, state, seat, vals, mods, off, n):
+        super().__init__(state, n)
+        self.seat, self.vals, self.mods, self.off = seat, vals, mods, off
+
+    def __getitem__(self, i):
+        if i.__class__ is slice:
+            return [self[k] for k in range(*i.indices(self.n))]
+        k = self.off + self._index(i)
+        return Action(self.seat, self.state._textf(self.vals[k], self.mods[k]), k - self.off)
+
+
 class FastState:
     """One game run by the step kernel (see the module's docstring). Create it with
     ``game.new_state(num_players, seed=..., fast=True)`` or :func:`fast_state`. ``records`` holds
-    the :class:`Action` of every move, in order."""
+    the :class:`Action` of every move, in order (a simultaneous choice's in the order they came)."""
 
     __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "gen", "records", "_move", "_ri",
-                 "_opt", "_seat", "_n", "_textf", "_texts", "_offer", "_over")
+                 "_vals", "_mods", "_seat", "_n", "_textf", "_texts", "_offer", "_over", "_sim")
 
     def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0):
         self.kernel, self.game, self.num_players, self.seed = kernel, kernel.game, num_players, seed
@@ -175,20 +196,21 @@ class FastState:
         self.RI[0] = seed
         # memoryviews: reading and writing single numbers through them is cheaper than numpy's
         self._ri = memoryview(self.RI)
-        self._opt = memoryview(self.arrays[STATE_ARGS.index("OPT")])
+        opt = self.arrays[STATE_ARGS.index("OPT")]
+        self._vals, self._mods = memoryview(opt[0]), memoryview(opt[1])
         self.records = []
         self._move = 0
         self._offer = None  # the last Action the legal actions built (applied without a check)
         self._over = False
+        self._sim = None  # at a simultaneous choice: see _simultaneous
         self._texts = kernel.text_of
         self.gen = kernel.module.steps(*self.arrays)
-        self._advance(None)
+        self._advance()
 
-    def _advance(self, index) -> None:
-        """Run the rules to the next choice (or the end): the generator yields the seat, the
-        number of options and the choice's site, packed in one number."""
-        if index is not None:
-            self._ri[RI_CHOSEN] = index
+    def _advance(self) -> None:
+        """Run the rules to the next choice (or the end): the generator yields the seat (0xFFFF:
+        several seats at once), the number of options (or of seats) and the choice's site, packed
+        in one number."""
         try:
             ask = next(self.gen)
         except StopIteration:
@@ -196,15 +218,44 @@ class FastState:
             self._seat = self._n = -1
         else:
             self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
+            if self._seat == 0xFFFF:
+                self._simultaneous(ask >> 36)
         self._move += 1
 
-    def _action(self, i: int) -> Action:
-        return Action(self._seat, self._textf(self._opt[0, i], self._opt[1, i]), i)
+    def _simultaneous(self, site: int) -> None:
+        """A simultaneous choice: ``_sim`` = {"order": seats in list order, "at": seat -> (its
+        place in the list, the views and offset of its options, their count), "chosen": seat ->
+        index, "rows": the TMP rows}, read from the rows of TMP the site names."""
+        where = self.kernel.info["sites"][site]["simultaneous"]
+        tmp = self.arrays[STATE_ARGS.index("TMP")]
+        base = where["rows"]
+        seats = [int(x) for x in tmp[where["seats"], :self._n]]
+        vals, mods = memoryview(tmp[base + 2]), memoryview(tmp[base + 3])
+        at = {seat: (k, vals, mods, int(tmp[base + 4, k]), int(tmp[base + 5, k])) for k, seat in enumerate(seats)}
+        self._sim = {"order": seats, "at": at, "chosen": {}, "tmp": tmp, "base": base}
+
+    def _options(self, seat: int):
+        """``(views, offset, count)`` of ``seat``'s options now, or None if the seat is not to choose."""
+        sim = self._sim
+        if sim is None:
+            return (self._vals, self._mods, 0, self._n) if seat == self._seat and not self._over else None
+        hit = sim["at"].get(seat)
+        if hit is None or seat in sim["chosen"]:
+            return None
+        return hit[1:]
+
+    def _action(self, seat: int, i: int) -> Action:
+        vals, mods, off, _ = self._options(seat)
+        return Action(seat, self._textf(vals[off + i], mods[off + i]), i)
 
     # -- the State's play API ---------------------------------------------------------------
     def current_players(self) -> list:
-        """``[seat]`` of the player to choose, ``[]`` when the game is over."""
-        return [] if self._over else [self._seat]
+        """Seats that must choose now: ``[seat]`` in a turn, every seat yet to choose in a
+        simultaneous choice (in the choice's order), ``[]`` when the game is over."""
+        if self._sim is None:
+            return [] if self._over else [self._seat]
+        chosen = self._sim["chosen"]
+        return [p for p in self._sim["order"] if p not in chosen]
 
     def is_terminal(self) -> bool:
         return self._over
@@ -214,23 +265,46 @@ class FastState:
 
     def legal_actions(self, player: int | None = None):
         """The legal actions (a sequence of :class:`Action`, as the State's: same texts, same
-        order) of ``player`` (default: the player to choose); empty for anyone else."""
-        if self._over or (player is not None and player != self._seat):
+        order) of ``player`` (default: the only player to choose); empty for anyone else. Raises
+        RulebookError without a player when several choose at once."""
+        if self._sim is None:  # a turn (the hot path)
+            if self._over or (player is not None and player != self._seat):
+                return []
+            return FastActions(self, self._n)
+        if player is None:
+            waiting = self.current_players()
+            if len(waiting) != 1:
+                raise RulebookError(f"several players choose now ({waiting}): say whose legal actions")
+            player = waiting[0]
+        found = self._options(player)
+        if found is None:
             return []
-        return FastActions(self)
+        return SeatActions(self, player, *found)
 
     def apply(self, action, player: int | None = None) -> None:
-        """Apply ``action`` (an :class:`Action`, its text, or its index in ``legal_actions``) and
-        run the rules to the next choice. Raises :class:`IllegalAction` with the reason, leaving
-        the state unchanged, when the game is over, the player is not to act, or the action is
-        not legal; a rule that fails is reported as the step API reports it (the position is
-        replayed in a State to say what failed)."""
-        if action is not self._offer or (player is not None and player != self._seat):
+        """Apply ``action`` (an :class:`Action`, its text, or its index in ``legal_actions``) for
+        ``player`` (default: the action's player, or the only player to choose) and run the rules
+        to the next choice (at a simultaneous choice, once every seat has chosen). Raises
+        :class:`IllegalAction` with the reason, leaving the state unchanged, when the game is over,
+        the player is not to act, or the action is not legal; a rule that fails is reported as the
+        step API reports it (the position is replayed in a State to say what failed)."""
+        sim = self._sim
+        if action is not self._offer or player is not None or sim is not None:
             action = self._check(action, player)
         self._offer = None
         self.records.append(action)
-        self._ri[RI_CHOSEN] = action[2]  # what _advance does, written out: this is the hot path
-        try:
+        if sim is not None:
+            sim["chosen"][action[0]] = action[2]
+            self._move += 1
+            if len(sim["chosen"]) < len(sim["order"]):
+                return
+            row = sim["tmp"][sim["base"] + 6]
+            for seat, (k, *_) in sim["at"].items():
+                row[k] = sim["chosen"][seat]
+            self._sim = None
+        else:
+            self._ri[RI_CHOSEN] = action[2]
+        try:  # what _advance does, written out: this is the hot path
             ask = next(self.gen)
         except StopIteration:
             self._over = True
@@ -240,51 +314,61 @@ class FastState:
                 self._fail()
             return
         self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
+        if self._seat == 0xFFFF:
+            self._simultaneous(ask >> 36)
         self._move += 1
 
     def _check(self, action, player) -> Action:
-        """The legal Action that ``action`` (an Action, text or index) names, or IllegalAction."""
+        """The legal Action that ``action`` (an Action, text or index) names for ``player``, or
+        IllegalAction."""
         if self._over:
             raise IllegalAction("the game is over")
-        seat, n = self._seat, self._n
-        if player is not None and player != seat:
-            raise IllegalAction(f"it is not P{player}'s turn: P{seat} is to choose")
+        waiting = self.current_players()
+        if player is None:
+            if isinstance(action, Action):
+                player = action.player
+            elif len(waiting) == 1:
+                player = waiting[0]
+            else:
+                raise IllegalAction(f"several players choose now ({waiting}): say which one this action is for")
+        if player not in waiting:
+            raise IllegalAction(f"P{player} has nothing to choose now (to choose: {waiting})")
+        _, _, _, n = self._options(player)
         if isinstance(action, Action):
             i = action.index
-            if action.player != seat or not (0 <= i < n) or self._action(i).text != action.text:
-                raise IllegalAction(f"{action.text!r} is not a legal action here")
-            return self._action(i)
+            if action.player != player or not (0 <= i < n) or self._action(player, i).text != action.text:
+                raise IllegalAction(f"{action.text!r} is not a legal action of P{player} here")
+            return self._action(player, i)
         if isinstance(action, int) and not isinstance(action, bool):
             if not 0 <= action < n:
                 raise IllegalAction(f"there is no action {action} here: the legal actions are 0..{n - 1}")
-            return self._action(action)
+            return self._action(player, action)
         if isinstance(action, str):
             for k in range(n):
-                if self._action(k).text == action.strip():
-                    return self._action(k)
-            legal = ", ".join(self._action(k).text for k in range(min(n, 12))) + (", ..." if n > 12 else "")
+                if self._action(player, k).text == action.strip():
+                    return self._action(player, k)
+            legal = ", ".join(self._action(player, k).text for k in range(min(n, 12))) + (", ..." if n > 12 else "")
             raise IllegalAction(f"{action!r} is not a legal action here (legal: {legal})")
         raise IllegalAction(f"an action is an Action, its text or its index, not {action!r}")
 
     def _fail(self) -> None:
         """The rules stopped the game: restore the position before the last action and raise the
         step API's error for that action."""
-        indices = [a.index for a in self.records]
         state = self.game.new_state(self.num_players, seed=self.seed)
-        for k in indices[:-1]:
-            state.apply(k)
-        fresh = self._replayed(indices[:-1])
+        for a in self.records[:-1]:
+            state.apply(a.index, a.player)
+        fresh = self._replayed(self.records[:-1])
+        last = self.records[-1]
         for k in self.__slots__:
             setattr(self, k, getattr(fresh, k))
-        state.apply(indices[-1])  # raises the rule's error (RuleError, with where and why)
+        state.apply(last.index, last.player)  # raises the rule's error (RuleError, with where and why)
         raise RulebookError(f"the kernel stopped the game (code {int(self.RI[RI_ERROR])}) where the step API plays on: "
                             f"use new_state(..., fast=False) and please report this game (seed {self.seed})")
 
-    def _replayed(self, indices) -> "FastState":
+    def _replayed(self, actions) -> "FastState":
         new = FastState(self.kernel, self.num_players, self.seed)
-        for i in indices:
-            new.records.append(new._action(i))
-            new._advance(i)
+        for a in actions:
+            new.apply(a.index, a.player)
         return new
 
     def scores(self) -> list:
@@ -308,14 +392,14 @@ class FastState:
 
     def clone(self) -> "FastState":
         """An independent copy, made by replaying the actions (a generator cannot be copied)."""
-        return self._replayed([a.index for a in self.records])
+        return self._replayed(self.records)
 
     def to_state(self):
         """The :class:`~interpreter.model.state.State` of the same position (the actions replayed
         through the step API): for observations, exports, JSON, search."""
         state = self.game.new_state(self.num_players, seed=self.seed)
         for a in self.records:
-            state.apply(a.index)
+            state.apply(a.index, a.player)
         return state
 
     def to_json(self, seat: int | None = None) -> str:
@@ -323,5 +407,5 @@ class FastState:
         return self.to_state().to_json(seat) if seat is not None else self.to_state().to_json()
 
     def __repr__(self) -> str:
-        where = "over" if self._over else f"P{self._seat} to choose"
+        where = "over" if self._over else f"{self.current_players()} to choose"
         return f"<FastState {self.game.name} {self.num_players}p seed={self.seed}: {len(self.records)} actions, {where}>"

@@ -1185,11 +1185,21 @@ class Lowering:
             raise NotTyped("a choice with neither cards nor options", cp)
         listing = hoisted + listing
         mode, k0 = self.fresh("v"), self.fresh("t")
+
+        def env_then_of(seat):
+            out = dict(env)
+            out[by_name] = (seat, INT)
+            out[as_name] = (value, elem)
+            return out
+
+        def played_of(value, seat, mode):
+            return [f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"] if to is not None else []
         if self.steps:
-            if seats is not None:
-                raise NotTyped("a simultaneous choice (the kernel's step API asks one seat at a time)", cp)
             self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c, "elem": elem,
                                "modes": "cards" in c and bool(self.max_modes)})  # (else OPT[1] is not written)
+            if seats is not None:
+                return self.simultaneous_steps(seats, listing, seat, value, mode, n, env, env_then_of(seat),
+                                               c, cp, played_of(value, seat, mode))
             # the caller reads the seat, the options (OPT) and the site, then writes the index chosen
             # (one number packs them for the caller: seat + options << 16 + site << 36)
             ask = [f"RI[{RI_SEAT}] = {seat}", f"RI[{RI_OPTIONS}] = {n}", f"RI[{RI_SITE}] = {len(self.sites) - 1}",
@@ -1198,12 +1208,8 @@ class Lowering:
             ask = [f"{k0} = randbelow(RG[RI[4] + {seat}], {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
             [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"]
-        env_then = dict(env)
-        env_then[by_name] = (seat, INT)
-        env_then[as_name] = (value, elem)
-        played = []
-        if to is not None:
-            played = [f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"]
+        env_then = env_then_of(seat)
+        played = played_of(value, seat, mode)
         if seats is None:
             then = self.block(c.get("then", []), env_then, cp + ".then")
             return lines + listing + pick + played + then
@@ -1220,6 +1226,37 @@ class Lowering:
                 f"    {mode} = TMP[{prow + 1}, {k}]"] + \
             _indent(played + then)
         self.depth -= 3
+        return out
+
+
+    def simultaneous_steps(self, seats, listing, seat, value, mode, n, env, env_then, c, cp, played):
+        """A simultaneous choice in the step API's module: every listed seat's options are listed
+        from the same position into rows of TMP (values, modes; each seat's first index and count),
+        the generator yields once (seat field 0xFFFF: the caller reads the seats and their options
+        from the rows the site names), the caller writes each seat's index chosen, and the choices
+        run in seat-list order, as the step API runs them."""
+        lines_s, row, cnt = self.snapshot(seats, env)
+        base = self.depth  # rows: value, mode (chosen); all values, all modes; first, count; index chosen
+        self.depth += 7
+        self.max_depth = max(self.max_depth, self.depth)
+        self.sites[-1]["simultaneous"] = {"seats": row, "rows": base}
+        k, q, tot = self.fresh("i"), self.fresh("i"), self.fresh("t")
+        site = len(self.sites) - 1
+        out = lines_s + [f"{tot} = 0", f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
+            _indent(listing + [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return",
+                               f"if {tot} + {n} > {max(MAX_LIST, self.ncards)}:", f"    RI[{RI_ERROR}] = 6", "    return",
+                               f"TMP[{base + 4}, {k}] = {tot}", f"TMP[{base + 5}, {k}] = {n}",
+                               f"for {q} in range({n}):", f"    TMP[{base + 2}, {tot} + {q}] = OPT[0, {q}]",
+                               f"    TMP[{base + 3}, {tot} + {q}] = OPT[1, {q}]", f"{tot} += {n}"])
+        out += [f"RI[{RI_SEAT}] = 65535", f"RI[{RI_OPTIONS}] = {cnt}", f"RI[{RI_SITE}] = {site}",
+                f"yield 65535 + ({cnt} << 16) + ({site} << 36)",
+                f"for {k} in range({cnt}):", f"    {q} = TMP[{base + 4}, {k}] + TMP[{base + 6}, {k}]",
+                f"    TMP[{base}, {k}] = TMP[{base + 2}, {q}]", f"    TMP[{base + 1}, {k}] = TMP[{base + 3}, {q}]",
+                f"    RI[{RI_ACTIONS}] += 1"]
+        then = self.block(c.get("then", []), env_then, cp + ".then")
+        out += [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]", f"    {value} = TMP[{base}, {k}]",
+                f"    {mode} = TMP[{base + 1}, {k}]"] + _indent(played + then)
+        self.depth -= 8
         return out
 
 

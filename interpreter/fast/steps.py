@@ -11,8 +11,9 @@ few microseconds instead of the step API's tens (``tools/bench.py``).
 
 What it does not do, and what to use instead: observations, exports and JSON of a position
 (:meth:`FastState.to_state` gives the full State of the same position, by replaying the actions);
-chance nodes; specs the kernel does not type, and simultaneous choices
-(:func:`fast_state` raises :class:`~interpreter.errors.RulebookError` saying why). Its
+chance nodes; specs the kernel does not type (:func:`fast_state` raises
+:class:`~interpreter.errors.RulebookError` saying why). A simultaneous choice waits for every
+listed seat, in any order, as the State's does. Its
 :meth:`~FastState.clone` replays the actions too (a generator cannot be copied): cheap for a
 playout, not for a search that clones at every node (use the State there).
 

@@ -117,12 +117,14 @@ for _spec, _opts in CASES:
 
 
 def test_the_kernel_covers_the_specs_it_should():
-    """Oh Hell and Skull King type with every option set but the ones said in the report (this
+    """Oh Hell, Skull King, Crazy Eights and Witches type with every option set but the ones said in the report (this
     guards against a change that makes the kernel silently fall back)."""
     typed = {(s.stem, tuple(sorted(o.items()))) for s, o in TYPED}
     assert ("oh_hell", ()) in typed and ("skull_king", ()) in typed
     assert ("skull_king", (("scoring", "rascal_cannonball"),)) in typed
     assert ("skull_king", (("pirate_abilities", True),)) in typed
+    assert ("crazy_eights", ()) in typed  # optional actions (draw, pass)
+    assert ("witches_of_blackmore", ()) in typed  # move of given cards
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -178,7 +180,7 @@ def test_bulk_tally_is_one_by_one(monkeypatch):
 def test_simulate_fast_falls_back_with_the_reason():
     game = load_game(ROOT / "specs" / "hearts.yaml")
     result = simulate(game, 2, 4, seed=1, fast=True)
-    assert not result.fast and "does not type" in result.fast_note and "move" in result.fast_note
+    assert not result.fast and "does not type" in result.fast_note and "indexing" in result.fast_note
     assert result.scores == simulate(game, 2, 4, seed=1).scores
     oh = load_game(ROOT / "specs" / "oh_hell.yaml")
     result = simulate(oh, 2, 4, seed=1, fast=True, bots={1: "first"})
@@ -268,3 +270,37 @@ def test_the_kernel_spends_no_reference_counts_on_the_state():
     driver = src[src.index("def run("):]
     for name in ("Z", "ZN", "GV", "PV", "MD", "ATTR", "RG", "OPT", "MEMO", "SCORES"):
         assert f"    {name} = raw({name})\n" in driver
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 5), st.lists(st.integers(0, 11), min_size=1, max_size=4, unique=True),
+       st.booleans(), st.booleans())
+def test_move_card_is_the_step_apis_move_of_given_cards(m, d, picks, bottom, named_src):
+    """``move_card`` card by card against the rule (engine.program.Move with ``cards``): the cards
+    leave their zones (or ``from``, which must hold them), land on the top of ``to`` in order, or
+    on its bottom in order (here ``to`` already holds cards, some of them moved again); marks
+    cleared; a card not in ``from`` is refused."""
+    from interpreter.fast.runtime import NULL, move_card
+    rows = [list(range(m)), list(range(6, 6 + d)), []]  # cards 0..11: row 0, row 1, the rest in row 3
+    rows.append([c for c in range(12) if c not in rows[0] + rows[1]])
+    Z = np.full((4, 16), -7, dtype=np.int64)
+    ZN = np.zeros(4, dtype=np.int64)
+    LOC = np.zeros(16, dtype=np.int64)
+    for r, cards in enumerate(rows):
+        Z[r, :len(cards)] = cards
+        ZN[r] = len(cards)
+        LOC[cards] = r
+    PB, MD = np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64)
+    where = {c: r for r, cards in enumerate(rows) for c in cards}
+    src = 0 if named_src else -1
+    ok = True
+    for k, c in enumerate(picks):
+        ok = move_card(Z, ZN, PB, MD, LOC, c, src, 1, k if bottom else -1)
+        if named_src and where[c] != 0:
+            assert not ok
+            return
+        assert ok
+    want = [[c for c in cards if c not in picks] for cards in rows]  # all taken out, then put in (row 1)
+    want[1] = picks + want[1] if bottom else want[1] + picks
+    assert [list(Z[r, :ZN[r]]) for r in range(4)] == want
+    assert all((PB[c], MD[c], LOC[c]) == (NULL, NULL, 1) for c in picks)

@@ -19,6 +19,7 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("specs/oh_hell.yaml", {"off_bid_penalty": True}), ("specs/skull_king.yaml", {}),
         ("specs/skull_king.yaml", {"pirate_abilities": True, "kraken": True, "white_whale": True}),
         ("specs/skull_king.yaml", {"scoring": "rascal_cannonball", "preset": "rulebook_2021"}),
+        ("specs/crazy_eights.yaml", {}), ("specs/witches_of_blackmore.yaml", {}),
         ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {})]
 
 
@@ -69,8 +70,8 @@ def test_specs_it_cannot_run_say_why():
     game = load_game(ROOT / "specs" / "queen_of_scots.yaml")
     with pytest.raises(RulebookError, match="zone of sets"):
         game.new_state(2, seed=1, fast=True)
-    with pytest.raises(RulebookError, match="optional"):
-        load_game(ROOT / "specs" / "witches_of_blackmore.yaml").new_state(3, seed=1, fast=True)
+    with pytest.raises(RulebookError, match="teams"):
+        load_game(ROOT / "specs" / "spades.yaml").new_state(4, seed=1, fast=True)
     with pytest.raises(RulebookError, match="no trace, events, setup"):
         load_game(ROOT / "specs" / "oh_hell.yaml").new_state(4, seed=1, fast=True, chance=True)
     with pytest.raises(RulebookError, match="for 3 to 7 players"):

@@ -282,6 +282,34 @@ def play_card(Z, ZN, PB, MD, LOC, c, dst, seat, mode):
 
 
 @njit(cache=True)
+def move_card(Z, ZN, PB, MD, LOC, c, src, dst, at):
+    """``move: {cards: ...}`` for one card ``c``: out of row ``src`` (-1: wherever it is), to the
+    top of ``dst`` (``at`` -1) or to place ``at`` from its bottom; its marks cleared. False when
+    ``c`` is not a card or not in ``src`` (the step API refuses it)."""
+    if c < 0 or c >= LOC.shape[0] or (src >= 0 and LOC[c] != src):
+        return False
+    r = LOC[c]
+    n = ZN[r]
+    k = 0
+    while Z[r, k] != c:
+        k += 1
+    for j in range(k, n - 1):
+        Z[r, j] = Z[r, j + 1]
+    ZN[r] = n - 1
+    d = ZN[dst]
+    if at < 0 or at > d:
+        at = d
+    for j in range(d, at, -1):
+        Z[dst, j] = Z[dst, j - 1]
+    Z[dst, at] = c
+    ZN[dst] = d + 1
+    LOC[c] = dst
+    PB[c] = NULL
+    MD[c] = NULL
+    return True
+
+
+@njit(cache=True)
 def sort_row(row, n, out):
     """``out[:n]`` = ``row[:n]`` sorted (card-table order)."""
     for k in range(n):

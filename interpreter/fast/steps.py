@@ -70,6 +70,9 @@ class StepKernel:
                         word = texts[v] if elem == "text" else ("yes" if v else "no") if elem == "bool" else v
                         t = made[v] = f"{verb} {word}"
                     return t
+            if site.get("optional") is not None:  # the optional action chooses null: its verb alone
+                def text(v, m, inner=text, verb=site["optional"]):
+                    return verb if v == NULL else inner(v, m)
             self.text_of.append(text)
         self._start: dict = {}
 

@@ -571,7 +571,8 @@ class Lowering:
             return self.e(a if known else b, env)
         ra, rb = self.e(a, env), self.e(b, env)
         if isinstance(ra, ListT) and isinstance(rb, ListT):
-            elem = _join(ra.elem, rb.elem)
+            # an empty literal ([]) takes the other side's kind
+            elem = rb.elem if ra.length == "0" else ra.elem if rb.length == "0" else _join(ra.elem, rb.elem)
             if elem is None:
                 raise NotTyped("x if c else y with lists of different kinds", self.path)
 
@@ -1083,7 +1084,7 @@ class Lowering:
     def s_move(self, step, env, path):
         m = step["move"]
         if "cards" in m:
-            raise NotTyped("move of chosen cards (move: cards:)", path)
+            return self.move_cards(m, env, path)
         src = self.zone_row_code(m["from"], env, path + ".move.from")
         dst = self.zone_row_code(m["to"], env, path + ".move.to")
         bottom = 1 if m.get("at", "top") == "bottom" else 0
@@ -1096,6 +1097,32 @@ class Lowering:
             c, has = "0", 0
         return [f"if not move_top(Z, ZN, PB, MD, LOC, {src}, {dst}, {c}, {has}, {bottom}):", f"    RI[{RI_ERROR}] = 3",
                 "    return"]
+
+    def move_cards(self, m, env, path):
+        """``move: {cards: ...}``: the given cards (one card, null, or a list, taken as it is before
+        any moves), each out of ``from`` (an error if it is not there) or wherever it is, onto the
+        top (or, in order, the bottom) of ``to``; their marks go."""
+        r = self.expr(m["cards"], env, path + ".move.cards")
+        src = self.zone_row_code(m["from"], env, path + ".move.from") if "from" in m else "-1"
+        dst = self.zone_row_code(m["to"], env, path + ".move.to")
+        bottom = m.get("at", "top") == "bottom"
+        fail = [f"    RI[{RI_ERROR}] = 3", "    return"]
+        if not isinstance(r, ListT):
+            code, ty = r
+            if ty not in (CARD, NUL):
+                raise NotTyped(f"move: cards that are a {ty}", path)
+            c = self.fresh("t")
+            return [f"{c} = {code}", f"if {c} != NULL:",
+                    f"    if not move_card(Z, ZN, PB, MD, LOC, {c}, {src}, {dst}, {0 if bottom else -1}):"] + \
+                _indent(fail)
+        if r.elem not in (CARD, NUL):
+            raise NotTyped(f"move: a list of {r.elem}s (cards are expected)", path)
+        lines, row, n = self.snapshot(r, env)
+        k = self.fresh("i")
+        self.depth -= 1
+        return lines + [f"for {k} in range({n}):",
+                        f"    if not move_card(Z, ZN, PB, MD, LOC, TMP[{row}, {k}], {src}, {dst}, "
+                        f"{k if bottom else -1}):"] + _indent(fail, 1)
 
     def s_deal(self, step, env, path):
         m = step["deal"]
@@ -1119,9 +1146,14 @@ class Lowering:
     def s_choose(self, step, env, path):
         c = step["choose"]
         cp = path + ".choose"
-        for key in ("optional", "min", "max", "valid", "each"):
+        for key in ("min", "max", "valid", "each"):
             if key in c:
                 raise NotTyped(f"a choice with {key}:", cp)
+        optional = c.get("optional")
+        if optional is True:
+            optional = {}
+        elif not isinstance(optional, dict):
+            optional = None
         as_name, by_name = str(c.get("as", "choice")), str(c.get("by", "player"))
         lines = []
         seat = self.fresh("v")
@@ -1184,6 +1216,14 @@ class Lowering:
         else:
             raise NotTyped("a choice with neither cards nor options", cp)
         listing = hoisted + listing
+        if optional is not None:
+            # the optional action (`pass`, or its own verb), last, while `when` holds: it chooses null
+            add = [f"OPT[0, {n}] = NULL", f"OPT[1, {n}] = NULL", f"{n} += 1"]
+            if "when" in optional:
+                when = self.truth(parse(str(optional["when"])), env_opt)
+                listing += [f"if {when}:"] + _indent(add)
+            else:
+                listing += add
         mode, k0 = self.fresh("v"), self.fresh("t")
 
         def env_then_of(seat):
@@ -1193,10 +1233,14 @@ class Lowering:
             return out
 
         def played_of(value, seat, mode):
-            return [f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"] if to is not None else []
+            if to is None:
+                return []
+            play = f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"
+            return [f"if {value} != NULL:", "    " + play] if optional is not None else [play]
         if self.steps:
             self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c, "elem": elem,
-                               "modes": "cards" in c and bool(self.max_modes)})  # (else OPT[1] is not written)
+                               "modes": "cards" in c and bool(self.max_modes),  # (else OPT[1] is not written)
+                               "optional": None if optional is None else str(optional.get("action", "pass"))})
             if seats is not None:
                 return self.simultaneous_steps(seats, listing, seat, value, mode, n, env, env_then_of(seat),
                                                c, cp, played_of(value, seat, mode))
@@ -1281,7 +1325,7 @@ import numpy as np
 from numba import njit
 from interpreter.fast.runtime import (NULL, truthy, attr_get, attr_mode, card_get, add_null, if_null, min2, max2,
                                       randbelow, shuffle, event_gen, prepare_batch, gather, move_top, deal,
-                                      play_card, sort_row, new_game, raw, memo)
+                                      play_card, sort_row, new_game, raw, memo, move_card)
 '''
 
 
@@ -1463,7 +1507,7 @@ _GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
 _FIXED = frozenset(STATE_ARGS) | {
     "np", "njit", "NULL", "NAME_ATTR", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
     "max2", "randbelow", "shuffle", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
-    "sort_row", "new_game", "raw", "memo", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
+    "sort_row", "new_game", "raw", "memo", "move_card", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
     "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "BKL", "ORD", "e", "nb", "used", "j", "steps", "scores",
     "interpreter", "numba", "cache", "boundscheck", "_nrt"}

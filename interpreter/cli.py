@@ -702,8 +702,9 @@ def _simulate_compare(args, game_a, bots) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from .sim.compare import compare, plot_comparison
     from .spec.loader import load_game
-    if args.trace or args.jobs != 1 or args.backend != "process":
-        raise RulebookError("--compare runs in one process without --trace: drop --jobs/--backend/--trace")
+    if args.trace or args.jobs != 1 or args.backend != "process" or args.fast:
+        raise RulebookError("--compare runs in one process, through the step API, without --trace: drop "
+                            "--jobs/--backend/--trace/--fast")
     changed = parse_options(args.compare_option)
     options_b = dict(parse_options(args.option), **changed)
     game_b = load_game(args.compare or args.spec, options_b)

@@ -304,3 +304,14 @@ def test_move_card_is_the_step_apis_move_of_given_cards(m, d, picks, bottom, nam
     want[1] = picks + want[1] if bottom else want[1] + picks
     assert [list(Z[r, :ZN[r]]) for r in range(4)] == want
     assert all((PB[c], MD[c], LOC[c]) == (NULL, NULL, 1) for c in picks)
+
+
+def test_seeds_too_large_for_the_kernel_fall_back_with_the_reason():
+    """The random bots' seeds (seed * 1_000_003 + seat) must fit in 64 bits in the kernel: larger
+    seeds are played by the step API (the same games as without --fast), and the note says why."""
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    big = 2 ** 44
+    result = simulate(game, 2, 4, seed=big, fast=True)
+    assert not result.fast and "overflow the kernel's 64-bit numbers" in result.fast_note
+    plain = simulate(game, 2, 4, seed=big)
+    assert _tallies(result) == _tallies(plain)

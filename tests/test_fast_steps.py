@@ -4,9 +4,11 @@ the scores), bad actions refused with the reason and nothing changed, and clear 
 specs it cannot run. numba is installed by the `test` extra: nothing here is skipped."""
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from interpreter import State, load_game
@@ -72,6 +74,11 @@ def test_specs_it_cannot_run_say_why():
         game.new_state(2, seed=1, fast=True)
     with pytest.raises(RulebookError, match="teams"):
         load_game(ROOT / "specs" / "spades.yaml").new_state(4, seed=1, fast=True)
+    for big in (2 ** 63, -(2 ** 63)):
+        with pytest.raises(RulebookError, match="fits in 64 bits"):
+            load_game(ROOT / "specs" / "oh_hell.yaml").new_state(4, seed=big, fast=True)
+    with pytest.raises(RulebookError, match="no trace, events, setup"):
+        load_game(ROOT / "specs" / "oh_hell.yaml").new_state(4, seed=1, fast=True, player_names=list("abcd"))
     with pytest.raises(RulebookError, match="no trace, events, setup"):
         load_game(ROOT / "specs" / "oh_hell.yaml").new_state(4, seed=1, fast=True, chance=True)
     with pytest.raises(RulebookError, match="for 3 to 7 players"):
@@ -86,9 +93,8 @@ def test_a_simultaneous_choice_waits_for_every_seat():
     game = load_game(ROOT / "specs" / "skull_king.yaml")
     st = game.new_state(3, seed=4, fast=True)
     assert st.current_players() == [0, 1, 2]
-    with pytest.raises(RulebookError, match="several players choose now"):
-        st.legal_actions()
-    with pytest.raises(IllegalAction, match="say which one"):
+    assert list(st.legal_actions()) == list(st.legal_actions(0))  # as the State: the first seat to choose
+    with pytest.raises(IllegalAction, match="say which player acts"):
         st.apply(0)
     st.apply("bid 1", player=2)
     assert st.current_players() == [0, 1] and st.legal_actions(2) == []
@@ -109,18 +115,26 @@ def test_bad_actions_are_refused_and_change_nothing():
     n = len(st.legal_actions())
     stale = st.legal_actions()[0]
     for bad, why in [(n, "there is no action"), (-1, "there is no action"), ("bid 99", "not a legal action here"),
-                     (True, "an action is an Action"), (1.5, "an action is an Action")]:
+                     (True, "an action is an Action"), (1.5, "an action is an Action"),
+                     (None, "an action is an Action")]:
         with pytest.raises(IllegalAction, match=why):
             st.apply(bad)
+    for seat_given in (np.int64(seat), "1", 9, True):  # seats are whole numbers 0..3, as the State says
+        with pytest.raises(IllegalAction, match="there is no seat"):
+            st.apply(0, seat_given)
     with pytest.raises(IllegalAction, match="has nothing to choose now"):
         st.apply(0, player=(seat + 1) % 4)
     assert (st.history, [a.text for a in st.legal_actions()], st.current_players()) == before
     # by text and by index, as the State takes them
     st.apply(st.legal_actions()[0].text)
     listed = st.legal_actions()
+    assert listed.index(listed[1]) == 1 and listed[1] in listed
+    with pytest.raises(TypeError, match="whole-number index"):
+        listed["x"]
     st.apply(len(listed) - 1)
-    with pytest.raises(RulebookError, match="earlier position"):
-        listed[0]
+    for read in (lambda: listed[0], lambda: len(listed)):
+        with pytest.raises(RulebookError, match="earlier position"):
+            read()
     with pytest.raises(IllegalAction, match="has nothing to choose now"):
         st.apply(stale._replace(player=(seat + 3) % 4))
     with pytest.raises(IllegalAction, match="not a legal action of P"):
@@ -140,6 +154,10 @@ def test_clone_and_to_state_are_the_same_position():
     assert list(twin.legal_actions()) == list(st.legal_actions()) == slow.legal_actions()
     twin.apply(0)  # the copy moves on alone
     assert len(st.history) == 9 and len(twin.history) == 10
+    other = copy.copy(st)
+    other.apply(0)
+    assert len(st.history) == 9 and st.current_players() == slow.current_players()
+    assert st.observation(0) == slow.observation(0) and st.export(1) == slow.export(1)
     assert State.from_json(game, st.to_json()).history == slow.history
     while not st.is_terminal():
         st.apply(rng.choice(st.legal_actions()))

@@ -57,3 +57,10 @@ def test_cli_compare_option_and_bad_track(capsys):
     with pytest.raises(RulebookError, match="no player variable 'trick'"):
         compare(load_game(WITCHES), load_game(WITCHES), 2, 3, track=["p.trick"])
     assert main(["simulate", str(WITCHES), "-p", "3", "-n", "2", "-q", "--track", "p.tricks"]) != 0
+
+
+def test_cli_compare_says_it_does_not_run_fast(capsys):
+    """--compare plays through the step API: --fast with it is refused with the reason, not ignored."""
+    assert main(["simulate", str(WITCHES), "-p", "3", "-n", "2", "-q", "--compare-option", "wheel=ascending",
+                 "--fast"]) != 0
+    assert "drop --jobs/--backend/--trace/--fast" in capsys.readouterr().err.replace("\n", " ")

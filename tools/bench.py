@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT))
 
 from rich.console import Console  # noqa: E402
+from rich.markup import escape  # noqa: E402  (texts such as '.[dask]' would read as markup)
 from rich.table import Table  # noqa: E402
 
 from interpreter import State, load_game  # noqa: E402
@@ -55,6 +56,7 @@ GAMES = [("Skull King", "skull_king.yaml"), ("Witches", "witches_of_blackmore.ya
          ("Skull Queen", "skull_queen.yaml"), ("Oh Hell", "oh_hell.yaml")]
 PLAYERS = 4
 BACKENDS = ["step API", "kernel step API", "simulate", "-j 2", "dask local", "kernel"]  # columns of the games tables
+HEADINGS = {"kernel step API": "step API, fast=True", "kernel": "simulate --fast"}  # their headings
 
 console = Console(width=max(120, Console().width))
 
@@ -438,7 +440,7 @@ def report(out: dict) -> None:
                              "second, 2 workers)",
               "us_per_decision": "µs of CPU per decision (-j 2 and dask local: this process's and its workers' CPU)"}
     for key, digits in (("games_per_s", 1), ("us_per_decision", 2)):
-        table = _table(titles[key], ["game", "actions/game"] + BACKENDS)
+        table = _table(titles[key], ["game", "actions/game"] + [HEADINGS.get(b, b) for b in BACKENDS])
         for label, row in out["games"].items():
             cells = []
             for b in BACKENDS:
@@ -452,8 +454,8 @@ def report(out: dict) -> None:
             table.add_row(label, _f(row["actions_per_game"]), *cells)
         console.print(table)
     for (b, why), mark in notes.items():
-        what = "kernel not available" if b == "kernel" else f"{b} not available"
-        console.print(f"  ({mark}) n/a ({what}: {why})")
+        what = f"{HEADINGS.get(b, b)} not available"
+        console.print(f"  ({mark}) n/a ({what}: {escape(why)})")
     d = out["dask"]
     if d["cluster_start_s"] is not None:
         console.print(f"  dask local: a LocalCluster of {d['workers']} worker processes, started once in "
@@ -477,7 +479,7 @@ def report(out: dict) -> None:
 
     o = out["openspiel"]
     if "why_not" in o:
-        console.print(f"[bold]Oh Hell and OpenSpiel[/bold]: n/a ({o['why_not']})")
+        console.print(f"[bold]Oh Hell and OpenSpiel[/bold]: n/a ({escape(o['why_not'])})")
     else:
         oh = out["games"]["Oh Hell"]["backends"]
         t = _table(f"Oh Hell, 4 players: Rulebook and OpenSpiel (pyspiel {o['version']}), alternating in the "

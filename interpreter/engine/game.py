@@ -87,8 +87,10 @@ class Game:
         :class:`~interpreter.errors.SpecError` for a setup the spec cannot have."""
         check_seed(seed)
         if fast:
-            if trace is not None or events is not None or setup is not None or start is not None or chance:
-                raise RulebookError("fast=True plays whole games from the deal: no trace, events, setup, start or chance")
+            if (trace is not None or events is not None or setup is not None or start is not None or chance
+                    or chance_samples is not None or player_names is not None):
+                raise RulebookError("fast=True plays whole games from the deal: no trace, events, setup, start, "
+                                    "chance or player names")
             from ..fast.steps import fast_state
             return fast_state(self, num_players, seed)
         if isinstance(num_players, bool) or not isinstance(num_players, int):

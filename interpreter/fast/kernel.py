@@ -157,10 +157,18 @@ def kernel_for(game) -> Kernel:
     return kernel
 
 
-def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds=None) -> str | None:
-    """Why ``simulate`` cannot use the kernel for this run (a text), or None when it can."""
+def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds=None,
+            seeds: tuple | None = None) -> str | None:
+    """Why ``simulate`` cannot use the kernel for this run (a text), or None when it can.
+    ``seeds``: ``(first seed, number of games)``."""
     if trace is not None:
-        return "a step trace (--heat) needs the step API"
+        return "a step trace (--trace or --heat) needs the step API"
+    if seeds is not None:  # the random bots' seeds (seed * 1_000_003 + seat) must fit in 64 bits
+        first, n = seeds
+        if max(abs(first), abs(first + n - 1)) * 1_000_003 + 64 >= 2 ** 63:
+            return f"seeds this large (up to {first + n - 1}) overflow the kernel's 64-bit numbers"
+    if not available():
+        return "numba is not installed (pip install -e '.[fast]')"
     for seat, kind in sorted((bots or {}).items()):
         if kind != "random":
             return f"seat {seat} is a {kind} bot (the kernel plays random bots only)"

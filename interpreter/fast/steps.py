@@ -9,9 +9,10 @@ in the module :func:`interpreter.fast.typepass.lower_steps` writes for the spec:
 generator that plays from the start of the game and stops at each choice, so a decision costs a
 few microseconds instead of the step API's tens (``tools/bench.py``).
 
-What it does not do, and what to use instead: observations, exports and JSON of a position
-(:meth:`FastState.to_state` gives the full State of the same position, by replaying the actions);
-chance nodes; specs the kernel does not type (:func:`fast_state` raises
+What it does not do, and what to use instead: it keeps no observations, exports or JSON of its
+own (:meth:`FastState.to_state` gives the full State of the same position, by replaying the
+actions, and :meth:`~FastState.observation`, :meth:`~FastState.export`, :meth:`~FastState.to_json`
+answer through it); chance nodes; seeds past 64 bits; specs the kernel does not type (:func:`fast_state` raises
 :class:`~interpreter.errors.RulebookError` saying why). A simultaneous choice waits for every
 listed seat, in any order, as the State's does. Its
 :meth:`~FastState.clone` replays the actions too (a generator cannot be copied): cheap for a
@@ -20,6 +21,8 @@ playout, not for a search that clones at every node (use the State there).
 Needs numba (``pip install -e '.[fast]'``).
 """
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -30,6 +33,7 @@ from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped
 
 _STEPS: dict = {}
 _new_tuple = tuple.__new__
+_NOTHING = object()  # no Action offered since the last move (None is not: apply(None) must be checked)
 
 
 class StepKernel:
@@ -114,6 +118,9 @@ def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
         raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
     if not game.min_players <= num_players <= game.max_players:
         raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {num_players}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -(2 ** 63) < seed < 2 ** 63:
+        raise RulebookError(f"fast=True takes a seed that fits in 64 bits (|seed| < 2**63), not {seed!r:.50}: "
+                            f"use new_state(..., fast=False) for larger seeds")
     try:
         kernel = step_kernel_for(game)
     except NotTyped as exc:
@@ -126,10 +133,11 @@ def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
     return state
 
 
-class FastActions:
+class FastActions(Sequence):
     """The legal actions of the seat to choose at one position: a read-only sequence of
     :class:`Action` built one at a time when read (``random.choice`` builds one). Valid until the
-    state moves on; reading it afterwards raises RulebookError."""
+    state moves on; reading it afterwards (even its length) raises RulebookError, where the
+    State's list would still read as it was."""
 
     __slots__ = ("state", "move", "n")
 
@@ -137,12 +145,16 @@ class FastActions:
         self.state, self.move, self.n = state, state._move, n
 
     def __len__(self):
+        if self.state._move != self.move:
+            raise RulebookError("these legal actions are of an earlier position: ask legal_actions() again")
         return self.n
 
     def _index(self, i) -> int:
         if self.state._move != self.move:
             raise RulebookError("these legal actions are of an earlier position: ask legal_actions() again")
         if i.__class__ is not int:
+            if isinstance(i, bool) or not hasattr(i, "__index__"):
+                raise TypeError(f"legal actions are read by a whole-number index, not {i!r:.40}")
             i = i.__index__()
         if i < 0:
             i += self.n
@@ -204,7 +216,7 @@ class FastState:
         self._vals, self._mods = memoryview(opt[0]), memoryview(opt[1])
         self.records = []
         self._move = 0
-        self._offer = None  # the last Action the legal actions built (applied without a check)
+        self._offer = _NOTHING  # the last Action the legal actions built (applied without a check)
         self._over = False
         self._sim = None  # at a simultaneous choice: see _simultaneous
         self._texts = kernel.text_of
@@ -269,16 +281,16 @@ class FastState:
 
     def legal_actions(self, player: int | None = None):
         """The legal actions (a sequence of :class:`Action`, as the State's: same texts, same
-        order) of ``player`` (default: the only player to choose); empty for anyone else. Raises
-        RulebookError without a player when several choose at once."""
+        order) of ``player`` (default: the first player to choose, as the State's); empty for
+        anyone else."""
         if self._sim is None:  # a turn (the hot path)
             if self._over or (player is not None and player != self._seat):
                 return []
             return FastActions(self, self._n)
-        if player is None:
+        if player is None:  # as the State: the first seat still to choose
             waiting = self.current_players()
-            if len(waiting) != 1:
-                raise RulebookError(f"several players choose now ({waiting}): say whose legal actions")
+            if not waiting:
+                return []
             player = waiting[0]
         found = self._options(player)
         if found is None:
@@ -295,7 +307,7 @@ class FastState:
         sim = self._sim
         if action is not self._offer or player is not None or sim is not None:
             action = self._check(action, player)
-        self._offer = None
+        self._offer = _NOTHING
         self.records.append(action)
         if sim is not None:
             sim["chosen"][action[0]] = action[2]
@@ -328,18 +340,22 @@ class FastState:
         if self._over:
             raise IllegalAction("the game is over")
         waiting = self.current_players()
+        if player is not None and (type(player) is not int or not 0 <= player < self.num_players):
+            raise IllegalAction(f"there is no seat {player!r:.40} (seats are whole numbers 0..{self.num_players - 1})")
         if player is None:
             if isinstance(action, Action):
                 player = action.player
             elif len(waiting) == 1:
                 player = waiting[0]
             else:
-                raise IllegalAction(f"several players choose now ({waiting}): say which one this action is for")
+                raise IllegalAction(f"say which player acts: several players are choosing at once ({waiting})")
         if player not in waiting:
             raise IllegalAction(f"P{player} has nothing to choose now (to choose: {waiting})")
         _, _, _, n = self._options(player)
         if isinstance(action, Action):
             i = action.index
+            if type(i) is not int or type(action.text) is not str:
+                raise IllegalAction(f"{action!r:.80} is not an action of this game")
             if action.player != player or not (0 <= i < n) or self._action(player, i).text != action.text:
                 raise IllegalAction(f"{action.text!r} is not a legal action of P{player} here")
             return self._action(player, i)
@@ -405,6 +421,21 @@ class FastState:
         for a in self.records:
             state.apply(a.index, a.player)
         return state
+
+    def observation(self, player: int) -> dict:
+        """The State's :meth:`~interpreter.model.state.State.observation`, of :meth:`to_state` (a
+        replay of the actions: slow, for occasional use)."""
+        return self.to_state().observation(player)
+
+    def export(self, player: int) -> dict:
+        """The State's :meth:`~interpreter.model.state.State.export`, of :meth:`to_state` (a replay)."""
+        return self.to_state().export(player)
+
+    def __copy__(self) -> "FastState":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "FastState":
+        return self.clone()
 
     def to_json(self, seat: int | None = None) -> str:
         """:meth:`to_state`'s JSON."""

@@ -324,7 +324,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     start = time.perf_counter()
     if fast:
         from ..fast.kernel import why_not
-        result.fast_note = why_not(game, num_players, bots, trace, speeds) or ""
+        result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games)) or ""
         if not result.fast_note:
             bulk = result if on_game is None and result.teams is None else None
             _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk,

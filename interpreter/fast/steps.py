@@ -163,10 +163,11 @@ class FastActions(Sequence):
         return i
 
     def __getitem__(self, i):
-        if i.__class__ is slice:
-            return [self[k] for k in range(*i.indices(self.n))]
-        i = self._index(i)
         st = self.state
+        if i.__class__ is not int or st._move != self.move or not 0 <= i < self.n:  # (the hot path: one test)
+            if i.__class__ is slice:
+                return [self[k] for k in range(*i.indices(len(self)))]
+            i = self._index(i)
         st._offer = action = _new_tuple(Action, (st._seat, st._textf(st._vals[i], st._mods[i]), i))
         return action
 

@@ -291,43 +291,44 @@ def measure(args) -> dict:
         t0 = cpu()
         kernel[label]["steps_why_not"] = step_kernel_status(game)
         kernel[label]["steps_first_call_s"] = cpu() - t0 if kernel[label]["steps_why_not"] is None else None
+    raw = {label: {b: [] for b in BACKENDS} for label in games}  # (seconds, games, decisions) per round
+    osp, osc, ref = [], [], []
+    sizes = {}  # games per parallel run, per game and round
+    for r in range(args.rounds):
+        for label, game in games.items():
+            seed = 1000 * r
+            raw[label]["step API"].append(step_api_games(game, seed, budget))
+            if kernel[label]["steps_why_not"] is None:
+                raw[label]["kernel step API"].append(step_api_games(game, seed, budget, fast=True))
+            one = simulate_games(game, seed, budget)
+            raw[label]["simulate"].append(one)
+            n = sizes[label, r] = max(8, int(one[1] / one[0] * max(budget, 0.5) * 2))  # >= 0.5 s per worker
+            raw[label]["-j 2"].append(parallel_games(game, seed, n, jobs=2))
+            if kernel[label]["why_not"] is None:
+                raw[label]["kernel"].append(simulate_games(game, seed, budget, fast=True))
+            if label == "Oh Hell" and os_game is not None:  # alternate with OpenSpiel on the same game
+                osp.append(os_python_games(pyspiel, os_game, seed, budget))
+                osc.append(os_cpp_games(pyspiel, os_game, seed, budget))
+        t0, n = cpu(), 0
+        while cpu() - t0 < budget or n < 2:
+            reference_skull_king.play(PLAYERS, 1000 * r + n)
+            n += 1
+        ref.append(n / (cpu() - t0))
+
+    # the Dask runs last, the cluster up only for them: its scheduler's thread in this process and its
+    # idle workers slowed the other loops measured while it ran (the kernel's step API by a third)
     cluster, cluster_start, dask_why = dask_cluster()
     out["dask"] = {"workers": 2, "cluster_start_s": cluster_start, "why_not": dask_why}
-    client = None
     if cluster is not None:
         import distributed
         client = distributed.Client(cluster.scheduler_address, set_as_default=False)  # reads the workers' CPU
-
-    raw = {label: {b: [] for b in BACKENDS} for label in games}  # (seconds, games, decisions) per round
-    osp, osc, ref = [], [], []
-    try:
-        for r in range(args.rounds):
-            for label, game in games.items():
-                seed = 1000 * r
-                raw[label]["step API"].append(step_api_games(game, seed, budget))
-                if kernel[label]["steps_why_not"] is None:
-                    raw[label]["kernel step API"].append(step_api_games(game, seed, budget, fast=True))
-                one = simulate_games(game, seed, budget)
-                raw[label]["simulate"].append(one)
-                n = max(8, int(one[1] / one[0] * max(budget, 0.5) * 2))  # >= 0.5 s of work per worker
-                raw[label]["-j 2"].append(parallel_games(game, seed, n, jobs=2))
-                if cluster is not None:
-                    raw[label]["dask local"].append(parallel_games(game, seed, n, client, backend="dask",
-                                                                   address=cluster.scheduler_address))
-                if kernel[label]["why_not"] is None:
-                    raw[label]["kernel"].append(simulate_games(game, seed, budget, fast=True))
-                if label == "Oh Hell" and os_game is not None:  # alternate with OpenSpiel on the same game
-                    osp.append(os_python_games(pyspiel, os_game, seed, budget))
-                    osc.append(os_cpp_games(pyspiel, os_game, seed, budget))
-            t0, n = cpu(), 0
-            while cpu() - t0 < budget or n < 2:
-                reference_skull_king.play(PLAYERS, 1000 * r + n)
-                n += 1
-            ref.append(n / (cpu() - t0))
-    finally:
-        if client is not None:
+        try:
+            for r in range(args.rounds):
+                for label, game in games.items():
+                    raw[label]["dask local"].append(parallel_games(game, 1000 * r, sizes[label, r], client,
+                                                                   backend="dask", address=cluster.scheduler_address))
+        finally:
             client.close()
-        if cluster is not None:
             cluster.close()
 
     out["games"] = {}

@@ -1272,7 +1272,6 @@ class Lowering:
         self.depth -= 3
         return out
 
-
     def simultaneous_steps(self, seats, listing, seat, value, mode, n, env, env_then, c, cp, played):
         """A simultaneous choice in the step API's module: every listed seat's options are listed
         from the same position into rows of TMP (values, modes; each seat's first index and count),
@@ -1341,8 +1340,9 @@ def lower_steps(game) -> tuple:
     holds ``steps``, a numba generator that plays the game from its start and yields at each
     choice (the seat, the options and the site in ``RI``; the caller writes the index chosen),
     and ``scores``. ``info`` is :func:`lower`'s plus ``sites``: each choice's verb, whether it
-    chooses cards, and its options' type. Raises :class:`NotTyped` as :func:`lower` does, and for a
-    simultaneous choice or a phase that runs itself."""
+    chooses cards, its options' type, its optional action, and for a simultaneous choice the rows
+    of TMP that hold its options. Raises :class:`NotTyped` as :func:`lower` does, and for a phase
+    that runs itself."""
     return _lower(Lowering(game, steps=True), _step_bodies)
 
 
@@ -1373,7 +1373,8 @@ def _lower(low, bodies_of) -> tuple:
     info = {
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
         "attrs": low.attr_table, "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()],
-        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2, "memo": low.memo_slots, "sites": list(low.sites),
+        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2,
+        "memo": low.memo_slots, "sites": list(low.sites),
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
     }
     return src, info

@@ -132,12 +132,10 @@ def load_module(source: str, prefix: str):
     return module, path
 
 
-def kernel_for(game) -> Kernel:
-    """The kernel of ``game`` (built once per Game object and per process; compiled machine code
-    is cached on disk by numba). Raises :class:`NotTyped` with the reason when the spec does not
-    type, or when numba is not installed."""
-    key = id(game)
-    hit = _KERNELS.get(key)
+def built_once(store: dict, game, build):
+    """``build(game)`` once per Game object and process, kept in ``store``; a :class:`NotTyped`
+    it raises is kept too and raised again. ``build`` runs only when numba is installed."""
+    hit = store.get(id(game))
     if hit is not None and hit[0] is game:
         if isinstance(hit[1], NotTyped):
             raise hit[1]
@@ -145,16 +143,26 @@ def kernel_for(game) -> Kernel:
     try:
         if not available():
             raise NotTyped("numba is not installed (pip install -e '.[fast]')")
+        made = build(game)
+    except NotTyped as exc:
+        store[id(game)] = (game, exc)
+        raise
+    store[id(game)] = (game, made)
+    return made
+
+
+def kernel_for(game) -> Kernel:
+    """The kernel of ``game`` (built once per Game object and per process; compiled machine code
+    is cached on disk by numba). Raises :class:`NotTyped` with the reason when the spec does not
+    type, or when numba is not installed."""
+    def build(game):
         source, info = lower(game)
         module, path = load_module(source, "rulebook_kernel")
         kernel = Kernel(game, source, info, module)
         # numba caches the compiled driver beside the module: without it the first run compiles
         kernel.compiled = any(path.parent.glob(f"__pycache__/{module.__name__}.run-*.nbi"))
-    except NotTyped as exc:
-        _KERNELS[key] = (game, exc)
-        raise
-    _KERNELS[key] = (game, kernel)
-    return kernel
+        return kernel
+    return built_once(_KERNELS, game, build)
 
 
 def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds=None,

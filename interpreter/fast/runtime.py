@@ -263,9 +263,8 @@ def deal(Z, ZN, PB, MD, LOC, src, base, count, mode, start, NP):
 
 
 @njit(cache=True)
-def play_card(Z, ZN, PB, MD, LOC, c, dst, seat, mode):
-    """A chosen card played to ``dst``: out of its zone, on top of ``dst``, marked as ``seat``'s
-    (and with its ``mode``, or NULL)."""
+def _take_out(Z, ZN, LOC, c):
+    """Card ``c`` out of the row that holds it (the cards above it move down one place)."""
     r = LOC[c]
     n = ZN[r]
     k = 0
@@ -274,6 +273,13 @@ def play_card(Z, ZN, PB, MD, LOC, c, dst, seat, mode):
     for j in range(k, n - 1):
         Z[r, j] = Z[r, j + 1]
     ZN[r] = n - 1
+
+
+@njit(cache=True)
+def play_card(Z, ZN, PB, MD, LOC, c, dst, seat, mode):
+    """A chosen card played to ``dst``: out of its zone, on top of ``dst``, marked as ``seat``'s
+    (and with its ``mode``, or NULL)."""
+    _take_out(Z, ZN, LOC, c)
     Z[dst, ZN[dst]] = c
     ZN[dst] += 1
     LOC[c] = dst
@@ -288,14 +294,7 @@ def move_card(Z, ZN, PB, MD, LOC, c, src, dst, at):
     ``c`` is not a card or not in ``src`` (the step API refuses it)."""
     if c < 0 or c >= LOC.shape[0] or (src >= 0 and LOC[c] != src):
         return False
-    r = LOC[c]
-    n = ZN[r]
-    k = 0
-    while Z[r, k] != c:
-        k += 1
-    for j in range(k, n - 1):
-        Z[r, j] = Z[r, j + 1]
-    ZN[r] = n - 1
+    _take_out(Z, ZN, LOC, c)
     d = ZN[dst]
     if at < 0 or at > d:
         at = d

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import IllegalAction, RulebookError
 from ..model.state import Action
-from .kernel import available, load_module, state_arrays
+from .kernel import built_once, load_module, state_arrays
 from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
 
 _STEPS: dict = {}
@@ -92,22 +92,10 @@ class StepKernel:
 def step_kernel_for(game) -> StepKernel:
     """The step kernel of ``game`` (built once per Game and process; numba caches the machine
     code on disk). Raises :class:`NotTyped` with the reason when the spec does not type for it."""
-    hit = _STEPS.get(id(game))
-    if hit is not None and hit[0] is game:
-        if isinstance(hit[1], NotTyped):
-            raise hit[1]
-        return hit[1]
-    try:
-        if not available():
-            raise NotTyped("numba is not installed (pip install -e '.[fast]')")
+    def build(game):
         source, info = lower_steps(game)
-        module, _ = load_module(source, "rulebook_steps")
-        kernel = StepKernel(game, source, info, module)
-    except NotTyped as exc:
-        _STEPS[id(game)] = (game, exc)
-        raise
-    _STEPS[id(game)] = (game, kernel)
-    return kernel
+        return StepKernel(game, source, info, load_module(source, "rulebook_steps")[0])
+    return built_once(_STEPS, game, build)
 
 
 def fast_state(game, num_players: int, seed: int = 0) -> "FastState":

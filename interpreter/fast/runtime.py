@@ -36,8 +36,8 @@ def raw(a):
     """``a`` seen through a view that owns nothing (``numba.carray`` of its data pointer).
 
     Why: numba counts references to every array it passes or slices, with an atomic instruction
-    each time, and in the kernel those counts took about three quarters of the time (perf, Skull
-    King). A view made from a bare pointer has no owner to count. The driver makes one of each
+    each time, and in the kernel those counts took about three quarters of the time (perf, on a
+    trick-taking spec). A view made from a bare pointer has no owner to count. The driver makes one of each
     array it is given, and the caller keeps the arrays alive until the driver returns."""
     return carray(_data_pointer(a), a.shape)
 

@@ -148,30 +148,25 @@ def init_by_array(gen, key, keylen):
     gen[N + 1] = 0  # words of the new block made ready so far (the block is made lazily)
 
 
-@njit(cache=True)
-def _next_block_word(mt, i):
-    """Word ``i`` of the next block, in place (needs words < i of the new block done, as the
-    twist of CPython's genrand_uint32 does them in order)."""
-    y = (mt[i] & 0x80000000) | (mt[(i + 1) % N] & 0x7FFFFFFF)
-    v = mt[(i + M) % N] ^ (y >> 1)
-    if y & 1:
-        v ^= 0x9908B0DF
-    mt[i] = v
-
-
-@njit(cache=True)
-def genrand(gen):
-    """The next 32-bit output (``genrand_uint32``)."""
-    idx = gen[N]
+@njit(cache=True, boundscheck=False)
+def genrand_row(G, r):
+    """The next 32-bit output (``genrand_uint32``) of the generator in row ``r`` of ``G``. The
+    block of outputs is made lazily, word by word, as CPython's twist makes them in order (a game
+    draws a few dozen numbers from each generator, not 624)."""
+    idx = G[r, N]
     if idx >= N:
         idx = 0
-        gen[N + 1] = 0
-    if gen[N + 1] <= idx:  # make the block's words up to this one
-        for i in range(gen[N + 1], idx + 1):
-            _next_block_word(gen, i)
-        gen[N + 1] = idx + 1
-    y = gen[idx]
-    gen[N] = idx + 1
+        G[r, N + 1] = 0
+    ready = G[r, N + 1]
+    while ready <= idx:
+        i1 = ready + 1 if ready + 1 < N else 0
+        im = ready + M if ready + M < N else ready + M - N
+        y = (G[r, ready] & 0x80000000) | (G[r, i1] & 0x7FFFFFFF)
+        G[r, ready] = G[r, im] ^ (y >> 1) ^ ((-(y & 1)) & 0x9908B0DF)
+        ready += 1
+    G[r, N + 1] = ready
+    y = G[r, idx]
+    G[r, N] = idx + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
@@ -179,28 +174,47 @@ def genrand(gen):
     return y & MASK32
 
 
-@njit(cache=True)
-def randbelow(gen, n):
-    """``Random._randbelow(n)`` for ``1 <= n < 2**32``: uniform in ``0..n-1``."""
+@njit(cache=True, boundscheck=False)
+def randbelow_row(G, r, n):
+    """``Random._randbelow(n)`` for ``1 <= n < 2**32`` of the generator in row ``r`` of ``G``:
+    uniform in ``0..n-1`` (``getrandbits(n.bit_length())`` until below ``n``)."""
     k = 0
     m = n
     while m > 0:
         k += 1
         m >>= 1
-    r = genrand(gen) >> (32 - k)
-    while r >= n:
-        r = genrand(gen) >> (32 - k)
-    return r
+    v = genrand_row(G, r) >> (32 - k)
+    while v >= n:
+        v = genrand_row(G, r) >> (32 - k)
+    return v
+
+
+@njit(cache=True, boundscheck=False)
+def shuffle_row(G, r, Z, zr, length):
+    """``Random.shuffle(Z[zr, :length])`` in place, with the generator in row ``r`` of ``G``."""
+    for i in range(length - 1, 0, -1):
+        j = randbelow_row(G, r, i + 1)
+        t = Z[zr, i]
+        Z[zr, i] = Z[zr, j]
+        Z[zr, j] = t
+
+
+@njit(cache=True)
+def genrand(gen):
+    """The next 32-bit output of the generator ``gen`` (int64[STATE_SIZE])."""
+    return genrand_row(gen.reshape((1, gen.shape[0])), 0)
+
+
+@njit(cache=True)
+def randbelow(gen, n):
+    """``Random._randbelow(n)`` of the generator ``gen`` (see :func:`randbelow_row`)."""
+    return randbelow_row(gen.reshape((1, gen.shape[0])), 0, n)
 
 
 @njit(cache=True)
 def shuffle(gen, x, length):
     """``Random.shuffle(x[:length])`` in place."""
-    for i in range(length - 1, 0, -1):
-        j = randbelow(gen, i + 1)
-        t = x[i]
-        x[i] = x[j]
-        x[j] = t
+    shuffle_row(gen.reshape((1, gen.shape[0])), 0, x.reshape((1, x.shape[0])), 0, length)
 
 
 @njit(cache=True)

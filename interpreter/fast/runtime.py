@@ -14,7 +14,8 @@ from numba import carray, njit
 from numba.core import types
 from numba.extending import intrinsic
 
-from .rng import key_event, key_int, randbelow, seed_event, seed_int, seed_many, shuffle  # noqa: F401
+from .rng import (key_event, key_int, randbelow, randbelow_row, seed_event, seed_int, seed_many,  # noqa: F401
+                  shuffle, shuffle_row)
 
 NULL = -(2 ** 62)
 EVENT = 0

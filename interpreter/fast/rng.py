@@ -342,24 +342,30 @@ def init_blocks(G, KT, BKL, nblocks):
     """Seed the ``nblocks * 16`` generators of ``G`` (uint32[624, >= W]) with the keys ``KT``
     (uint32[48, >= W], word j of column c's key at KT[j, c]); every key of block b has BKL[b] words."""
     W = nblocks * BLOCK
-    for i in range(N):
-        b = MT_BASE32[i]
-        row = G[i]
-        for c in range(W):
-            row[c] = b
+    # the first loop's first N - 1 steps read rows 1..N-1 before anything wrote them: the base
+    # value, the same in every column, is read as a number (no need to fill G with it first)
+    for c in range(W):
+        G[0, c] = MT_BASE32[0]
     jb = np.zeros(nblocks, dtype=np.int64)
     i = 1
     for t in range(N):
         prv = G[i - 1]
         cur = G[i]
+        fresh = t < N - 1
+        b = MT_BASE32[i]
         for blk in range(nblocks):
             j = jb[blk]
             kr = KT[j]
             jj = np.uint32(j)
             c0 = blk * BLOCK
-            for c in range(c0, c0 + BLOCK):
-                p = prv[c]
-                cur[c] = (cur[c] ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1664525))) + kr[c] + jj
+            if fresh:
+                for c in range(c0, c0 + BLOCK):
+                    p = prv[c]
+                    cur[c] = (b ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1664525))) + kr[c] + jj
+            else:
+                for c in range(c0, c0 + BLOCK):
+                    p = prv[c]
+                    cur[c] = (cur[c] ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1664525))) + kr[c] + jj
             j += 1
             jb[blk] = j if j < BKL[blk] else 0
         i += 1

@@ -96,12 +96,16 @@ def test_a_simultaneous_choice_waits_for_every_seat():
     assert list(st.legal_actions()) == list(st.legal_actions(0))  # as the State: the first seat to choose
     with pytest.raises(IllegalAction, match="say which player acts"):
         st.apply(0)
-    st.apply("bid 1", player=2)
+    lists = {p: st.legal_actions(p) for p in (0, 1, 2)}
+    st.apply("BID  1", player=2)  # read as the State reads it
     assert st.current_players() == [0, 1] and st.legal_actions(2) == []
+    assert lists[0][0].text == "bid 0"  # another seat's choice does not make the others' lists stale
     with pytest.raises(IllegalAction, match="P2 has nothing to choose now"):
         st.apply(0, player=2)
-    st.apply(st.legal_actions(0)[0])
+    st.apply(lists[0][0])
     assert st.history == [[2, "bid 1"], [0, "bid 0"]] and st.current_players() == [1]
+    with pytest.raises(IllegalAction, match="P2 has nothing to choose now"):
+        st.apply(lists[2][0])
     st.apply(1)  # the only seat left: no need to name it
     assert st.history[-1] == [1, "bid 1"] and len(st.current_players()) == 1
     assert st.legal_actions()[0].text.startswith("play ")

@@ -173,8 +173,9 @@ def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds
         return "a step trace (--trace or --heat) needs the step API"
     if seeds is not None:  # the random bots' seeds (seed * 1_000_003 + seat) must fit in 64 bits
         first, n = seeds
-        if max(abs(first), abs(first + n - 1)) * 1_000_003 + 64 >= 2 ** 63:
-            return f"seeds this large (up to {first + n - 1}) overflow the kernel's 64-bit numbers"
+        widest = max(abs(first), abs(first + n - 1))
+        if widest * 1_000_003 + 64 >= 2 ** 63:
+            return f"seeds this far from 0 (|seed| up to {widest}) overflow the kernel's 64-bit numbers"
     if not available():
         return "numba is not installed (pip install -e '.[fast]')"
     for seat, kind in sorted((bots or {}).items()):

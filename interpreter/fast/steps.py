@@ -300,9 +300,8 @@ class FastState:
         self.records.append(action)
         if sim is not None:
             sim["chosen"][action[0]] = action[2]
-            self._move += 1
             if len(sim["chosen"]) < len(sim["order"]):
-                return
+                return  # the others' lists stay valid (the position has not moved), as the State's
             row = sim["tmp"][sim["base"] + 6]
             for seat, (k, *_) in sim["at"].items():
                 row[k] = sim["chosen"][seat]
@@ -352,11 +351,13 @@ class FastState:
             if not 0 <= action < n:
                 raise IllegalAction(f"there is no action {action} here: the legal actions are 0..{n - 1}")
             return self._action(player, action)
-        if isinstance(action, str):
-            for k in range(n):
-                if self._action(player, k).text == action.strip():
-                    return self._action(player, k)
-            legal = ", ".join(self._action(player, k).text for k in range(min(n, 12))) + (", ..." if n > 12 else "")
+        if isinstance(action, str):  # read as the State reads it: spaces as one, case only if it decides
+            text = " ".join(action.split())
+            options = [self._action(player, k) for k in range(n)]
+            fits = [a for a in options if a.text == text] or [a for a in options if a.text.lower() == text.lower()]
+            if len(fits) == 1:
+                return fits[0]
+            legal = ", ".join(a.text for a in options[:12]) + (", ..." if n > 12 else "")
             raise IllegalAction(f"{action!r} is not a legal action here (legal: {legal})")
         raise IllegalAction(f"an action is an Action, its text or its index, not {action!r}")
 

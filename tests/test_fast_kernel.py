@@ -124,6 +124,7 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("skull_king", (("scoring", "rascal_cannonball"),)) in typed
     assert ("skull_king", (("pirate_abilities", True),)) in typed
     assert ("crazy_eights", ()) in typed  # optional actions (draw, pass)
+    assert ("crazy_eights", (("preset", "openspiel"),)) in typed  # index_of
     assert ("witches_of_blackmore", ()) in typed  # move of given cards
 
 

@@ -799,6 +799,18 @@ class Lowering:
     def call_all(self, args, env):
         return self._any_all(args, env, True)
 
+    def call_index_of(self, args, env):
+        """``index_of(xs, x)``: the place of the first item equal to x, or null."""
+        if len(args) != 2:
+            raise NotTyped("index_of without its two arguments", self.path)
+        lst = self.lst(args[0], env)
+        cx, tx = self.scalar(args[1], env)
+        if _join(lst.elem, tx) is None:
+            raise NotTyped(f"index_of a {tx} in a list of {lst.elem}s", self.path)
+        v, acc, x, i = self.fresh("v"), self.fresh("t"), self.fresh("t"), self.fresh("t")
+        body = [f"if {acc} == NULL and {v} == {x}:", f"    {acc} = {i}", f"{i} += 1"]
+        return self.helper(env, [f"{x} = {cx}", f"{acc} = NULL", f"{i} = 0"] + lst.loop(v, body), acc), INT
+
     def reduce_in(self, cx, lst, env):
         v, acc, x = self.fresh("v"), self.fresh("t"), self.fresh("t")
         return self.helper(env, [f"{x} = {cx}", f"{acc} = False"] +

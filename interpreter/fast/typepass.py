@@ -1185,7 +1185,7 @@ class Lowering:
             env_opt[as_name] = (value, CARD)
             where = self.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
             hoisted, (where,) = _hoist([where], {value}, self.fresh)  # what depends not on the card: once
-            r, n, i, j, dup = (self.fresh("t") for _ in range(5))
+            r, n, i, j = (self.fresh("t") for _ in range(4))
             # options: the cards in card-table order (sorted ids), one per name, that pass where
             listing = [f"{r} = {row}", f"sort_row(Z[{r}], ZN[{r}], SK)", f"{n} = 0",
                        f"for {i} in range(ZN[{r}]):", f"    {value} = SK[{i}]"]
@@ -1256,10 +1256,9 @@ class Lowering:
             if seats is not None:
                 return self.simultaneous_steps(seats, listing, seat, value, mode, n, env, env_then_of(seat),
                                                c, cp, played_of(value, seat, mode))
-            # the caller reads the seat, the options (OPT) and the site, then writes the index chosen
-            # (one number packs them for the caller: seat + options << 16 + site << 36)
-            ask = [f"RI[{RI_SEAT}] = {seat}", f"RI[{RI_OPTIONS}] = {n}", f"RI[{RI_SITE}] = {len(self.sites) - 1}",
-                   f"yield {seat} + ({n} << 16) + ({len(self.sites) - 1} << 36)", f"{k0} = RI[{RI_CHOSEN}]"]
+            # the caller reads the seat, the number of options (in OPT) and the site from the number
+            # yielded (seat + options << 16 + site << 36), then writes the index chosen
+            ask = [f"yield {seat} + ({n} << 16) + ({len(self.sites) - 1} << 36)", f"{k0} = RI[{RI_CHOSEN}]"]
         else:
             ask = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
@@ -1303,8 +1302,7 @@ class Lowering:
                                f"TMP[{base + 4}, {k}] = {tot}", f"TMP[{base + 5}, {k}] = {n}",
                                f"for {q} in range({n}):", f"    TMP[{base + 2}, {tot} + {q}] = OPT[0, {q}]",
                                f"    TMP[{base + 3}, {tot} + {q}] = OPT[1, {q}]", f"{tot} += {n}"])
-        out += [f"RI[{RI_SEAT}] = 65535", f"RI[{RI_OPTIONS}] = {cnt}", f"RI[{RI_SITE}] = {site}",
-                f"yield 65535 + ({cnt} << 16) + ({site} << 36)",
+        out += [f"yield 65535 + ({cnt} << 16) + ({site} << 36)",
                 f"for {k} in range({cnt}):", f"    {q} = TMP[{base + 4}, {k}] + TMP[{base + 6}, {k}]",
                 f"    TMP[{base}, {k}] = TMP[{base + 2}, {q}]", f"    TMP[{base + 1}, {k}] = TMP[{base + 3}, {q}]",
                 f"    RI[{RI_ACTIONS}] += 1"]
@@ -1323,9 +1321,8 @@ REFUSED = {"realtime": "a realtime step (several players act at once, in an orde
            "assert": "an assert step"}
 RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row, 5: draws' first row,
 # 6: draws seeded ahead, 7: how many draws to seed ahead (the most a game of the run has used)
-# the step API's (interpreter.fast.steps): the seat to choose (-1: the game is over), its number of
-# options, the choice's site, and the index the caller chose
-RI_SEAT, RI_OPTIONS, RI_SITE, RI_CHOSEN = 8, 9, 10, 11
+# the step API's (interpreter.fast.steps): the index of the option the caller chose
+RI_CHOSEN = 11
 RI_LISTING = 12  # the number of the last listing of cards that gives one option per name
 RI_SIZE = 13
 
@@ -1350,7 +1347,8 @@ def lower(game) -> tuple:
 def lower_steps(game) -> tuple:
     """``(source, info)`` of the kernel's step API (:mod:`interpreter.fast.steps`): the module
     holds ``steps``, a numba generator that plays the game from its start and yields at each
-    choice (the seat, the options and the site in ``RI``; the caller writes the index chosen),
+    choice (one number packing the seat, the number of options in ``OPT`` and the site; the caller
+    writes the index chosen in ``RI``),
     and ``scores``. ``info`` is :func:`lower`'s plus ``sites``: each choice's verb, whether it
     chooses cards, its options' type, its optional action, and for a simultaneous choice the rows
     of TMP that hold its options. Raises :class:`NotTyped` as :func:`lower` does, and for a phase
@@ -1380,7 +1378,7 @@ def _lower(low, bodies_of) -> tuple:
             break
     else:
         raise NotTyped("the types of the variables do not settle")
-    src = HEADER + f"RUNTIME = {_runtime_digest()}\nNAME_ATTR = {low.attr_index['name']}\n\n" + "\n".join(low.helpers) + "\n" + bodies
+    src = HEADER + f"RUNTIME = {_runtime_digest()}\n\n" + "\n".join(low.helpers) + "\n" + bodies
     check_source(src)
     info = {
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
@@ -1470,8 +1468,7 @@ def _step_bodies(low) -> str:
             out += [pad + x for x in inline(lines_of, running | {name})]
         return out
     arrays = [a for a in STATE_ARGS if a != "NP"]
-    body = [f"{a} = raw({a})" for a in arrays] + inline(flow, frozenset()) + \
-        [f"RI[{RI_SEAT}] = -1", f"RI[{RI_OPTIONS}] = 0"]
+    body = [f"{a} = raw({a})" for a in arrays] + inline(flow, frozenset())
     out = ["@njit(cache=True, boundscheck=False)", f"def steps({', '.join(STATE_ARGS)}):"] + _indent(body) + [""]
     out += _score_lines(low)
     out += ["@njit(cache=True, boundscheck=False)", f"def scores({', '.join(STATE_ARGS)}, SCORES):",
@@ -1518,7 +1515,7 @@ def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENG
 # -- the guard ---------------------------------------------------------------------------------
 _GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
 _FIXED = frozenset(STATE_ARGS) | {
-    "np", "njit", "NULL", "NAME_ATTR", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
+    "np", "njit", "NULL", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
     "max2", "randbelow_row", "shuffle_row", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
     "sort_row", "new_game", "raw", "memo", "move_card", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",

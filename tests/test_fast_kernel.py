@@ -77,6 +77,34 @@ def test_text_seeded_shuffle_is_the_states(seed, count, size):
     assert R.randbelow(gen, 7) == ref.randrange(7)
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.one_of(st.integers(-(2 ** 62), 2 ** 62),
+                          st.tuples(st.integers(-(10 ** 15), 10 ** 15), st.integers(0, 10 ** 6))),
+                min_size=1, max_size=40),
+       st.sampled_from([5, R.FIRST, R.FIRST + 3, 700]))
+def test_batch_seeded_generators_draw_as_random(seeds, draws):
+    """seed_many seeds many generators side by side (keys of mixed lengths: ints of 1-2 words,
+    texts of 17-18); each then draws as its random.Random, within the ready-made outputs, just
+    past them (its state made from its key), and past a whole block."""
+    sc = R.Scratch()
+    n = len(seeds)
+    keys, lens = np.zeros((n, 48), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    refs = []
+    for r, seed in enumerate(seeds):
+        if isinstance(seed, tuple):
+            lens[r] = R.key_event(seed[0], seed[1], keys[r], sc.text, sc.scratch, sc.digest)
+            refs.append(random.Random(f"{seed[0]}/{seed[1]}"))
+        else:
+            lens[r] = R.key_int(seed, keys[r])
+            refs.append(random.Random(seed))
+    RG = np.zeros((n, R.STATE_SIZE), dtype=np.int64)
+    R.seed_many(RG, keys, lens, n, np.zeros((624, n), dtype=np.uint32), np.zeros((48, n), dtype=np.uint32),
+                np.zeros(n, dtype=np.int64), np.zeros((3, 50), dtype=np.int64), np.zeros(49, dtype=np.int64))
+    for r, ref in enumerate(refs):
+        assert [R.genrand(RG[r]) for _ in range(draws)] == [ref.getrandbits(32) for _ in range(draws)]
+        assert R.randbelow(RG[r], 52) == ref._randbelow(52)
+
+
 # -- the type pass and the generated modules --------------------------------------------------
 @pytest.mark.parametrize("spec,opts", CASES, ids=[f"{s.stem}-{o}" for s, o in CASES])
 def test_every_spec_types_or_says_why(spec, opts):
@@ -316,3 +344,18 @@ def test_seeds_too_large_for_the_kernel_fall_back_with_the_reason():
     assert not result.fast and "overflow the kernel's 64-bit numbers" in result.fast_note
     plain = simulate(game, 2, 4, seed=big)
     assert _tallies(result) == _tallies(plain)
+
+
+def test_a_change_to_the_generators_drops_the_cached_machine_code(tmp_path):
+    """numba checks only a cached function's own file; runtime.py compiles rng.py's functions in,
+    so a change to either must drop both modules' caches (an edit to rng.py alone once left the
+    kernel drawing from the old generator layout)."""
+    from interpreter.fast.runtime import _drop_stale_caches
+    for name in ("rng.seed_many-1.py311.nbi", "runtime.event_gen-2.py311.1.nbc", "other.f-3.py311.nbi"):
+        (tmp_path / name).write_text("old")
+    (tmp_path / "rulebook-fast-sources.sha256").write_text("a digest of other sources")
+    _drop_stale_caches(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.f-3.py311.nbi", "rulebook-fast-sources.sha256"]
+    (tmp_path / "rng.seed_many-1.py311.nbi").write_text("new")  # cached after the change: kept
+    _drop_stale_caches(tmp_path)
+    assert (tmp_path / "rng.seed_many-1.py311.nbi").exists()

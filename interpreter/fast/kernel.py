@@ -27,7 +27,6 @@ from .typepass import MAX_LIST, NULL, NotTyped, lower
 _KERNELS: dict = {}
 BATCH = 128  # generators seeded side by side (bots and draws of several games)
 EMAX = 64    # draws of one game seeded ahead at most (more are seeded one by one)
-BLOCK = 16
 
 
 def available() -> bool:
@@ -101,13 +100,12 @@ class Kernel:
         lengths = np.zeros(n_games, dtype=np.int64)
         errors = np.zeros(n_games, dtype=np.int64)
         state["RI"][7] = self.draws  # draws to seed ahead: what the last run's games used
-        width = BATCH + BLOCK * 48  # a block of 16 columns per key length (keys have at most 48 words)
         self.module.run(np.int64(first_seed), np.int64(n_games), *[state[k] for k in STATE_ARGS],
                         zinit, zninit, gvinit, pvinit, scores, lengths, errors, np.int64(BATCH), np.int64(EMAX),
                         np.zeros((BATCH, 48), dtype=np.int64), np.zeros(BATCH, dtype=np.int64),
-                        np.zeros((624, width), dtype=np.uint32), np.zeros((48, width), dtype=np.uint32),
-                        np.zeros(width, dtype=np.int64), np.zeros(width // BLOCK, dtype=np.int64),
-                        np.zeros(BATCH, dtype=np.int64))
+                        np.zeros((624, BATCH), dtype=np.uint32), np.zeros((48, BATCH), dtype=np.uint32),
+                        np.zeros(BATCH, dtype=np.int64), np.zeros((3, 50), dtype=np.int64),
+                        np.zeros(49, dtype=np.int64))
         self.draws = int(state["RI"][7])
         return scores, lengths, errors
 

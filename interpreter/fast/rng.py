@@ -14,20 +14,31 @@ bot of seat ``p`` in the game of seed ``s`` is ``random.Random(s * 1_000_003 + p
 - ``shuffle(x)``: for ``i`` from ``len(x) - 1`` down to 1, swap ``x[i]`` with ``x[_randbelow(i + 1)]``;
   ``choice(seq)`` is ``seq[_randbelow(len(seq))]``, ``randrange(n)`` is ``_randbelow(n)``.
 
-A generator is an ``int64`` array of :data:`STATE_SIZE` (624 words of state, then the position,
-then how many words of the next block are ready): the first block of outputs is computed lazily,
-word by word, since a game draws only a few dozen numbers from each generator. Every function
-here is ``numba.njit(cache=True)``; ``tests/test_fast_kernel.py`` checks them against ``random``
-and ``hashlib``. Raises nothing: the callers pass ``n >= 1``.
+A generator is a row of an ``int64`` array, :data:`STATE_SIZE` wide: ``[0, FIRST)`` outputs made
+ready by a batch seeding (:func:`seed_many`), ``[OFF, OFF + 624)`` MT19937's state, then the
+position of the next output, how many words of the current block are twisted, how many ready-made
+outputs there are, and the key (its length, then up to 48 words). A game draws only a few dozen
+numbers from each generator, so a block is twisted lazily, word by word, and a batch-seeded row
+keeps its key rather than its state: the state is made from the key only if a game draws past the
+ready-made outputs. Every function here is ``numba.njit(cache=True)``; ``tests/test_fast_kernel.py``
+checks them against ``random`` and ``hashlib``. Raises nothing: the callers pass ``n >= 1``.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import int64, njit, uint64
+from numba import int64, njit, uint32, uint64
 
 N = 624
 M = 397
-STATE_SIZE = N + 2  # the 624 words, the index of the next output, the number of outputs made ready
+# A generator's row (int64[STATE_SIZE]):
+FIRST = 128        # [0, FIRST): the first outputs, ready-made by a batch seeding (seed_many)
+OFF = FIRST        # [OFF, OFF + N): the 624 words of MT19937's state
+POS = OFF + N      # index of the next output in the current block of 624
+READY = POS + 1    # words of the current block twisted so far (the block is twisted lazily)
+PRE = POS + 2      # outputs ready-made in [0, FIRST): FIRST after seed_many, else 0
+KLEN = POS + 3     # the key's length and, after it, its words: seed_many keeps the key, not the
+KEY = POS + 4      # state, which is made from the key if a game draws past the ready-made outputs
+STATE_SIZE = KEY + 48
 MASK32 = 0xFFFFFFFF
 
 
@@ -113,11 +124,11 @@ def sha512(msg, length, out, block, w):
             out[8 * i + j] = (v >> uint64(56 - 8 * j)) & uint64(0xFF)
 
 
-@njit(cache=True)
+@njit(cache=True, boundscheck=False)
 def init_by_array(gen, key, keylen):
     """Seed ``gen`` (int64[STATE_SIZE]) with the 32-bit words ``key[:keylen]`` (least significant
-    first), as CPython's ``init_by_array``."""
-    mt = gen
+    first), as CPython's ``init_by_array``: the state in ``gen[OFF:OFF + N]``, no ready-made outputs."""
+    mt = gen[OFF:OFF + N]
     for i in range(N):
         mt[i] = MT_BASE[i]
     i, j = 1, 0
@@ -144,29 +155,50 @@ def init_by_array(gen, key, keylen):
             i = 1
         k -= 1
     mt[0] = 0x80000000
-    gen[N] = N      # the next output is made by a new block
-    gen[N + 1] = 0  # words of the new block made ready so far (the block is made lazily)
+    gen[POS] = N    # the next output is made by a new block
+    gen[READY] = 0  # words of the new block made ready so far (the block is made lazily)
+    gen[PRE] = 0
 
 
 @njit(cache=True, boundscheck=False)
 def genrand_row(G, r):
-    """The next 32-bit output (``genrand_uint32``) of the generator in row ``r`` of ``G``. The
-    block of outputs is made lazily, word by word, as CPython's twist makes them in order (a game
-    draws a few dozen numbers from each generator, not 624)."""
-    idx = G[r, N]
+    """The next 32-bit output (``genrand_uint32``) of the generator in row ``r`` of ``G``: a
+    ready-made one while there are some (one load), else :func:`genrand_state`."""
+    idx = G[r, POS]
+    if idx < G[r, PRE]:
+        G[r, POS] = idx + 1
+        return G[r, idx]
+    return genrand_state(G, r)
+
+
+@njit(cache=True, boundscheck=False)
+def genrand_state(G, r):
+    """The next output from the state words of row ``r``. The block of outputs is twisted lazily,
+    word by word, in the order CPython's twist makes them (a game draws a few dozen numbers from
+    each generator, not 624). A row seeded by :func:`seed_many` whose ready-made outputs are used
+    up first makes its state from its key (the first block's twist is then redone up to here)."""
+    if G[r, PRE] > 0:
+        init_by_array(G[r], G[r, KEY:KEY + G[r, KLEN]], G[r, KLEN])
+        G[r, POS] = FIRST
+    idx = G[r, POS]
     if idx >= N:
         idx = 0
-        G[r, N + 1] = 0
-    ready = G[r, N + 1]
+        G[r, READY] = 0
+    ready = G[r, READY]
     while ready <= idx:
         i1 = ready + 1 if ready + 1 < N else 0
         im = ready + M if ready + M < N else ready + M - N
-        y = (G[r, ready] & 0x80000000) | (G[r, i1] & 0x7FFFFFFF)
-        G[r, ready] = G[r, im] ^ (y >> 1) ^ ((-(y & 1)) & 0x9908B0DF)
+        y = (G[r, OFF + ready] & 0x80000000) | (G[r, OFF + i1] & 0x7FFFFFFF)
+        G[r, OFF + ready] = G[r, OFF + im] ^ (y >> 1) ^ ((-(y & 1)) & 0x9908B0DF)
         ready += 1
-    G[r, N + 1] = ready
-    y = G[r, idx]
-    G[r, N] = idx + 1
+    G[r, READY] = ready
+    G[r, POS] = idx + 1
+    return temper(G[r, OFF + idx])
+
+
+@njit(cache=True)
+def temper(y):
+    """MT19937's tempering of a state word (the output it gives)."""
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
     y ^= (y << 15) & 0xEFC60000
@@ -304,13 +336,15 @@ class Scratch:
 
 
 # -- many generators at once ---------------------------------------------------------------------
-# A game seeds a generator per random event and per bot: ~600 dependent steps each, the largest
-# cost of a short game. The seeding loop is the same for every key of the same length, so keys
-# are grouped in blocks of 16 of one length and seeded side by side (one vector lane each):
-# G[i, c] is word i of the generator in column c, KT[j, c] word j of its key.
+# A game seeds a generator per random event and per bot: ~1,250 dependent steps each, the largest
+# cost of a short game. The steps are the same for every key of the same length, so the keys are
+# sorted by length and seeded side by side, one vector lane each: G[i, c] is word i of the
+# generator in column c, KT[j, c] word j of its key. Only the first FIRST outputs of each are then
+# twisted and tempered (side by side too) into its row: most generators never need more.
 
-BLOCK = 16
 MT_BASE32 = MT_BASE.astype(np.uint32)
+M1 = np.uint32(1664525)
+M2 = np.uint32(1566083941)
 
 
 @njit(cache=True)
@@ -337,110 +371,109 @@ def key_event(seed, count, out, text, scratch, digest):
     return key_text(text, length, scratch, digest, out)
 
 
-@njit(cache=True, boundscheck=False)
-def init_blocks(G, KT, BKL, nblocks):
-    """Seed the ``nblocks * 16`` generators of ``G`` (uint32[624, >= W]) with the keys ``KT``
-    (uint32[48, >= W], word j of column c's key at KT[j, c]); every key of block b has BKL[b] words."""
-    W = nblocks * BLOCK
-    # the first loop's first N - 1 steps read rows 1..N-1 before anything wrote them: the base
-    # value, the same in every column, is read as a number (no need to fill G with it first)
+@njit(cache=True, boundscheck=False, _nrt=False)
+def init_groups(G, KT, GS, GL, JB, ngroups):
+    """Seed the generators of columns ``0 .. GS[ngroups] - 1`` of ``G`` (uint32[624, W]) with the
+    keys ``KT`` (uint32[48, W], word j of column c's key at KT[j, c]): columns ``GS[g] ..
+    GS[g + 1] - 1`` have keys of ``GL[g]`` words; ``JB`` (int64[>= ngroups]) is scratch. (Indices are unsigned so that numba adds no
+    negative-index wrap, which would keep LLVM from vectorising the inner loops.)"""
+    W = GS[ngroups]
     for c in range(W):
         G[0, c] = MT_BASE32[0]
-    jb = np.zeros(nblocks, dtype=np.int64)
-    i = 1
+    for g in range(ngroups):  # the key word each group is at
+        JB[g] = 0
+    i = uint64(1)
     for t in range(N):
-        prv = G[i - 1]
-        cur = G[i]
-        fresh = t < N - 1
-        b = MT_BASE32[i]
-        for blk in range(nblocks):
-            j = jb[blk]
-            kr = KT[j]
-            jj = np.uint32(j)
-            c0 = blk * BLOCK
-            if fresh:
-                for c in range(c0, c0 + BLOCK):
-                    p = prv[c]
-                    cur[c] = (b ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1664525))) + kr[c] + jj
+        prv = i - uint64(1)
+        b = MT_BASE32[i]  # the first loop's first N - 1 steps read words not yet written: the base
+        for g in range(ngroups):
+            jj = uint64(JB[g])
+            kj = uint32(jj)
+            c0 = uint64(GS[g])
+            if t < N - 1:
+                for k in range(GS[g + 1] - GS[g]):
+                    c = c0 + uint64(k)
+                    p = G[prv, c]
+                    G[i, c] = uint32(uint32(b ^ uint32(uint32(p ^ (p >> uint32(30))) * M1)) + KT[jj, c]) + kj
             else:
-                for c in range(c0, c0 + BLOCK):
-                    p = prv[c]
-                    cur[c] = (cur[c] ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1664525))) + kr[c] + jj
-            j += 1
-            jb[blk] = j if j < BKL[blk] else 0
-        i += 1
+                for k in range(GS[g + 1] - GS[g]):
+                    c = c0 + uint64(k)
+                    p = G[prv, c]
+                    G[i, c] = uint32(uint32(G[i, c] ^ uint32(uint32(p ^ (p >> uint32(30))) * M1)) + KT[jj, c]) + kj
+            jj += uint64(1)
+            JB[g] = jj if jj < uint64(GL[g]) else uint64(0)
+        i += uint64(1)
         if i >= N:
             for c in range(W):
                 G[0, c] = G[N - 1, c]
-            i = 1
+            i = uint64(1)
     for t in range(N - 1):
-        prv = G[i - 1]
-        cur = G[i]
-        ii = np.uint32(i)
+        prv = i - uint64(1)
+        ii = uint32(i)
         for c in range(W):
-            p = prv[c]
-            cur[c] = (cur[c] ^ ((p ^ (p >> np.uint32(30))) * np.uint32(1566083941))) - ii
-        i += 1
+            p = G[prv, c]
+            G[i, c] = uint32(G[i, c] ^ uint32(uint32(p ^ (p >> uint32(30))) * M2)) - ii
+        i += uint64(1)
         if i >= N:
             for c in range(W):
                 G[0, c] = G[N - 1, c]
-            i = 1
+            i = uint64(1)
     for c in range(W):
-        G[0, c] = np.uint32(0x80000000)
+        G[0, c] = uint32(0x80000000)
 
 
 @njit(cache=True, boundscheck=False)
-def columns_to_rows(G, W, rowof, RG):
-    """Generator of column c of G into row ``rowof[c]`` of RG (int64[rows, STATE_SIZE]: the
-    one-generator layout of :func:`genrand`), skipping columns whose row is -1."""
-    for c0 in range(0, W, BLOCK):
-        for i0 in range(0, N, BLOCK):
-            i1 = i0 + BLOCK if i0 + BLOCK < N else N
-            for c in range(c0, c0 + BLOCK):
-                r = rowof[c]
-                if r < 0:
-                    continue
-                dst = RG[r]
-                for i in range(i0, i1):
-                    dst[i] = G[i, c]
+def first_outputs(G, W, rowof, RG):
+    """Twist words ``0 .. FIRST - 1`` of the generators in columns ``0 .. W - 1`` of ``G`` (in
+    place, side by side) and write their tempered outputs to ``RG[rowof[c], 0:FIRST]``."""
+    for k in range(FIRST):  # FIRST + M < N: every word read is still of the old block
+        k1 = uint64(k + 1)
+        km = uint64(k + M)
+        kk = uint64(k)
+        for c in range(W):
+            y = (G[kk, c] & uint32(0x80000000)) | (G[k1, c] & uint32(0x7FFFFFFF))
+            G[kk, c] = G[km, c] ^ (y >> uint32(1)) ^ ((uint32(0) - (y & uint32(1))) & uint32(0x9908B0DF))
     for c in range(W):
         r = rowof[c]
-        if r >= 0:
-            RG[r, N] = N
-            RG[r, N + 1] = 0
+        for k in range(FIRST):
+            y = G[uint64(k), c]
+            y ^= y >> uint32(11)
+            y ^= (y << uint32(7)) & uint32(0x9D2C5680)
+            y ^= (y << uint32(15)) & uint32(0xEFC60000)
+            y ^= y >> uint32(18)
+            RG[r, k] = y
 
 
 @njit(cache=True)
-def seed_many(RG, keys, keylens, count, G, KT, rowof, BKL, order):
-    """Seed rows 0..count-1 of RG with ``keys[r, :keylens[r]]``, many at once: rows grouped by key
-    length into blocks of 16 (a block is padded with copies of its last key, written nowhere).
-    Scratch: G uint32[624, W], KT uint32[48, W], rowof int64[W], BKL int64[W // 16], order
-    int64[count], with W >= count + 16 * (number of distinct key lengths)."""
+def seed_many(RG, keys, keylens, count, G, KT, rowof, groups, order):
+    """Seed rows 0..count-1 of RG with ``keys[r, :keylens[r]]``, many at once: rows sorted by key
+    length (a counting sort) into columns of ``G``, seeded side by side, their first FIRST outputs
+    made; each row keeps its key for the rare game that draws more. Scratch: G uint32[624, >=
+    count], KT uint32[48, >= count], rowof int64[>= count], groups int64[3, 50], order int64[49]."""
+    for L in range(49):
+        order[L] = 0
     for r in range(count):
-        order[r] = r
-    for a in range(1, count):  # stable insertion sort by key length
-        x = order[a]
-        b = a
-        while b > 0 and keylens[order[b - 1]] > keylens[x]:
-            order[b] = order[b - 1]
-            b -= 1
-        order[b] = x
+        order[keylens[r]] += 1
+    ng = 0
     c = 0
-    nb = 0
-    k = 0
-    while k < count:
-        kl = keylens[order[k]]
-        BKL[nb] = kl
-        for s in range(BLOCK):
-            if k < count and keylens[order[k]] == kl:
-                r = order[k]
-                rowof[c] = r
-                k += 1
-            else:
-                rowof[c] = -1  # padding: the previous key again (any key would do)
-            for j in range(kl):
-                KT[j, c] = np.uint32(keys[r, j])
-            c += 1
-        nb += 1
-    init_blocks(G, KT, BKL, nb)
-    columns_to_rows(G, c, rowof, RG)
+    for L in range(1, 49):  # groups[0, g]: first column of group g, groups[1, g]: its key length
+        if order[L] > 0:
+            groups[0, ng] = c
+            groups[1, ng] = L
+            c += order[L]
+            order[L] = groups[0, ng]  # now: the next free column of that length
+            ng += 1
+    groups[0, ng] = c
+    for r in range(count):
+        kl = keylens[r]
+        c = order[kl]
+        order[kl] = c + 1
+        rowof[c] = r
+        for j in range(kl):
+            KT[j, c] = np.uint32(keys[r, j])
+            RG[r, KEY + j] = keys[r, j]
+        RG[r, KLEN] = kl
+        RG[r, POS] = 0
+        RG[r, PRE] = FIRST
+    init_groups(G, KT, groups[0], groups[1], groups[2], ng)
+    first_outputs(G, count, rowof, RG)

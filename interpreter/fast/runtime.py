@@ -21,6 +21,39 @@ NULL = -(2 ** 62)
 EVENT = 0
 
 
+def _drop_stale_caches(folder=None) -> None:
+    """Delete numba's cached machine code of this module and of :mod:`.rng` when either file has
+    changed since it was cached. Why: numba checks only the file a cached function is written in,
+    and the functions here compile rng's into them, so after a change to rng.py alone (a ``git
+    pull`` in an editable install) they would run the old generators. A digest of both files is
+    kept beside the caches; on a mismatch both modules' caches go and are rebuilt on first use.
+    ``folder``: where the caches are (default: where numba keeps this module's)."""
+    import hashlib
+    from pathlib import Path
+    here = Path(__file__).parent
+    digest = hashlib.sha256(b"".join((here / f).read_bytes() for f in ("rng.py", "runtime.py"))).hexdigest()
+    if folder is None:
+        try:  # where numba keeps this module's cache (beside it, or a per-user folder if that is read-only)
+            folder = key_int._cache._cache_path
+        except AttributeError:
+            return
+    folder = Path(folder)
+    stamp = folder / "rulebook-fast-sources.sha256"
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for module in ("rng", "runtime"):
+            for old in list(folder.glob(f"{module}.*.nbi")) + list(folder.glob(f"{module}.*.nbc")):
+                old.unlink(missing_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # a read-only cache: numba will not write there either
+        pass
+
+
+_drop_stale_caches()
+
+
 @intrinsic
 def _data_pointer(typingctx, arr):
     """The data pointer of an array, typed (``CPointer(dtype)``)."""
@@ -129,7 +162,7 @@ def event_gen(RG, RI, SB, SK):
 
 
 @njit(cache=True)
-def prepare_batch(RG, first_seed, nb, NP, E, SB, KEYS, KL, G, KT, ROWOF, BKL, ORD):
+def prepare_batch(RG, first_seed, nb, NP, E, SB, KEYS, KL, G, KT, ROWOF, GROUPS, ORDER):
     """Seed, side by side, the generators of games ``first_seed .. first_seed + nb - 1``: game j's
     random bots (``random.Random(seed * 1_000_003 + p)``) in rows ``j * (NP + E) + p`` and its first
     ``E`` draws (``random.Random(f"{seed}/{k}")``) in the ``E`` rows after them."""
@@ -142,7 +175,7 @@ def prepare_batch(RG, first_seed, nb, NP, E, SB, KEYS, KL, G, KT, ROWOF, BKL, OR
         for k in range(E):
             KL[r] = key_event(seed, k, KEYS[r], SB[0:64], SB[64:256], SB[256:320])
             r += 1
-    seed_many(RG, KEYS, KL, r, G, KT, ROWOF, BKL, ORD)
+    seed_many(RG, KEYS, KL, r, G, KT, ROWOF, GROUPS, ORDER)
 
 
 @njit(cache=True)

@@ -77,26 +77,50 @@ def test_text_seeded_shuffle_is_the_states(seed, count, size):
     assert R.randbelow(gen, 7) == ref.randrange(7)
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.binary(max_size=111), min_size=1, max_size=20))
+def test_texts_hashed_side_by_side_key_as_one_by_one(texts):
+    """key_texts (many texts at once, one vector lane each) gives key_text's key words, leading
+    zero bytes and the longest one-block text included."""
+    n = len(texts)
+    buf, where = np.zeros((n, 112), dtype=np.uint8), np.zeros((2, n), dtype=np.int64)
+    for i, t in enumerate(texts):
+        buf[i, :len(t)] = np.frombuffer(t, dtype=np.uint8)
+        where[0, i], where[1, i] = len(t), n - 1 - i  # keys land in other rows than the texts
+    keys, lens = np.zeros((n, 48), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    R.key_texts(buf, where, n, keys, lens, np.zeros((24, n), dtype=np.uint64))
+    sc = R.Scratch()
+    for i in range(n):
+        one = np.zeros(48, dtype=np.int64)
+        kl = R.key_text(buf[i].copy(), len(texts[i]), sc.scratch, sc.digest, one)
+        assert list(keys[n - 1 - i, :lens[n - 1 - i]]) == list(one[:kl])
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.lists(st.one_of(st.integers(-(2 ** 62), 2 ** 62),
                           st.tuples(st.integers(-(10 ** 15), 10 ** 15), st.integers(0, 10 ** 6))),
                 min_size=1, max_size=40),
        st.sampled_from([5, R.FIRST, R.FIRST + 3, 700]))
 def test_batch_seeded_generators_draw_as_random(seeds, draws):
-    """seed_many seeds many generators side by side (keys of mixed lengths: ints of 1-2 words,
-    texts of 17-18); each then draws as its random.Random, within the ready-made outputs, just
-    past them (its state made from its key), and past a whole block."""
-    sc = R.Scratch()
+    """key_texts hashes many texts side by side and seed_many seeds many generators side by side
+    (keys of mixed lengths: ints of 1-2 words, texts of 17-18); each then draws as its
+    random.Random, within the ready-made outputs, just past them (its state made from its key),
+    and past a whole block."""
     n = len(seeds)
     keys, lens = np.zeros((n, 48), dtype=np.int64), np.zeros(n, dtype=np.int64)
-    refs = []
+    texts, where = np.zeros((n, 64), dtype=np.uint8), np.zeros((2, n), dtype=np.int64)
+    refs, m = [], 0
     for r, seed in enumerate(seeds):
-        if isinstance(seed, tuple):
-            lens[r] = R.key_event(seed[0], seed[1], keys[r], sc.text, sc.scratch, sc.digest)
-            refs.append(random.Random(f"{seed[0]}/{seed[1]}"))
+        if isinstance(seed, tuple):  # a State's draw: its text, hashed with the others below
+            raw = f"{seed[0]}/{seed[1]}".encode()
+            texts[m, :len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+            where[0, m], where[1, m] = len(raw), r
+            m += 1
+            refs.append(random.Random(raw.decode()))
         else:
             lens[r] = R.key_int(seed, keys[r])
             refs.append(random.Random(seed))
+    R.key_texts(texts, where, m, keys, lens, np.zeros((24, n), dtype=np.uint64))
     RG = np.zeros((n, R.STATE_SIZE), dtype=np.int64)
     R.seed_many(RG, keys, lens, n, np.zeros((624, n), dtype=np.uint32), np.zeros((48, n), dtype=np.uint32),
                 np.zeros(n, dtype=np.int64), np.zeros((3, 50), dtype=np.int64), np.zeros(49, dtype=np.int64))

@@ -105,7 +105,8 @@ class Kernel:
                         np.zeros((BATCH, 48), dtype=np.int64), np.zeros(BATCH, dtype=np.int64),
                         np.zeros((624, BATCH), dtype=np.uint32), np.zeros((48, BATCH), dtype=np.uint32),
                         np.zeros(BATCH, dtype=np.int64), np.zeros((3, 50), dtype=np.int64),
-                        np.zeros(49, dtype=np.int64))
+                        np.zeros(49, dtype=np.int64), np.zeros((BATCH, 64), dtype=np.uint8),
+                        np.zeros((2, BATCH), dtype=np.int64), np.zeros((24, BATCH), dtype=np.uint64))
         self.draws = int(state["RI"][7])
         return scores, lengths, errors
 

@@ -107,13 +107,14 @@ def sha512(msg, length, out, block, w):
     a, b, c, d = SHA_H[0], SHA_H[1], SHA_H[2], SHA_H[3]
     e, f, g, h = SHA_H[4], SHA_H[5], SHA_H[6], SHA_H[7]
     for t in range(80):
+        i = uint64(t) & uint64(15)  # unsigned ring indices: no negative-index wrap in the loop
         if t >= 16:  # w[t] from w[t-16], w[t-15], w[t-7], w[t-2]: all in the ring
-            x, y = uint64(w[(t - 15) % 16]), uint64(w[(t - 2) % 16])
+            x, y = uint64(w[(i + uint64(1)) & uint64(15)]), uint64(w[(i + uint64(14)) & uint64(15)])
             s0 = _rotr(x, 1) ^ _rotr(x, 8) ^ (x >> uint64(7))
             s1 = _rotr(y, 19) ^ _rotr(y, 61) ^ (y >> uint64(6))
-            w[t % 16] = int64(uint64(w[t % 16]) + s0 + uint64(w[(t - 7) % 16]) + s1)
-        wt = uint64(w[t % 16])
-        t1 = h + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[t] + wt
+            w[i] = int64(uint64(w[i]) + s0 + uint64(w[(i + uint64(9)) & uint64(15)]) + s1)
+        wt = uint64(w[i])
+        t1 = h + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[i + uint64(t & 0x70)] + wt
         t2 = (_rotr(a, 28) ^ _rotr(a, 34) ^ _rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c))
         h, g, f, e, d, c, b, a = g, f, e, d + t1, c, b, a, t1 + t2
     hs = (SHA_H[0] + a, SHA_H[1] + b, SHA_H[2] + c, SHA_H[3] + d,
@@ -262,30 +263,21 @@ def key_text(text, length, scratch, digest, out):
     their count. The key is the big-endian integer of ``text + sha512(text)``, cut into 32-bit
     words from its low end."""
     sha512(text, length, digest, scratch, out)  # scratch and out are free until sha512 returns
-    total = length + 64
-    for i in range(length):
-        scratch[i] = text[i]
-    for i in range(64):
-        scratch[length + i] = digest[i]
-    # skip leading zero bytes: they add no word (the text never starts with one here, but be exact)
-    start = 0
-    while start < total and scratch[start] == 0:
-        start += 1
-    kl = 0
-    pos = total  # bytes from the end, four at a time
-    while pos > start:
+    for k in range(16):  # the digest's 64 bytes: the 16 low words
+        d = 60 - 4 * k
+        out[k] = (int64(digest[d]) << 24) | (int64(digest[d + 1]) << 16) | (int64(digest[d + 2]) << 8) | int64(digest[d + 3])
+    kl = 16
+    pos = length  # then the text's bytes, four at a time from its end
+    while pos > 0:
+        lo = pos - 4 if pos > 4 else 0
         word = 0
-        shift = 0
-        lo = pos - 4 if pos - 4 > start else start
-        for b in range(pos - 1, lo - 1, -1):
-            word |= np.int64(scratch[b]) << shift
-            shift += 8
+        for b in range(lo, pos):
+            word = (word << 8) | int64(text[b])
         out[kl] = word
         kl += 1
         pos = lo
-    if kl == 0:
-        out[0] = 0
-        kl = 1
+    while kl > 1 and out[kl - 1] == 0:  # leading zero bytes add no word
+        kl -= 1
     return kl
 
 
@@ -362,13 +354,70 @@ def key_int(seed, out):
     return kl
 
 
-@njit(cache=True)
-def key_event(seed, count, out, text, scratch, digest):
-    """The key words of ``random.Random(f"{seed}/{count}")`` into ``out``; returns their count."""
-    pos = write_int(text, 0, seed)
-    text[pos] = 47  # '/'
-    length = write_int(text, pos + 1, count)
-    return key_text(text, length, scratch, digest, out)
+@njit(cache=True, boundscheck=False, _nrt=False)
+def key_texts(TXT, TXL, n, KEYS, KL, SH):
+    """The key words of ``random.Random(text)`` (see :func:`key_text`) for ``n`` ASCII texts at once:
+    text ``i`` is ``TXT[i, :TXL[0, i]]`` (at most 111 bytes: one SHA-512 block), its key goes to
+    ``KEYS[TXL[1, i]]`` and its word count to ``KL[TXL[1, i]]``. The texts are hashed side by side,
+    one vector lane each (SH: uint64[24, >= n] scratch: rows 0-7 the working variables, kept as a
+    ring so that a round writes two of them, rows 8-23 the message schedule, a ring of 16)."""
+    for cs in range(n):
+        c = uint64(cs)
+        length = TXL[0, cs]
+        for j in range(16):  # the padded block: text, 0x80, zeros, the length in bits
+            v = uint64(0)
+            for b in range(8):
+                q = 8 * j + b
+                byte = uint64(TXT[cs, q]) if q < length else (uint64(0x80) if q == length else uint64(0))
+                v = (v << uint64(8)) | byte
+            SH[uint64(8 + j), c] = v
+        SH[uint64(23), c] = uint64(length * 8)
+        for j in range(8):
+            SH[uint64(j), c] = SHA_H[j]
+    for t in range(80):
+        i = uint64(t & 15)
+        if t >= 16:  # w[t] from w[t-16], w[t-15], w[t-7], w[t-2]: all in the ring
+            w0, w1 = uint64(8) + i, uint64(8) + ((i + uint64(1)) & uint64(15))
+            w9, w14 = uint64(8) + ((i + uint64(9)) & uint64(15)), uint64(8) + ((i + uint64(14)) & uint64(15))
+            for cs in range(n):
+                c = uint64(cs)
+                x, y = SH[w1, c], SH[w14, c]
+                s0 = _rotr(x, 1) ^ _rotr(x, 8) ^ (x >> uint64(7))
+                s1 = _rotr(y, 19) ^ _rotr(y, 61) ^ (y >> uint64(6))
+                SH[w0, c] = SH[w0, c] + s0 + SH[w9, c] + s1
+        # variable j (a = 0 .. h = 7) is in row (j - t) mod 8: the new a goes where h was, the new e
+        # where d was, and the others stay put
+        ra, rb, rc, rd = uint64(-t & 7), uint64((1 - t) & 7), uint64((2 - t) & 7), uint64((3 - t) & 7)
+        re_, rf, rg, rh = uint64((4 - t) & 7), uint64((5 - t) & 7), uint64((6 - t) & 7), uint64((7 - t) & 7)
+        k = SHA_K[t]
+        wi = uint64(8) + i
+        for cs in range(n):
+            c = uint64(cs)
+            a, b, cc, d = SH[ra, c], SH[rb, c], SH[rc, c], SH[rd, c]
+            e, f, g, h = SH[re_, c], SH[rf, c], SH[rg, c], SH[rh, c]
+            t1 = h + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + k + SH[wi, c]
+            t2 = (_rotr(a, 28) ^ _rotr(a, 34) ^ _rotr(a, 39)) + ((a & b) ^ (a & cc) ^ (b & cc))
+            SH[rh, c] = t1 + t2
+            SH[rd, c] = d + t1
+    for cs in range(n):  # 80 rounds: variable j is back in row j
+        c = uint64(cs)
+        row = TXL[1, cs]
+        for k in range(16):  # the digest's 64 bytes: the key's 16 low words
+            hv = SH[uint64(7 - k // 2), c] + SHA_H[7 - k // 2]
+            KEYS[row, k] = int64(hv & uint64(MASK32)) if k % 2 == 0 else int64(hv >> uint64(32))
+        kl = 16
+        pos = TXL[0, cs]  # then the text's bytes, four at a time from its end
+        while pos > 0:
+            lo = pos - 4 if pos > 4 else 0
+            word = 0
+            for b in range(lo, pos):
+                word = (word << 8) | int64(TXT[cs, b])
+            KEYS[row, kl] = word
+            kl += 1
+            pos = lo
+        while kl > 1 and KEYS[row, kl - 1] == 0:  # leading zero bytes add no word
+            kl -= 1
+        KL[row] = kl
 
 
 @njit(cache=True, boundscheck=False, _nrt=False)
@@ -433,15 +482,17 @@ def first_outputs(G, W, rowof, RG):
         for c in range(W):
             y = (G[kk, c] & uint32(0x80000000)) | (G[k1, c] & uint32(0x7FFFFFFF))
             G[kk, c] = G[km, c] ^ (y >> uint32(1)) ^ ((uint32(0) - (y & uint32(1))) & uint32(0x9908B0DF))
-    for c in range(W):
-        r = rowof[c]
-        for k in range(FIRST):
-            y = G[uint64(k), c]
+        for c in range(W):  # tempered in place (side by side: in a loop of its own, it vectorises)
+            y = G[kk, c]
             y ^= y >> uint32(11)
             y ^= (y << uint32(7)) & uint32(0x9D2C5680)
             y ^= (y << uint32(15)) & uint32(0xEFC60000)
-            y ^= y >> uint32(18)
-            RG[r, k] = y
+            G[kk, c] = y ^ (y >> uint32(18))
+    for k0 in range(0, FIRST, 16):  # then copied across, 16 words of a column at a time
+        for c in range(W):
+            r = rowof[c]
+            for k in range(k0, k0 + 16):
+                RG[r, k] = G[k, c]
 
 
 @njit(cache=True)

@@ -14,8 +14,8 @@ from numba import carray, njit
 from numba.core import types
 from numba.extending import intrinsic
 
-from .rng import (key_event, key_int, randbelow, randbelow_row, seed_event, seed_int, seed_many,  # noqa: F401
-                  shuffle, shuffle_row)
+from .rng import (key_int, key_texts, randbelow, randbelow_row, seed_event, seed_int, seed_many,  # noqa: F401
+                  shuffle, shuffle_row, write_int)
 
 NULL = -(2 ** 62)
 EVENT = 0
@@ -162,19 +162,27 @@ def event_gen(RG, RI, SB, SK):
 
 
 @njit(cache=True)
-def prepare_batch(RG, first_seed, nb, NP, E, SB, KEYS, KL, G, KT, ROWOF, GROUPS, ORDER):
+def prepare_batch(RG, first_seed, nb, NP, E, KEYS, KL, G, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH):
     """Seed, side by side, the generators of games ``first_seed .. first_seed + nb - 1``: game j's
     random bots (``random.Random(seed * 1_000_003 + p)``) in rows ``j * (NP + E) + p`` and its first
-    ``E`` draws (``random.Random(f"{seed}/{k}")``) in the ``E`` rows after them."""
+    ``E`` draws (``random.Random(f"{seed}/{k}")``, their texts hashed side by side too) in the ``E``
+    rows after them. Scratch: as :func:`~interpreter.fast.rng.seed_many` and
+    :func:`~interpreter.fast.rng.key_texts`."""
     r = 0
+    ne = 0
     for j in range(nb):
         seed = first_seed + j
         for p in range(NP):
             KL[r] = key_int(seed * 1000003 + p, KEYS[r])
             r += 1
         for k in range(E):
-            KL[r] = key_event(seed, k, KEYS[r], SB[0:64], SB[64:256], SB[256:320])
+            pos = write_int(TXT[ne], 0, seed)
+            TXT[ne, pos] = 47  # '/'
+            TXL[0, ne] = write_int(TXT[ne], pos + 1, k)
+            TXL[1, ne] = r
+            ne += 1
             r += 1
+    key_texts(TXT, TXL, ne, KEYS, KL, SH)
     seed_many(RG, KEYS, KL, r, G, KT, ROWOF, GROUPS, ORDER)
 
 

@@ -1480,10 +1480,10 @@ def _step_bodies(low) -> str:
 # driver hands them views that own nothing), which numba otherwise does at every call and slice
 NJIT = "@njit(boundscheck=False, _nrt=False)"
 _DRIVER_ARRAYS = ("ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "KEYS", "KL", "GB", "KT",
-                  "ROWOF", "GROUPS", "ORDER")
+                  "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH")
 _DRIVER = '''@njit(cache=True, boundscheck=False)
 def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENGTHS, ERRORS, BATCH, EMAX,
-        KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER):
+        KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH):
 {raws}
     g = 0
     e = RI[7]
@@ -1491,7 +1491,7 @@ def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENG
         nb = BATCH // (NP + e)
         if nb > n_games - g:
             nb = n_games - g
-        prepare_batch(RG, first_seed + g, nb, NP, e, SB, KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER)
+        prepare_batch(RG, first_seed + g, nb, NP, e, KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH)
         used = 0
         for j in range(nb):
             new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, first_seed + g + j)
@@ -1519,7 +1519,7 @@ _FIXED = frozenset(STATE_ARGS) | {
     "max2", "randbelow_row", "shuffle_row", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
     "sort_row", "new_game", "raw", "memo", "move_card", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
-    "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "GROUPS", "ORDER", "e", "nb", "used", "j", "steps", "scores",
+    "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH", "e", "nb", "used", "j", "steps", "scores",
     "interpreter", "numba", "cache", "boundscheck", "_nrt"}
 _NODES = (ast.Module, ast.Expr, ast.Yield, ast.Constant, ast.Import, ast.ImportFrom, ast.alias, ast.FunctionDef,
           ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.While, ast.If, ast.Pass,

@@ -3,6 +3,7 @@ start-up imports only what a command needs. (No timings here: those are in tools
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -180,3 +181,70 @@ def test_the_state_layer_imports_nothing_from_the_engine():
                     not target.startswith("interpreter"), f"{path.name} imports {target}"
             elif isinstance(node, pyast.Import):
                 assert not any("interpreter.engine" in a.name for a in node.names), path.name
+
+
+# -- start-up: libyaml's parser, stored expression trees, generated code compiled when first called
+SPECS_DIR = Path(__file__).resolve().parent.parent / "specs"
+
+
+@pytest.mark.parametrize("path", sorted(SPECS_DIR.glob("*.yaml")), ids=lambda p: p.stem)
+def test_the_libyaml_reader_gives_the_python_readers_data_and_positions(path):
+    from interpreter.spec import yamlpos
+    if yamlpos._FastLoader is None:
+        pytest.skip("PyYAML without libyaml: the Python reader is the only one")
+    text = path.read_text()
+    assert yamlpos._read(text, str(path), yamlpos._FastLoader) == yamlpos._read(text, str(path), yamlpos._Loader)
+
+
+@pytest.mark.parametrize("text", ['name: "open quote\nx: 1\n', "a: 1\na: 2\n", "a: [1, 2\n", "a: *b\n", "a: 2001-01-01\n",
+                                  "a:\tb\n  c: d\n", "x: 'é\u0007'\n"])
+def test_a_malformed_file_is_reported_by_the_python_reader(text):
+    """Errors are reported with the Python reader's marks and messages, whichever reader ran first."""
+    from interpreter.errors import SpecError
+    from interpreter.spec import yamlpos
+    with pytest.raises(SpecError) as fast:
+        yamlpos.load_yaml(text, "f.yaml")
+    with pytest.raises(SpecError) as slow:
+        yamlpos._read(text, "f.yaml", yamlpos._Loader)
+    assert str(fast.value) == str(slow.value)
+
+
+def test_stored_expression_trees_read_back_as_parsed(tmp_path):
+    from interpreter.expr import compiler as C
+    texts = ["1 + 2 * x", "[c for c in hand where c.suit == led_suit]", '"b" if a else null', "f(x)[1:2]"]
+    for text in texts:
+        tree = C._PARSER.parse(text)
+        back = C._decode_tree(json.loads(json.dumps(C._encode_tree(tree))))
+        assert back == tree
+        tokens = list(tree.scan_values(lambda v: True))
+        assert [(t.type, t.line, t.column, t.end_column) for t in back.scan_values(lambda v: True)] == \
+            [(t.type, t.line, t.column, t.end_column) for t in tokens]
+    for bad in (["R", "x"], ["T", "NAME", "x", 1, 1, 1, 1, 1, "1"], ["Q"], 5):
+        with pytest.raises((TypeError, ValueError, IndexError)):
+            C._decode_tree(bad)
+
+
+def test_the_stored_trees_file_is_written_at_exit_and_a_bad_one_ignored(tmp_path):
+    """One process parses and stores; the next reads the tree back (no parse); a corrupt file is
+    ignored (the expression is parsed again)."""
+    probe = ("from interpreter.expr import compiler as C; t = C.parse('1 + 41 * y'); "
+             "print(C._STORED.raw.get('1 + 41 * y') is not None, t.data)")
+    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path)}
+
+    def run():
+        return subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                              check=True).stdout.split()
+    assert run() == ["False", "binop"]
+    assert run() == ["True", "binop"]  # read back from the file the first process wrote
+    (stored,) = tmp_path.glob("expression-trees-*.json")
+    stored.write_text("{not json")
+    assert run() == ["False", "binop"]
+
+
+def test_generated_functions_compile_on_their_first_call():
+    from interpreter.expr import codegen as G
+    fn = G.build(G.constant(7))
+    assert fn.__code__ is G._first_call.__code__
+    assert fn(None) == 7
+    assert fn.__code__ is not G._first_call.__code__  # its own code now: later calls go straight there
+    assert fn(None) == 7

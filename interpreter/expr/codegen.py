@@ -22,6 +22,7 @@ closures).
 from __future__ import annotations
 
 import ast
+import types
 import itertools
 import re
 
@@ -236,5 +237,20 @@ def build(frag: Fragment):
         check_module(module)
         GENERATED.append(module)
     namespace = {"__builtins__": {"type": type}, **HELPERS, **frag.consts}
-    exec(compile(module, "<rulebook generated>", "exec"), namespace)  # noqa: S102 - checked template code
-    return namespace[fname]
+    # compiled on its first call (a run calls a fraction of a spec's expressions, and compiling
+    # them all was a quarter of a spec's loading): the function starts with a stub's code, which
+    # compiles the module and puts its code in place, so later calls cost nothing more
+    fn = types.FunctionType(_first_call.__code__, namespace, fname)
+
+    def compile_now():
+        exec(compile(module, "<rulebook generated>", "exec"), namespace)  # noqa: S102 - checked template code
+        fn.__code__ = namespace[fname].__code__
+        return fn
+    namespace["_compile_now"] = compile_now
+    return fn
+
+
+def _first_call(ctx):
+    """The code a generated function starts with (see :func:`build`); ``_compile_now`` is in its
+    globals."""
+    return _compile_now()(ctx)  # noqa: F821 - the generated function's globals hold it

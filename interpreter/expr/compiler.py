@@ -35,6 +35,103 @@ def _make_parser() -> Lark:
 _PARSER = _make_parser()
 _TREE_CACHE: dict[str, Tree] = {}
 
+
+class _StoredTrees:
+    """Parsed expressions kept across processes: a JSON file in the user's cache folder (under the
+    grammar's digest) mapping an expression's text to its tree as plain lists, read on the first
+    parse and written back at exit when this process parsed new ones. Reading a tree back costs a
+    tenth of parsing it; a start-up parses a spec's hundred-odd expressions. Best effort: an
+    unreadable, foreign or stale file is ignored (only this module's own shapes are read back, as
+    data: nothing in it is run)."""
+
+    LIMIT = 20_000  # expressions kept (the file stays well under a few megabytes)
+
+    def __init__(self):
+        self.raw: dict | None = None
+        self.new: dict = {}
+        self.path = None
+
+    def get(self, text: str):
+        if self.raw is None:
+            self._open()
+        enc = self.raw.get(text)
+        if enc is None:
+            return None
+        try:
+            return _decode_tree(enc)
+        except (TypeError, ValueError, IndexError, KeyError, RecursionError):
+            return None
+
+    def put(self, text: str, tree) -> None:
+        if self.path is not None and len(self.raw) + len(self.new) < self.LIMIT:
+            if not self.new:
+                import atexit
+                atexit.register(self._save)
+            try:
+                self.new[text] = _encode_tree(tree)
+            except RecursionError:  # nested too deeply to keep (the compiler refuses it anyway)
+                pass
+
+    def _open(self) -> None:
+        self.raw = {}
+        folder = cache_dir()
+        if folder is None:
+            return
+        grammar = (Path(__file__).parent / "grammar.lark").read_text()
+        self.path = folder / f"expression-trees-{digest(grammar)}.json"
+        try:
+            import json
+            data = json.loads(self.path.read_text())
+            if isinstance(data, dict):
+                self.raw = data
+        except (OSError, ValueError, RecursionError):
+            pass
+
+    def _save(self) -> None:
+        import json
+        import os
+        try:  # merge with what other processes wrote meanwhile; replace atomically
+            try:
+                on_disk = json.loads(self.path.read_text())
+            except (OSError, ValueError):
+                on_disk = {}
+            if not isinstance(on_disk, dict):
+                on_disk = {}
+            on_disk.update(self.new)
+            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(on_disk, separators=(",", ":")))
+            tmp.replace(self.path)
+        except OSError:
+            pass
+
+
+def _encode_tree(node):
+    """A Lark tree as plain lists: ``["R", rule, [children]]`` and ``["T", type, value, start_pos,
+    line, column, end_line, end_column, end_pos]`` for a token (None stays None)."""
+    if isinstance(node, Tree):
+        return ["R", str(node.data), [_encode_tree(c) for c in node.children]]
+    if isinstance(node, Token):
+        return ["T", node.type, str(node), node.start_pos, node.line, node.column, node.end_line,
+                node.end_column, node.end_pos]
+    if node is None:
+        return None
+    raise TypeError(f"not a tree: {type(node).__name__}")
+
+
+def _decode_tree(enc):
+    """The tree :func:`_encode_tree` wrote (TypeError/ValueError for anything else)."""
+    if enc is None:
+        return None
+    if enc[0] == "R" and len(enc) == 3 and isinstance(enc[1], str) and isinstance(enc[2], list):
+        return Tree(enc[1], [_decode_tree(c) for c in enc[2]])
+    if enc[0] == "T" and len(enc) == 9 and isinstance(enc[1], str) and isinstance(enc[2], str) and \
+            all(x is None or type(x) is int for x in enc[3:]):
+        return Token(enc[1], enc[2], *enc[3:])
+    raise ValueError("not a stored tree")
+
+
+_STORED = _StoredTrees()
+
 # Card attributes that every card has, whatever the spec says.
 CARD_BUILTIN_ATTRS = ("name", "id", "played_by", "mode")
 
@@ -63,6 +160,10 @@ def parse(text: str) -> Tree:
     tree = _TREE_CACHE.get(text)
     if tree is not None:
         return tree
+    tree = _STORED.get(text)
+    if tree is not None:
+        _TREE_CACHE[text] = tree
+        return tree
     try:
         tree = _PARSER.parse(text)
     except UnexpectedEOF as exc:
@@ -81,6 +182,7 @@ def parse(text: str) -> Tree:
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ExprSyntaxError(str(exc), getattr(exc, "line", 1), getattr(exc, "column", 1)) from None
     _TREE_CACHE[text] = tree
+    _STORED.put(text, tree)
     return tree
 
 

@@ -1,11 +1,15 @@
 """A private per-user cache of work that depends only on file contents (start-up speed).
 
-Two things are kept, each under a name derived from the SHA-256 of everything it depends on,
-so a changed grammar, schema or spec simply misses the cache:
+Each thing is kept under a name derived from the SHA-256 of everything it depends on, so a
+changed grammar, schema or spec simply misses the cache:
 
 - the expression parser's tables (Lark's own cache file, rebuilt by Lark if unreadable);
+- the parsed expressions, as JSON data (``expression-trees-*.json``, see
+  :class:`interpreter.expr.compiler._StoredTrees`; ignored when unreadable);
 - a stamp per spec text that passed the JSON Schema check (an empty file: the check is skipped
-  for that exact text under that exact schema, so the schema library is not even imported).
+  for that exact text under that exact schema, so the schema library is not even imported);
+- the typed kernels' generated modules and numba's machine code (``kernels/``, see
+  :mod:`interpreter.fast.kernel`).
 
 The folder is ``$RULEBOOK_CACHE`` or ``$XDG_CACHE_HOME/rulebook`` or ``~/.cache/rulebook``,
 created readable by its owner only. ``RULEBOOK_CACHE=off`` (or a folder that cannot be

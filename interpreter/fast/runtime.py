@@ -356,7 +356,7 @@ def sort_row(row, n, out):
     """``out[:n]`` = ``row[:n]`` sorted (card-table order). A zone's cards are distinct small ids:
     they are set as bits of 64-bit words (kept in ``out`` after the first ``n`` places) and read
     back in order, with no branch that depends on the data (an insertion sort's unpredictable
-    exits cost a Skull-King-sized hand more than the rest of its listing). An insertion sort when
+    exits cost a ten-card hand more than the rest of its listing). An insertion sort when
     ``out`` has no room for the words."""
     hi = 0
     for k in range(n):

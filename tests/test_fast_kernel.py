@@ -132,12 +132,13 @@ def test_batch_seeded_generators_draw_as_random(seeds, draws):
 @settings(max_examples=60, deadline=None)
 @given(st.data(), st.sampled_from([5, 64, 65, 70, 130]), st.booleans())
 def test_sort_row_puts_a_zone_in_card_table_order(data, ncards, roomy):
-    """sort_row (bits of 64-bit words, or an insertion sort when the scratch has no room for them)
-    sorts a zone's distinct card ids."""
+    """sort_row (bits of 64-bit words, or an insertion sort when the scratch has no room for them
+    after the sorted cards) sorts a zone's distinct card ids (all below the scratch's length, as
+    the kernel's scratch has room for every card)."""
     from interpreter.fast.runtime import sort_row
     cards = data.draw(st.lists(st.integers(0, ncards - 1), unique=True, max_size=ncards))
     row = np.array(cards + [0], dtype=np.int64)
-    out = np.zeros(max(64, ncards) if roomy else len(cards) + 1, dtype=np.int64)
+    out = np.zeros(ncards + (64 if roomy else 0), dtype=np.int64)
     sort_row(row, len(cards), out)
     assert list(out[:len(cards)]) == sorted(cards)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import int64, njit, uint32, uint64
+from numba.cpython.unsafe.numbers import leading_zeros
 
 N = 624
 M = 397
@@ -211,14 +212,10 @@ def temper(y):
 def randbelow_row(G, r, n):
     """``Random._randbelow(n)`` for ``1 <= n < 2**32`` of the generator in row ``r`` of ``G``:
     uniform in ``0..n-1`` (``getrandbits(n.bit_length())`` until below ``n``)."""
-    k = 0
-    m = n
-    while m > 0:
-        k += 1
-        m >>= 1
-    v = genrand_row(G, r) >> (32 - k)
+    shift = 32 - (64 - leading_zeros(uint64(n)))  # 32 - n.bit_length()
+    v = genrand_row(G, r) >> shift
     while v >= n:
-        v = genrand_row(G, r) >> (32 - k)
+        v = genrand_row(G, r) >> shift
     return v
 
 

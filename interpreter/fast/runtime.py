@@ -353,15 +353,13 @@ def move_card(Z, ZN, PB, MD, LOC, c, src, dst, at):
 
 @njit(cache=True)
 def sort_row(row, n, out):
-    """``out[:n]`` = ``row[:n]`` sorted (card-table order). A zone's cards are distinct small ids:
+    """``out[:n]`` = ``row[:n]`` sorted (card-table order); every id must be below ``len(out)`` (the
+    kernel's SK has room for every card). A zone's cards are distinct small ids:
     they are set as bits of 64-bit words (kept in ``out`` after the first ``n`` places) and read
     back in order, with no branch that depends on the data (an insertion sort's unpredictable
     exits cost a ten-card hand more than the rest of its listing). An insertion sort when
     ``out`` has no room for the words."""
-    hi = 0
-    for k in range(n):
-        hi = max(hi, row[k])
-    words = (hi >> 6) + 1
+    words = (out.shape[0] + 63) >> 6  # card ids are below out's length (it has room for every card)
     if n + words > out.shape[0]:
         for k in range(n):
             x = row[k]

@@ -115,7 +115,7 @@ def sha512(msg, length, out, block, w):
             s1 = _rotr(y, 19) ^ _rotr(y, 61) ^ (y >> uint64(6))
             w[i] = int64(uint64(w[i]) + s0 + uint64(w[(i + uint64(9)) & uint64(15)]) + s1)
         wt = uint64(w[i])
-        t1 = h + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[i + uint64(t & 0x70)] + wt
+        t1 = h + (_rotr(e, 14) ^ _rotr(e, 18) ^ _rotr(e, 41)) + ((e & f) ^ (~e & g)) + SHA_K[t] + wt
         t2 = (_rotr(a, 28) ^ _rotr(a, 34) ^ _rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c))
         h, g, f, e, d, c, b, a = g, f, e, d + t1, c, b, a, t1 + t2
     hs = (SHA_H[0] + a, SHA_H[1] + b, SHA_H[2] + c, SHA_H[3] + d,

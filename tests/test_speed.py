@@ -241,6 +241,18 @@ def test_the_stored_trees_file_is_written_at_exit_and_a_bad_one_ignored(tmp_path
     assert run() == ["False", "binop"]
 
 
+def test_the_stored_trees_file_keeps_the_newest(tmp_path, monkeypatch):
+    from interpreter.expr import compiler as C
+    monkeypatch.setattr(C._StoredTrees, "LIMIT", 3)
+    store = C._StoredTrees()
+    store.raw, store.path = {}, tmp_path / "trees.json"
+    store.path.write_text(json.dumps({"old": C._encode_tree(C._PARSER.parse("1"))}))
+    for text in ("a + 1", "b + 2", "c + 3"):
+        store.put(text, C._PARSER.parse(text))
+    store._save()
+    assert list(json.loads(store.path.read_text())) == ["a + 1", "b + 2", "c + 3"]
+
+
 def test_generated_functions_compile_on_their_first_call():
     from interpreter.expr import codegen as G
     fn = G.build(G.constant(7))

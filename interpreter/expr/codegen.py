@@ -22,9 +22,9 @@ closures).
 from __future__ import annotations
 
 import ast
-import types
 import itertools
 import re
+import types
 
 from ..model.cards import Card
 

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter import State, load_game
+from interpreter.model.state import has_nested
 from interpreter.spec.loader import load_spec
 
 SPECS = sorted((Path(__file__).resolve().parents[1] / "specs").glob("*.yaml"))
@@ -165,6 +166,38 @@ def test_json_and_clone_round_trip(spec, seed, cut):
     # the original was not touched by playing on its clone
     assert state.to_json() == text
     del rng
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=[s.stem for s in SPECS])
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 10_000), cuts=st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3))
+def test_clones_of_clones_never_touch_each_other(spec, seed, cuts):
+    """A chain of clones taken at different depths of the control stack (clone frames are shared
+    until one State returns to them) plays on as if each were replayed from its history, and
+    playing a clone never changes the State it came from nor its other clones."""
+    game = game_for(spec, {})
+    n = game.max_players
+    full = play_random(game.new_state(n, seed), random.Random(seed))
+    length = len(full.history)
+    ks = sorted(int(c * length) for c in cuts)
+    state = game.replay(n, seed, full.history[:ks[0]])
+    saved = []  # (State, its JSON when taken)
+    for k in ks:
+        for seat, action in full.history[len(state.history):k]:
+            state.apply(action, seat)
+        saved.append((state, state.to_json()))
+        state = state.clone()
+    for i, (s, text) in enumerate(saved):
+        # the last clone plays on with other choices than the original game's
+        rng = random.Random(seed + i)
+        if i == len(saved) - 1:
+            play_random(state, rng, check=lambda x: x.nested_pvars or not has_nested(x.pvars))
+            assert state.to_json() == game.replay(n, seed, state.history).to_json()
+        assert s.to_json() == text, f"the State taken at cut {i} changed when a clone played"
+    for s, _ in saved:  # and each finishes its own game as the original did
+        for seat, action in full.history[len(s.history):]:
+            s.apply(action, seat)
+        assert s.to_json() == full.to_json()
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=[s.stem for s in SPECS])

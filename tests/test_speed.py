@@ -167,6 +167,74 @@ def test_loop_cursors_are_shared_by_clones_safely(tmp_path):
     assert loaded.to_json() == game.replay(2, 1, state.history).to_json() == state.to_json()
 
 
+PLAYER_VARIABLE_BECOMES_A_LIST = """
+name: A player variable becomes a list
+players: {min: 2, max: 2}
+cards:
+  - each: {n: "range(1, 3)"}
+    name: "c{n}"
+zones:
+  deck: {visibility: hidden, initial: all}
+player_variables: {picks: null}
+flow:
+  - for: q
+    in: players
+    do:
+      - set: {q.picks: "[0, 0]"}
+  - repeat: 3
+    do:
+      - choose:
+          action: take
+          player: 0
+          options: "[0, 1]"
+          as: k
+          then:
+            - add: {"players[0].picks[k]": 1}
+score: "0"
+"""
+
+
+def test_a_player_variable_set_to_a_list_is_copied_by_clones(tmp_path):
+    """Player variables start as scalars here, so clones copy them flat until a `set` makes one
+    a list (State.nested_pvars); from then on each clone owns its lists."""
+    import textwrap
+    path = tmp_path / "picks.yaml"
+    path.write_text(textwrap.dedent(PLAYER_VARIABLE_BECOMES_A_LIST))
+    game = load_game(path)
+    fresh = game.new_state(2, seed=1)
+    assert fresh.nested_pvars and fresh.pvars[0]["picks"] == [0, 0]
+    clone = fresh.clone()
+    fresh.apply("take 1", 0)
+    clone.apply("take 0", 0)
+    clone.clone().apply("take 0", 0)
+    assert fresh.pvars[0]["picks"] == [0, 1] and clone.pvars[0]["picks"] == [1, 0]
+    loaded = State.from_json(game, clone.to_json())
+    assert loaded.nested_pvars
+    loaded.clone().apply("take 1", 0)
+    assert loaded.pvars[0]["picks"] == [1, 0]
+
+
+def test_a_search_rollout_with_the_phase_horizon_ends_when_that_phase_returns():
+    """The `phase` horizon of the search bots: a rollout goes on while the phase under `flow`
+    runs (clones share that frame until they return to it) and stops when it returns."""
+    from interpreter.agents.search import _horizon_mark, _within
+    game = load_game(ROOT / "specs" / "skull_king.yaml")
+    state = game.new_state(4, seed=5)
+    rng = random.Random(5)
+    while not (state.vars["round"] == 3 and len(state.stack) == 3):  # the first trick of round 3
+        state.apply(rng.choice(state.legal_actions(state.current_players()[0])))
+    s = state.clone()
+    mark = _horizon_mark(s, "phase")
+    leads = 0
+    while _within(s, mark):
+        s.apply(rng.choice(s.legal_actions(s.current_players()[0])))
+        leads += len(s.stack) == 3 and not s.zones["trick"]
+    # the rollout went on through the round's next two tricks and stopped when the round returned
+    assert leads == 2
+    assert s.vars["round"] == 4 and len(s.stack) == 2 and state.vars["round"] == 3
+    assert not _within(s, mark)
+
+
 def test_the_state_layer_imports_nothing_from_the_engine():
     """Layers are one-way: model/ (the State, plain data) never imports engine/ (behaviour); the
     State's rule methods delegate to its Game (the engine's facade), which the engine gives it."""

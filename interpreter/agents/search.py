@@ -46,9 +46,12 @@ class _Scale:
 
 
 def _horizon_mark(state, horizon):
-    """What must still be on the control stack for the rollout to go on (None: to the end)."""
+    """The control-stack depth the rollout must not fall below (None: to the end). For the
+    ``phase`` horizon it is 2: the rollout ends when the phase running under ``flow`` returns
+    (:attr:`State.low_water` records the shallowest depth since this call)."""
     if horizon == "phase" and len(state.stack) >= 2:
-        return state.stack[1]
+        state.low_water = len(state.stack)
+        return 2
     return None
 
 
@@ -57,7 +60,7 @@ def _within(state, mark) -> bool:
         return False
     if mark is None:
         return True
-    return len(state.stack) >= 2 and state.stack[1] is mark
+    return state.low_water >= mark
 
 
 def _sign(game) -> int:

@@ -268,9 +268,12 @@ class Assign(Instr):
                         old = store.get(key)
                         value = check_value(ctx, _add(0 if old is None else old, value))
                     teams = state.game.teams(state.num_players)
+                    nested = type(value) in (list, dict)
                     for q in range(state.num_players):
                         if teams[q] == teams[seat]:
-                            state.pvars[q][key] = _copy_plain(value) if type(value) in (list, dict) else value
+                            state.pvars[q][key] = _copy_plain(value) if nested else value
+                    if nested:
+                        state.nested_pvars = True
                     continue
             else:
                 store, key = extra[0](ctx), extra[1](ctx)
@@ -284,6 +287,8 @@ class Assign(Instr):
                 old = store[key] if type(store) is list else store.get(key)
                 value = check_value(ctx, _add(0 if old is None else old, value))
             store[key] = value
+            if kind == "player" and (type(value) is list or type(value) is dict):
+                state.nested_pvars = True  # clones copy player variables deeply from now on
         frame[1] += 1
 
 

@@ -46,7 +46,7 @@ def advance(state) -> None:
         prog = programs[frame[0]]
         pc = frame[1]
         if pc >= len(prog):
-            stack.pop()
+            state.pop_frame()
             continue
         instr = prog[pc]
         ctx.locals = frame[2]
@@ -93,7 +93,7 @@ def _run_plain(state, ctx, stack, programs) -> int:
         while True:
             pc = frame[1]
             if pc >= n:
-                stack.pop()
+                state.pop_frame()
                 break
             instr = prog[pc]
             try:

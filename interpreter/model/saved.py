@@ -18,6 +18,7 @@ import math
 
 from ..errors import RulebookError
 from .cards import Card
+from .state import has_nested
 
 FORMAT = "rulebook-state/2"
 MAX_DEPTH = 100          # nesting of one saved value (a spec's data needs a few levels)
@@ -241,6 +242,7 @@ def state_from_json(cls, game, text, control=None):
     if type(pvars) is not list or len(pvars) != n:
         raise SaveError(f"pvars must be a list of {n} maps (one per player)")
     st.pvars = [_vars(game, pv, game.pvar_defaults, f"pvars[{i}]") for i, pv in enumerate(pvars)]
+    st.nested_pvars = has_nested(st.pvars)
     st.zones = _zones(game, data["zones"], n)
     st.marks = _marks(game, data["marks"], n)
     st.history = _history(data["history"], n)

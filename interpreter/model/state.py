@@ -49,7 +49,8 @@ class State:
 
     __slots__ = ("game", "num_players", "seed", "rng_count", "vars", "pvars", "zones", "marks",
                  "stack", "pending", "history", "player_names", "events", "_legal_cache", "stacked",
-                 "trace", "_hist_shared", "shown", "private", "chance")
+                 "trace", "_hist_shared", "shown", "private", "chance", "nested_pvars", "shared_frames",
+                 "low_water")
 
     def __init__(self, game, num_players: int, seed: int = 0, player_names=None):
         self.game = game
@@ -58,11 +59,19 @@ class State:
         self.rng_count = 0
         self.vars = _copy(game.var_defaults)
         self.pvars = [_copy(game.pvar_defaults) for _ in range(num_players)]
+        # True once a player variable may hold a list or map (clone then copies them deeply);
+        # whoever sets a player variable to one sets this (the engine's `set`, loading, scenarios)
+        self.nested_pvars = has_nested(self.pvars)
         self.zones = {}
         for name, zdef in game.zones.items():
             self.zones[name] = [[] for _ in range(num_players)] if zdef.per_player else []
         self.marks = {}
         self.stack = []
+        # the frames stack[:shared_frames] may be shared with clones (copy on write): the engine
+        # copies a frame when it becomes the top again (pop_frame); only the top frame changes
+        self.shared_frames = 0
+        # the shallowest the control stack has been since a search set it (pop_frame lowers it)
+        self.low_water = 0
         self.pending = None
         self.history = []
         self._hist_shared = False  # True while `history` is shared with a clone (copy on write)
@@ -203,28 +212,52 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy. Cheap: zones and variables are copied as plain lists and
-        dicts, cards are shared (immutable), and the history list is shared until one of
-        the two States records an action (copy on write)."""
-        new = State.__new__(State)
-        new.game = self.game
+        dicts, cards are shared (immutable), the history list is shared until one of the two
+        States records an action, and the frames below the top of the control stack are shared
+        until one of the two returns to them (copy on write: :meth:`pop_frame`)."""
+        new = _new_state(State)
+        game = new.game = self.game
         new.num_players = self.num_players
         new.seed = self.seed
         new.rng_count = self.rng_count
-        new.vars = _copy(self.vars)
-        disjoint = _NESTED_TYPES.isdisjoint
-        new.pvars = [pv.copy() if disjoint(map(type, pv.values())) else _copy(pv) for pv in self.pvars]
-        # a per-player zone is a list of lists; a game zone holds card ids (ints) only; a zone of
-        # sets is one level deeper (a list of sets per seat)
-        new.zones = zones = {}
-        for k, v in self.zones.items():
-            zones[k] = [*map(_list_copy, v)] if v and type(v[0]) is list else v[:]
-        if self.game.has_sets:
-            for k, zdef in self.game.zones.items():
-                if zdef.sets and zdef.per_player:
-                    new.zones[k] = [[s[:] for s in z] for z in self.zones[k]]
+        v = self.vars
+        new.vars = nv = v.copy()
+        for k, x in v.items():
+            if type(x) in _NESTED:
+                nv[k] = _copy(x)
+        new.pvars = [*map(_dict_copy, self.pvars)] if not self.nested_pvars else [*map(_copy, self.pvars)]
+        new.nested_pvars = self.nested_pvars
+        flat, per_player, sets = _zone_layout(game)
+        z = self.zones
+        new.zones = nz = z.copy()
+        for k in flat:
+            nz[k] = z[k][:]
+        for k in per_player:
+            nz[k] = [*map(_list_copy, z[k])]
+        for k in sets:  # a zone of sets is one level deeper (a list of sets per seat)
+            nz[k] = _copy(z[k])
         new.marks = self.marks.copy()  # the engine replaces a mark, never edits one in place
-        new.stack = [[f[0], f[1], _copy_locals(f[2])] for f in self.stack]
-        new.pending = _copy(self.pending) if self.pending is not None else None
+        stack = self.stack
+        if stack:
+            top = stack[-1]
+            new.stack = stack[:]
+            new.stack[-1] = [top[0], top[1], _copy_locals(top[2])]
+            self.shared_frames = new.shared_frames = len(stack) - 1
+        else:
+            new.stack = []
+            new.shared_frames = 0
+        new.low_water = self.low_water
+        p = self.pending
+        if p is not None:
+            p = p.copy()
+            p["players"] = p["players"][:]
+            c = p["committed"]
+            p["committed"] = _copy(c) if c else {}
+            if len(p) > 3:  # picked cards of a set being built, a chance node, real time
+                for k in ("picked", "chance"):
+                    if k in p:
+                        p[k] = _copy(p[k])
+        new.pending = p
         new.history = self.history
         new._hist_shared = self._hist_shared = True
         new.player_names = self.player_names
@@ -232,10 +265,23 @@ class State:
         new._legal_cache = {}
         new.stacked = self.stacked
         new.trace = self.trace
-        new.shown = dict(self.shown)  # values are never changed in place
-        new.private = dict(self.private)
+        new.shown = self.shown.copy()  # values are never changed in place
+        new.private = self.private.copy()
         new.chance = _copy(self.chance) if self.chance is not None else None
         return new
+
+    def pop_frame(self) -> None:
+        """Return from the top phase (the engine's only way to pop a frame): the frame below
+        becomes the top, copied first if a clone may share it; :attr:`low_water` follows."""
+        stack = self.stack
+        stack.pop()
+        depth = len(stack)
+        if depth < self.low_water:
+            self.low_water = depth
+        if depth and depth <= self.shared_frames:
+            f = stack[-1]
+            stack[-1] = [f[0], f[1], _copy_locals(f[2])]
+            self.shared_frames = depth - 1
 
     def __deepcopy__(self, memo) -> "State":
         """``copy.deepcopy`` is :meth:`clone` (the Game is shared: it is immutable)."""
@@ -280,6 +326,26 @@ class State:
 
 
 _list_copy = list.copy
+_dict_copy = dict.copy
+_new_state = object.__new__
+
+
+def _zone_layout(game) -> tuple:
+    """The game's zone names as ``(flat, per_player, sets)`` tuples, by how :meth:`State.clone`
+    copies them (computed once per Game)."""
+    layout = game.__dict__.get("_zone_layout")
+    if layout is None:
+        zones = game.zones.items()
+        layout = game.__dict__["_zone_layout"] = (
+            tuple(k for k, z in zones if not z.per_player and not z.sets),
+            tuple(k for k, z in zones if z.per_player and not z.sets),
+            tuple(k for k, z in zones if z.sets))
+    return layout
+
+
+def has_nested(pvars: list) -> bool:
+    """True when some player variable (of ``pvars``, one dict per seat) holds a list or map."""
+    return any(type(x) in _NESTED for pv in pvars for x in pv.values())
 
 
 def _copy_locals(loc: dict) -> dict:

@@ -277,19 +277,61 @@ def test_a_malformed_file_is_reported_by_the_python_reader(text):
     assert str(fast.value) == str(slow.value)
 
 
+def _tokens(tree):
+    from interpreter.expr.syntax import Token
+    if isinstance(tree, Token):
+        return [(tree.type, str(tree), tree.start_pos, tree.line, tree.column, tree.end_line, tree.end_column, tree.end_pos)]
+    return [] if tree is None else [t for c in tree.children for t in _tokens(c)]
+
+
+EXPRESSIONS = ["1 + 2 * x", "[c for c in hand where c.suit == led_suit]", '"b" if a else null', "f(x)[1:2]",
+               "count([k in box + players[0].stack where k.a != 'x'])\n  and not y"]
+
+
 def test_stored_expression_trees_read_back_as_parsed(tmp_path):
     from interpreter.expr import compiler as C
-    texts = ["1 + 2 * x", "[c for c in hand where c.suit == led_suit]", '"b" if a else null', "f(x)[1:2]"]
-    for text in texts:
-        tree = C._PARSER.parse(text)
+    for text in EXPRESSIONS:
+        tree = C._lark_parse(text)
         back = C._decode_tree(json.loads(json.dumps(C._encode_tree(tree))))
         assert back == tree
-        tokens = list(tree.scan_values(lambda v: True))
-        assert [(t.type, t.line, t.column, t.end_column) for t in back.scan_values(lambda v: True)] == \
-            [(t.type, t.line, t.column, t.end_column) for t in tokens]
+        assert _tokens(back) == _tokens(tree)
     for bad in (["R", "x"], ["T", "NAME", "x", 1, 1, 1, 1, 1, "1"], ["Q"], 5):
         with pytest.raises((TypeError, ValueError, IndexError)):
             C._decode_tree(bad)
+
+
+def test_syntax_trees_are_larks_trees_without_lark():
+    """Rulebook's trees hold what Lark's parse gave: the same rules, token types, texts and
+    positions; they compare and hash as Lark's do."""
+    from interpreter.expr import compiler as C
+    from interpreter.expr.syntax import Token, Tree
+
+    def same(ours, theirs):
+        if theirs is None:
+            return ours is None
+        if hasattr(theirs, "children"):
+            return type(ours) is Tree and ours.data == str(theirs.data) and len(ours.children) == len(theirs.children) \
+                and all(same(a, b) for a, b in zip(ours.children, theirs.children))
+        return type(ours) is Token and (ours.type, str(ours), ours.line, ours.column, ours.end_pos) == \
+            (theirs.type, str(theirs), theirs.line, theirs.column, theirs.end_pos)
+    for text in EXPRESSIONS:
+        C._lark_parse(text)  # makes the parser
+        assert same(C._lark_parse(text), C._PARSER.parse(text))
+        assert hash(C._lark_parse(text)) == hash(C._lark_parse(text))
+    assert Token("NAME", "a") != Token("STRING", "a") and Token("NAME", "a") == "a"
+    assert Tree("x", [Token("NAME", "a")]) != Tree("y", [Token("NAME", "a")])
+
+
+def test_a_start_up_with_stored_trees_does_not_import_lark(tmp_path):
+    probe = ("import sys; from interpreter import load_game; g = load_game('specs/skull_king.yaml'); "
+             "g.new_state(4, seed=1); print('lark' in sys.modules)")
+    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path)}
+
+    def run():
+        return subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                              check=True, cwd=ROOT).stdout.split()
+    assert run() == ["True"]  # the first parses every expression
+    assert run() == ["False"]  # the next reads them back
 
 
 def test_the_stored_trees_file_is_written_at_exit_and_a_bad_one_ignored(tmp_path):
@@ -314,9 +356,9 @@ def test_the_stored_trees_file_keeps_the_newest(tmp_path, monkeypatch):
     monkeypatch.setattr(C._StoredTrees, "LIMIT", 3)
     store = C._StoredTrees()
     store.raw, store.path = {}, tmp_path / "trees.json"
-    store.path.write_text(json.dumps({"old": C._encode_tree(C._PARSER.parse("1"))}))
+    store.path.write_text(json.dumps({"old": C._encode_tree(C._lark_parse("1"))}))
     for text in ("a + 1", "b + 2", "c + 3"):
-        store.put(text, C._PARSER.parse(text))
+        store.put(text, C._lark_parse(text))
     store._save()
     assert list(json.loads(store.path.read_text())) == ["a + 1", "b + 2", "c + 3"]
 

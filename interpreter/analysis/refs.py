@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lark import Token, Tree
+from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import ExprSyntaxError, parse
 

@@ -1,6 +1,6 @@
 """Parse expressions with the Lark grammar and compile them to Python closures.
 
-``parse(text)`` returns a Lark tree or raises :class:`ExprSyntaxError` with the
+``parse(text)`` returns a syntax tree (:mod:`interpreter.expr.syntax`) or raises :class:`ExprSyntaxError` with the
 1-based line and column inside the expression text. ``Compiler(names).compile(
 tree, local_names)`` returns a function ``f(ctx) -> value`` built from closures:
 spec text is never handed to ``eval``, and only the attributes the language
@@ -14,25 +14,26 @@ import operator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
 from ..cache import cache_dir, digest
 from ..errors import RuleError
 from ..model.cards import Card
 from . import codegen as G
 from .builtins import BOARD_ARGS, BUILTINS, LAMBDA_ARGS, MAX_ITEMS  # noqa: F401
+from .syntax import Token, Tree, from_lark
 
-def _make_parser() -> Lark:
-    """The expression parser. Its LALR tables are kept in the user's cache folder (see
-    :mod:`interpreter.cache`): building them costs a quarter of a second at every start."""
+def _make_parser():
+    """The expression parser (a ``lark.Lark``), made on the first expression that is not in the
+    stored trees: importing Lark is a large part of a start-up that does not need it. Its LALR
+    tables are kept in the user's cache folder (see :mod:`interpreter.cache`): building them costs
+    a quarter of a second."""
+    from lark import Lark
     grammar = (Path(__file__).parent / "grammar.lark").read_text()
     folder = cache_dir()
     cache = str(folder / f"grammar-{digest(grammar)}.lark") if folder is not None else False
     return Lark(grammar, parser="lalr", start="start", propagate_positions=False, cache=cache)
 
 
-_PARSER = _make_parser()
+_PARSER = None
 _TREE_CACHE: dict[str, Tree] = {}
 
 
@@ -155,7 +156,8 @@ class ExprNameError(Exception):
 
 
 def parse(text: str) -> Tree:
-    """Parse one expression (str) to a Lark tree; raises :class:`ExprSyntaxError`."""
+    """Parse one expression (str) to a syntax tree (:class:`~interpreter.expr.syntax.Tree`); raises
+    :class:`ExprSyntaxError`."""
     if not isinstance(text, str):
         text = _literal_text(text)
     tree = _TREE_CACHE.get(text)
@@ -165,8 +167,9 @@ def parse(text: str) -> Tree:
     if tree is not None:
         _TREE_CACHE[text] = tree
         return tree
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
     try:
-        tree = _PARSER.parse(text)
+        tree = _lark_parse(text)
     except UnexpectedEOF as exc:
         lines = text.split("\n")
         raise ExprSyntaxError(f"the expression ends too soon (expected {_expected(exc)})",
@@ -185,6 +188,15 @@ def parse(text: str) -> Tree:
     _TREE_CACHE[text] = tree
     _STORED.put(text, tree)
     return tree
+
+
+def _lark_parse(text: str) -> Tree:
+    """``text`` parsed by the Lark parser (no cache), as a :class:`~interpreter.expr.syntax.Tree`;
+    raises Lark's ``UnexpectedInput`` errors."""
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = _make_parser()
+    return from_lark(_PARSER.parse(text))
 
 
 _TOKEN_WORDS = {"RPAR": "')'", "RSQB": "']'", "RBRACE": "'}'", "COMMA": "','", "NAME": "a name",

@@ -44,7 +44,7 @@ from __future__ import annotations
 import ast
 import re
 
-from lark import Token, Tree
+from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
 

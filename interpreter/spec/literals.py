@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import difflib
 
-from lark import Token, Tree
+from ..expr.syntax import Token, Tree
 
 from ..errors import Diagnostic
 

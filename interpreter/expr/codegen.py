@@ -42,13 +42,25 @@ _L = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}  # one
 
 
 class Fragment:
-    """A generated expression: ``node`` (an ``ast.expr`` over ``ctx``) and ``consts`` (dict
-    generated name -> object it reads: closures, helper functions)."""
+    """A generated expression: its Python syntax tree ``node`` (an ``ast.expr`` over ``ctx``), its
+    ``kind`` (the ``ast`` class of that node) and ``consts`` (dict generated name -> object it
+    reads: closures, helper functions).
 
-    __slots__ = ("node", "consts")
+    The node is made when first read (``make``, a template's own function of its parts' nodes):
+    a spec's loading makes hundreds of fragments, and only the functions a run calls are compiled
+    (see :func:`build`), so the syntax trees of the others are never made."""
 
-    def __init__(self, node, consts):
-        self.node, self.consts = node, consts
+    __slots__ = ("_node", "make", "kind", "consts")
+
+    def __init__(self, make, kind, consts):
+        self._node, self.make, self.kind, self.consts = None, make, kind, consts
+
+    @property
+    def node(self):
+        if self._node is None:
+            self._node = self.make()
+            self.make = None
+        return self._node
 
 
 def _load(name):
@@ -72,47 +84,54 @@ def _merge(*frags):
     return consts
 
 
+def _key_of(part: str, key):
+    """``ctx.PART[KEY]`` (KEY quoted data)."""
+    return ast.Subscript(**_L, value=_ctx_part(part), slice=ast.Constant(**_L, value=key), ctx=ast.Load())
+
+
+def _call(name: str, args: list):
+    return ast.Call(**_L, func=_load(name), args=args, keywords=[])
+
+
 # -- the templates ------------------------------------------------------------------------------
 def constant(value) -> Fragment:
     """A literal of the spec (number, text, true, false, null): quoted data."""
-    return Fragment(ast.Constant(**_L, value=value), {})
+    return Fragment(lambda: ast.Constant(**_L, value=value), ast.Constant, {})
 
 
 def bound_name(key: str) -> Fragment:
     """``ctx.bound[KEY]``: a name bound inside the expression (KEY is quoted data)."""
-    return Fragment(ast.Subscript(**_L, value=_ctx_part("bound"), slice=ast.Constant(**_L, value=key), ctx=ast.Load()), {})
+    return Fragment(lambda: _key_of("bound", key), ast.Subscript, {})
 
 
 def local_name(key: str) -> Fragment:
     """``ctx.locals[KEY]``: a name bound by an enclosing step."""
-    return Fragment(ast.Subscript(**_L, value=_ctx_part("locals"), slice=ast.Constant(**_L, value=key), ctx=ast.Load()), {})
+    return Fragment(lambda: _key_of("locals", key), ast.Subscript, {})
 
 
 def game_var(key: str) -> Fragment:
     """``ctx.state.vars[KEY]``: a game variable."""
-    vars_ = _attr(_ctx_part("state"), "vars")
-    return Fragment(ast.Subscript(**_L, value=vars_, slice=ast.Constant(**_L, value=key), ctx=ast.Load()), {})
+    return Fragment(lambda: ast.Subscript(**_L, value=_attr(_ctx_part("state"), "vars"),
+                                          slice=ast.Constant(**_L, value=key), ctx=ast.Load()), ast.Subscript, {})
 
 
 def closure(fn) -> Fragment:
     """``kN(ctx)``: a node compiled as a closure (a form without a template), passed in."""
     name = f"k{next(_counter)}"
-    return Fragment(ast.Call(**_L, func=_load(name), args=[_load("ctx")], keywords=[]), {name: fn})
+    return Fragment(lambda: _call(name, [_load("ctx")]), ast.Call, {name: fn})
 
 
 def helper_call(fn, *args: Fragment) -> Fragment:
     """``kN(ARG, ...)``: a fixed helper of the compiler (an operator, a comparison) applied to
     fragments."""
     name = f"k{next(_counter)}"
-    return Fragment(ast.Call(**_L, func=_load(name), args=[a.node for a in args], keywords=[]),
-                    {name: fn, **_merge(*args)})
+    return Fragment(lambda: _call(name, [a.node for a in args]), ast.Call, {name: fn, **_merge(*args)})
 
 
 def helper_call_ctx(fn, *args: Fragment) -> Fragment:
     """``kN(ctx, ARG, ...)``."""
     name = f"k{next(_counter)}"
-    return Fragment(ast.Call(**_L, func=_load(name), args=[_load("ctx")] + [a.node for a in args], keywords=[]),
-                    {name: fn, **_merge(*args)})
+    return Fragment(lambda: _call(name, [_load("ctx")] + [a.node for a in args]), ast.Call, {name: fn, **_merge(*args)})
 
 
 _MISSING = object()  # what a cache lookup gives for a value not computed yet
@@ -122,7 +141,7 @@ _EMPTY: dict = {}     # read instead of a cache that is None (never written)
 def closure_ref(obj) -> Fragment:
     """``kN``: an object passed in (a cache key), not called."""
     name = f"k{next(_counter)}"
-    return Fragment(_load(name), {name: obj})
+    return Fragment(lambda: _load(name), ast.Name, {name: obj})
 
 
 def cached(part: str, key: Fragment, fill) -> Fragment:
@@ -132,56 +151,58 @@ def cached(part: str, key: Fragment, fill) -> Fragment:
     computes the value and keeps it when the cache is on) is called only when it is not there."""
     temp, empty, missing, name = (f"t{next(_counter)}", f"k{next(_counter)}", f"k{next(_counter)}",
                                   f"k{next(_counter)}")
-    store = ast.BoolOp(**_L, op=ast.Or(), values=[_ctx_part(part), _load(empty)])
-    get = ast.Call(**_L, func=_attr(store, "get"), args=[key.node, _load(missing)], keywords=[])
-    walrus = ast.NamedExpr(**_L, target=ast.Name(**_L, id=temp, ctx=ast.Store()), value=get)
-    test = ast.Compare(**_L, left=walrus, ops=[ast.IsNot()], comparators=[_load(missing)])
-    slow = ast.Call(**_L, func=_load(name), args=[_load("ctx")], keywords=[])
-    node = ast.IfExp(**_L, test=test, body=_load(temp), orelse=slow)
-    return Fragment(node, {empty: _EMPTY, missing: _MISSING, name: fill, **key.consts})
+
+    def make():
+        store = ast.BoolOp(**_L, op=ast.Or(), values=[_ctx_part(part), _load(empty)])
+        get = ast.Call(**_L, func=_attr(store, "get"), args=[key.node, _load(missing)], keywords=[])
+        walrus = ast.NamedExpr(**_L, target=ast.Name(**_L, id=temp, ctx=ast.Store()), value=get)
+        test = ast.Compare(**_L, left=walrus, ops=[ast.IsNot()], comparators=[_load(missing)])
+        return ast.IfExp(**_L, test=test, body=_load(temp), orelse=_call(name, [_load("ctx")]))
+    return Fragment(make, ast.IfExp, {empty: _EMPTY, missing: _MISSING, name: fill, **key.consts})
 
 
 def counted(fn, body: Fragment) -> Fragment:
     """``kN(ctx) or BODY``: a call of a definition whose arguments are already bound; ``fn``
     counts the call's unit of work and returns None, so the value is BODY's."""
     name = f"k{next(_counter)}"
-    call = ast.Call(**_L, func=_load(name), args=[_load("ctx")], keywords=[])
-    return Fragment(ast.BoolOp(**_L, op=ast.Or(), values=[call, body.node]), {name: fn, **body.consts})
+    return Fragment(lambda: ast.BoolOp(**_L, op=ast.Or(), values=[_call(name, [_load("ctx")]), body.node]),
+                    ast.BoolOp, {name: fn, **body.consts})
 
 
 def negate(a: Fragment) -> Fragment:
-    return Fragment(ast.UnaryOp(**_L, op=ast.USub(), operand=a.node), a.consts)
+    return Fragment(lambda: ast.UnaryOp(**_L, op=ast.USub(), operand=a.node), ast.UnaryOp, a.consts)
 
 
 def logical_not(a: Fragment) -> Fragment:
-    return Fragment(ast.UnaryOp(**_L, op=ast.Not(), operand=a.node), a.consts)
+    return Fragment(lambda: ast.UnaryOp(**_L, op=ast.Not(), operand=a.node), ast.UnaryOp, a.consts)
 
 
 def logical(op: str, a: Fragment, b: Fragment) -> Fragment:
     """``a and b`` / ``a or b`` (Python's, as the closures: the value of the deciding side)."""
-    node = ast.BoolOp(**_L, op=ast.And() if op == "and" else ast.Or(), values=[a.node, b.node])
-    return Fragment(node, _merge(a, b))
+    return Fragment(lambda: ast.BoolOp(**_L, op=ast.And() if op == "and" else ast.Or(), values=[a.node, b.node]),
+                    ast.BoolOp, _merge(a, b))
 
 
 def if_else(then: Fragment, cond: Fragment, other: Fragment) -> Fragment:
-    return Fragment(ast.IfExp(**_L, test=cond.node, body=then.node, orelse=other.node), _merge(then, cond, other))
+    return Fragment(lambda: ast.IfExp(**_L, test=cond.node, body=then.node, orelse=other.node), ast.IfExp,
+                    _merge(then, cond, other))
 
 
 def is_null(a: Fragment, negated: bool) -> Fragment:
-    node = ast.Compare(**_L, left=a.node, ops=[ast.IsNot() if negated else ast.Is()], comparators=[ast.Constant(**_L, value=None)])
-    return Fragment(node, a.consts)
+    return Fragment(lambda: ast.Compare(**_L, left=a.node, ops=[ast.IsNot() if negated else ast.Is()],
+                                        comparators=[ast.Constant(**_L, value=None)]), ast.Compare, a.consts)
 
 
 def equals_literal(a: Fragment, value, negated: bool) -> Fragment:
     """``a == LITERAL`` (no card can equal a literal: plain equality, as the closures)."""
-    node = ast.Compare(**_L, left=a.node, ops=[ast.NotEq() if negated else ast.Eq()], comparators=[ast.Constant(**_L, value=value)])
-    return Fragment(node, a.consts)
+    return Fragment(lambda: ast.Compare(**_L, left=a.node, ops=[ast.NotEq() if negated else ast.Eq()],
+                                        comparators=[ast.Constant(**_L, value=value)]), ast.Compare, a.consts)
 
 
 def equals(a: Fragment, b: Fragment, negated: bool) -> Fragment:
     """``a == b`` (``!=``): cards compare by identity, other values by value."""
-    node = ast.Compare(**_L, left=a.node, ops=[ast.NotEq() if negated else ast.Eq()], comparators=[b.node])
-    return Fragment(node, _merge(a, b))
+    return Fragment(lambda: ast.Compare(**_L, left=a.node, ops=[ast.NotEq() if negated else ast.Eq()],
+                                        comparators=[b.node]), ast.Compare, _merge(a, b))
 
 
 def card_attribute(obj: Fragment, key: str, get_attr) -> Fragment:
@@ -189,13 +210,14 @@ def card_attribute(obj: Fragment, key: str, get_attr) -> Fragment:
     table (``t.attrs.get(KEY)``); anything else goes through ``get_attr(ctx, t, KEY)``."""
     temp = f"t{next(_counter)}"
     name = f"k{next(_counter)}"
-    walrus = ast.NamedExpr(**_L, target=ast.Name(**_L, id=temp, ctx=ast.Store()), value=obj.node)
-    is_card = ast.Compare(**_L, left=ast.Call(**_L, func=_load("type"), args=[walrus], keywords=[]),
-                          ops=[ast.Is()], comparators=[_load("Card")])
-    test = ast.BoolOp(**_L, op=ast.And(), values=[is_card, ast.UnaryOp(**_L, op=ast.Not(), operand=_attr(_load(temp), "modes"))])
-    fast = ast.Call(**_L, func=_attr(_attr(_load(temp), "attrs"), "get"), args=[ast.Constant(**_L, value=key)], keywords=[])
-    slow = ast.Call(**_L, func=_load(name), args=[_load("ctx"), _load(temp), ast.Constant(**_L, value=key)], keywords=[])
-    return Fragment(ast.IfExp(**_L, test=test, body=fast, orelse=slow), {name: get_attr, **obj.consts})
+
+    def make():
+        walrus = ast.NamedExpr(**_L, target=ast.Name(**_L, id=temp, ctx=ast.Store()), value=obj.node)
+        is_card = ast.Compare(**_L, left=_call("type", [walrus]), ops=[ast.Is()], comparators=[_load("Card")])
+        test = ast.BoolOp(**_L, op=ast.And(), values=[is_card, ast.UnaryOp(**_L, op=ast.Not(), operand=_attr(_load(temp), "modes"))])
+        fast = ast.Call(**_L, func=_attr(_attr(_load(temp), "attrs"), "get"), args=[ast.Constant(**_L, value=key)], keywords=[])
+        return ast.IfExp(**_L, test=test, body=fast, orelse=_call(name, [_load("ctx"), _load(temp), ast.Constant(**_L, value=key)]))
+    return Fragment(make, ast.IfExp, {name: get_attr, **obj.consts})
 
 
 # -- building a function --------------------------------------------------------------------------
@@ -221,29 +243,34 @@ KEEP_MODULES = False
 ENABLED = True  # False: the closures alone (the tests compare both paths game by game)
 
 
+def _module(fname: str, frag: Fragment) -> ast.Module:
+    """``def FNAME(ctx): return FRAG`` as a module's syntax tree."""
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(**_L, arg="ctx")], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+    extra = {"type_params": []} if hasattr(ast, "TypeAlias") else {}  # Python 3.12 and later
+    fn_def = ast.FunctionDef(**_L, name=fname, args=args, body=[ast.Return(**_L, value=frag.node)],
+                             decorator_list=[], returns=None, **extra)
+    return ast.Module(body=[fn_def], type_ignores=[])
+
+
 def build(frag: Fragment):
     """The function ``f(ctx)`` returning ``frag``'s value: one module of one function, compiled
     from its syntax tree (no source text) with no built-ins but ``type``."""
     fname = f"k{next(_counter)}"
-    fn_def = ast.FunctionDef(**_L, name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(**_L, arg="ctx")], vararg=None,
-                                                            kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-                             body=[ast.Return(**_L, value=frag.node)], decorator_list=[], returns=None, type_params=[]) \
-        if hasattr(ast, "TypeAlias") else \
-        ast.FunctionDef(**_L, name=fname, args=ast.arguments(posonlyargs=[], args=[ast.arg(**_L, arg="ctx")], vararg=None,
-                                                       kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-                        body=[ast.Return(**_L, value=frag.node)], decorator_list=[], returns=None)
-    module = ast.Module(body=[fn_def], type_ignores=[])
+    module = None
     if KEEP_MODULES:  # the tests check every module; each template checks its own names as it builds
+        module = _module(fname, frag)
         check_module(module)
         GENERATED.append(module)
     namespace = {"__builtins__": {"type": type}, **HELPERS, **frag.consts}
-    # compiled on its first call (a run calls a fraction of a spec's expressions, and compiling
-    # them all was a quarter of a spec's loading): the function starts with a stub's code, which
-    # compiles the module and puts its code in place, so later calls cost nothing more
+    # made and compiled on its first call (a run calls a fraction of a spec's expressions, and
+    # compiling them all was a quarter of a spec's loading): the function starts with a stub's
+    # code, which compiles the module and puts its code in place, so later calls cost nothing more
     fn = types.FunctionType(_first_call.__code__, namespace, fname)
 
     def compile_now():
-        exec(compile(module, "<rulebook generated>", "exec"), namespace)  # noqa: S102 - checked template code
+        tree = module if module is not None else _module(fname, frag)
+        exec(compile(tree, "<rulebook generated>", "exec"), namespace)  # noqa: S102 - checked template code
         fn.__code__ = namespace[fname].__code__
         return fn
     namespace["_compile_now"] = compile_now

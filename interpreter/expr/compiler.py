@@ -447,8 +447,8 @@ class Compiler:
     def _fn(self, f):
         """``f``, or the generated function of its fragment when it fuses several nodes."""
         frag = self._frags.get(f)
-        if frag is None or isinstance(frag.node, (G.ast.Constant, G.ast.Subscript)) or not frag.consts \
-                and isinstance(frag.node, G.ast.Call):
+        if frag is None or frag.kind is G.ast.Constant or frag.kind is G.ast.Subscript or not frag.consts \
+                and frag.kind is G.ast.Call:
             return f
         built = self._built.get(f)
         if built is None:

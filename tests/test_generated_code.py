@@ -97,10 +97,13 @@ def _scores(game, n, seed):
 @pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.stem)
 def test_same_games_on_every_execution_path(spec, monkeypatch):
     for options in option_sets(spec):
-        fast = load_game(spec, options)
+        fast = load_game(spec, options)  # generated functions compiled once warm (WARM_CALLS)
         n = max(fast.min_players, min(4, fast.max_players))
         got = _scores(fast, n, 1)
         a = simulate(fast, 2, n, 7) if not options else None
+        with monkeypatch.context() as m:  # generated functions from their first call
+            m.setattr(codegen, "WARM_CALLS", 0)
+            assert got == _scores(load_game(spec, options), n, 1), options
         with monkeypatch.context() as m:  # the closures alone, every option listed as text
             m.setattr(codegen, "ENABLED", False)
             m.setattr(program, "LAZY_PRODUCTS", False)  # read when options are listed: play inside
@@ -170,12 +173,13 @@ def test_a_definition_reads_a_passed_name_where_it_is_unless_it_binds_that_name(
                        '  highest(c, q): "count([d in q.hand where d.rank > c.rank]) == 0"\n', 1)
     path = tmp_path / "g.yaml"
     path.write_text(spec)
+    codegen_warm = codegen.WARM_CALLS
     for generate in (True, False):
-        codegen.ENABLED = generate
+        codegen.ENABLED, codegen.WARM_CALLS = generate, 0
         try:
             game = load_game(path)
         finally:
-            codegen.ENABLED = True
+            codegen.ENABLED, codegen.WARM_CALLS = True, codegen_warm
         state = build_state(game, {"players": 3, "start": "trick",
                                    "setup": {"vars": {"leader": 0, "trump": "S", "num_tricks": 3},
                                              "zones": {"hand": {0: ["H9", "C2", "DK"], 1: ["D3"], 2: ["S4"]}}}})

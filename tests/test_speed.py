@@ -363,6 +363,20 @@ def test_the_stored_trees_file_keeps_the_newest(tmp_path, monkeypatch):
     assert list(json.loads(store.path.read_text())) == ["a + 1", "b + 2", "c + 3"]
 
 
+def test_a_generated_function_answers_by_its_closure_until_warm(monkeypatch):
+    from interpreter.expr import codegen as G
+    monkeypatch.setattr(G, "WARM_CALLS", 3)
+    answered = []
+
+    def closure(ctx):
+        answered.append(ctx)
+        return 7
+    fn = G.build(G.constant(7), closure)
+    assert [fn(k) for k in range(5)] == [7] * 5
+    assert answered == [0, 1]  # the third call compiled the module, which answers from then on
+    assert fn.__code__ is not G._first_call.__code__
+
+
 def test_generated_functions_compile_on_their_first_call():
     from interpreter.expr import codegen as G
     fn = G.build(G.constant(7))

@@ -253,9 +253,15 @@ def _module(fname: str, frag: Fragment) -> ast.Module:
     return ast.Module(body=[fn_def], type_ignores=[])
 
 
-def build(frag: Fragment):
+WARM_CALLS = 50  # calls of a generated function answered by its closures before it is compiled
+
+
+def build(frag: Fragment, closure=None):
     """The function ``f(ctx)`` returning ``frag``'s value: one module of one function, compiled
-    from its syntax tree (no source text) with no built-ins but ``type``."""
+    from its syntax tree (no source text) with no built-ins but ``type``. With ``closure`` (the
+    compiler's closure of the same expression, which computes the same value), the first
+    :data:`WARM_CALLS` calls are answered by it and the module is made and compiled only then: a
+    short run (one game) never pays for compiling what it calls a few times."""
     fname = f"k{next(_counter)}"
     module = None
     if KEEP_MODULES:  # the tests check every module; each template checks its own names as it builds
@@ -273,11 +279,21 @@ def build(frag: Fragment):
         exec(compile(tree, "<rulebook generated>", "exec"), namespace)  # noqa: S102 - checked template code
         fn.__code__ = namespace[fname].__code__
         return fn
-    namespace["_compile_now"] = compile_now
+    if closure is None:
+        namespace["_warm"] = lambda ctx: compile_now()(ctx)
+    else:
+        calls = [0]
+
+        def warm(ctx):
+            calls[0] += 1
+            if calls[0] < WARM_CALLS:
+                return closure(ctx)
+            return compile_now()(ctx)
+        namespace["_warm"] = warm
     return fn
 
 
 def _first_call(ctx):
-    """The code a generated function starts with (see :func:`build`); ``_compile_now`` is in its
-    globals."""
-    return _compile_now()(ctx)  # noqa: F821 - the generated function's globals hold it
+    """The code a generated function starts with (see :func:`build`): ``_warm`` (in its globals)
+    answers, then compiles the module and puts its code in place of this one."""
+    return _warm(ctx)  # noqa: F821 - the generated function's globals hold it

@@ -452,7 +452,7 @@ class Compiler:
             return f
         built = self._built.get(f)
         if built is None:
-            built = self._built[f] = G.build(frag)
+            built = self._built[f] = G.build(frag, f)
             self._frags[built] = frag
         return built
 

@@ -6,6 +6,8 @@ changed grammar, schema or spec simply misses the cache:
 - the expression parser's tables (Lark's own cache file, rebuilt by Lark if unreadable);
 - the parsed expressions, as JSON data (``expression-trees-*.json``, see
   :class:`interpreter.expr.compiler._StoredTrees`; ignored when unreadable);
+- each spec text's data and positions as read from its YAML, as JSON (``spec-data-*.json``, see
+  :func:`interpreter.spec.loader._read_yaml`; only plain JSON data is kept, ignored when unreadable);
 - a stamp per spec text that passed the JSON Schema check (an empty file: the check is skipped
   for that exact text under that exact schema, so the schema library is not even imported);
 - the typed kernels' generated modules and numba's machine code (``kernels/``, see

@@ -115,15 +115,15 @@ def test_a_spec_that_fails_the_schema_is_never_stamped(tmp_path, monkeypatch):
     assert not any(p.name.startswith("schema-ok-") for p in (tmp_path / "c").iterdir())
 
 
-LOOP_OVER_A_VARIABLE = """
-name: Loop over a variable
+TWO_CARDS = """
 players: {min: 2, max: 2}
 cards:
   - each: {n: "range(1, 3)"}
     name: "c{n}"
 zones:
   deck: {visibility: hidden, initial: all}
-variables: {rows: [[1, 2], [3, 4], [5, 6]], seen: []}
+"""
+LOOP_OVER_A_VARIABLE = "name: Loop over a variable" + TWO_CARDS + """variables: {rows: [[1, 2], [3, 4], [5, 6]], seen: []}
 flow:
   - for: row
     in: rows
@@ -167,15 +167,7 @@ def test_loop_cursors_are_shared_by_clones_safely(tmp_path):
     assert loaded.to_json() == game.replay(2, 1, state.history).to_json() == state.to_json()
 
 
-PLAYER_VARIABLE_BECOMES_A_LIST = """
-name: A player variable becomes a list
-players: {min: 2, max: 2}
-cards:
-  - each: {n: "range(1, 3)"}
-    name: "c{n}"
-zones:
-  deck: {visibility: hidden, initial: all}
-player_variables: {picks: null}
+PLAYER_VARIABLE_BECOMES_A_LIST = "name: A player variable becomes a list" + TWO_CARDS + """player_variables: {picks: null}
 flow:
   - for: q
     in: players
@@ -322,16 +314,48 @@ def test_syntax_trees_are_larks_trees_without_lark():
     assert Tree("x", [Token("NAME", "a")]) != Tree("y", [Token("NAME", "a")])
 
 
-def test_a_start_up_with_stored_trees_does_not_import_lark(tmp_path):
+def test_a_start_up_from_the_cache_imports_neither_lark_nor_yaml(tmp_path):
+    """The first load of a spec parses its YAML and expressions and keeps both in the cache; the
+    next reads them back, and plays a game, without importing the YAML or the parser library."""
     probe = ("import sys; from interpreter import load_game; g = load_game('specs/skull_king.yaml'); "
-             "g.new_state(4, seed=1); print('lark' in sys.modules)")
+             "s = g.new_state(4, seed=1)\nwhile not s.is_terminal(): s.apply(0, s.current_players()[0])\n"
+             "print('lark' in sys.modules, 'yaml' in sys.modules)")
     env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path)}
 
     def run():
         return subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
                               check=True, cwd=ROOT).stdout.split()
-    assert run() == ["True"]  # the first parses every expression
-    assert run() == ["False"]  # the next reads them back
+    assert run() == ["True", "True"]  # the first parses every expression and the YAML
+    assert run() == ["False", "False"]  # the next reads them back
+    (stored,) = tmp_path.glob("spec-data-*.json")
+    stored.write_text('{"data": {"name": 5}, "positions": [[["name"], "x", 1, null, 0, 0]]}')
+    assert run() == ["False", "True"]  # a stored file that is not positions: the YAML is read again
+
+
+@pytest.mark.parametrize("path", sorted(ROOT.glob("specs/*.yaml")), ids=lambda p: p.stem)
+def test_spec_data_read_back_from_the_cache_equals_the_yaml(path, tmp_path, monkeypatch):
+    from interpreter import cache
+    from interpreter.spec import loader
+    from interpreter.spec.yamlpos import load_yaml
+    monkeypatch.setattr(cache, "_DIR", [tmp_path])
+    text = path.read_text()
+    first = loader._read_yaml(text, str(path))
+    assert list(tmp_path.glob("spec-data-*.json")), "a spec of plain data is kept"
+    again = loader._read_yaml(text, str(path))
+    fresh = load_yaml(text, str(path))
+    assert first == fresh and again == fresh
+    assert [list(map(type, k)) for k in again[1]] == [list(map(type, k)) for k in fresh[1]]
+
+
+def test_spec_data_that_json_cannot_give_back_is_not_kept(tmp_path, monkeypatch):
+    from interpreter import cache
+    from interpreter.spec import loader
+    monkeypatch.setattr(cache, "_DIR", [tmp_path])
+    for text in ("name: x\n1: one\n", "name: x\nm: {3: [4]}\n", "name: x\nv: [1, {2: b}]\n"):
+        data, _ = loader._read_yaml(text, "t.yaml")
+        assert loader._read_yaml(text, "t.yaml")[0] == data
+    assert not list(tmp_path.glob("spec-data-*.json"))
+    assert loader._plain_json({"a": [1, 2.5, True, None, "x", {"b": []}]})
 
 
 def test_the_stored_trees_file_is_written_at_exit_and_a_bad_one_ignored(tmp_path):

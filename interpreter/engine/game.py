@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from ..errors import IllegalAction, RuleError, RulebookError, SpecError
 from ..model.saved import check_seed
 from ..model.state import CHANCE, Action, State
-from ..spec.yamlpos import position_of
+from ..spec.positions import position_of
 from . import run
 from .context import Ctx
 

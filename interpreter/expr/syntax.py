@@ -71,11 +71,24 @@ class Token(str):
 
 
 def from_lark(node):
-    """A Lark parse tree as :class:`Tree`/:class:`Token` (None stays None)."""
-    if node is None:
-        return None
-    children = getattr(node, "children", None)
-    if children is not None:
-        return Tree(str(node.data), [from_lark(c) for c in children])
-    return Token(node.type, str(node), node.start_pos, node.line, node.column, node.end_line,
-                 node.end_column, node.end_pos)
+    """A Lark parse tree as :class:`Tree`/:class:`Token` (None stays None). Iterative: a tree
+    nested deeper than Python's recursion limit is converted too (the compiler then refuses it
+    with its own message)."""
+    def leaf(n):
+        if n is None:
+            return None
+        return Token(n.type, str(n), n.start_pos, n.line, n.column, n.end_line, n.end_column, n.end_pos)
+    if getattr(node, "children", None) is None:
+        return leaf(node)
+    root = Tree(str(node.data), [])
+    todo = [(node, root)]
+    while todo:
+        lark_tree, ours = todo.pop()
+        for c in lark_tree.children:
+            if getattr(c, "children", None) is None:
+                ours.children.append(leaf(c))
+            else:
+                sub = Tree(str(c.data), [])
+                ours.children.append(sub)
+                todo.append((c, sub))
+    return root

@@ -18,7 +18,7 @@ from ..errors import Diagnostic, SpecError
 from ..expr.compiler import Compiler, ExprNameError, ExprSyntaxError, Names, parse
 from ..model.cards import Card
 from .literals import LiteralChecker, deck_values
-from .yamlpos import position_of
+from .positions import position_of
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")

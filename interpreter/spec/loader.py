@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from ..cache import digest, has_stamp, stamp
+from ..cache import cache_dir, digest, has_stamp, stamp
 from ..errors import Diagnostic, SpecError
 from .compile import STEP_KINDS, SpecCompiler
-from .yamlpos import load_yaml, position_of
+from .positions import Pos, position_of
 
 # interpreter/schemas is a link to the top-level schemas/ (copied into wheels), so both checkouts
 # and plain installs find them.
@@ -159,7 +160,7 @@ def load_spec(path) -> tuple[dict, dict, str]:
 def parse_spec(text: str, file: str) -> tuple[dict, dict, str]:
     """Schema-check the spec ``text`` (``file`` names it in messages). Returns ``(data,
     positions, text)``; raises SpecError."""
-    data, positions = load_yaml(text, file)
+    data, positions = _read_yaml(text, file)
     if not isinstance(data, dict):
         raise SpecError([Diagnostic(file, 1, 1, "a spec is a YAML mapping",
                                     "start with name:, players:, cards:, zones:, flow:")])
@@ -172,6 +173,57 @@ def parse_spec(text: str, file: str) -> tuple[dict, dict, str]:
             raise SpecError(diags)
         stamp("schema-ok", key)
     return data, positions, text
+
+
+def _read_yaml(text: str, file: str) -> tuple:
+    """``load_yaml(text, file)``, kept in the user's cache (see :mod:`interpreter.cache`) as JSON
+    under the text's digest when it is plain JSON data (text keys; texts, whole and finite numbers,
+    true, false, null): a start-up that reads it back neither parses the YAML nor imports its
+    library. A stored file that does not read back as such data is ignored."""
+    folder = cache_dir()
+    stored = folder / f"spec-data-{digest(text)}.json" if folder is not None else None
+    if stored is not None:
+        try:
+            saved = json.loads(stored.read_text())
+            if type(saved["data"]) is dict:
+                return saved["data"], _decode_positions(saved["positions"])
+        except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError):
+            pass
+    from .yamlpos import load_yaml
+    data, positions = load_yaml(text, file)
+    if stored is not None and _plain_json(data):
+        try:
+            tmp = stored.with_name(f"{stored.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"data": data, "positions": [
+                [list(path), p.line, p.column, p.style, p.key_line, p.key_column] for path, p in positions.items()]},
+                allow_nan=False, separators=(",", ":")))
+            tmp.replace(stored)
+        except (OSError, ValueError, RecursionError):
+            pass
+    return data, positions
+
+
+def _plain_json(value, depth: int = 0) -> bool:
+    """True when JSON gives ``value`` back exactly (same types, same keys)."""
+    t = type(value)
+    if t is dict:
+        return depth < 200 and all(type(k) is str and _plain_json(v, depth + 1) for k, v in value.items())
+    if t is list:
+        return depth < 200 and all(_plain_json(v, depth + 1) for v in value)
+    if t is float:
+        return value == value and value not in (float("inf"), float("-inf"))
+    return value is None or t in (str, int, bool)
+
+
+def _decode_positions(rows) -> dict:
+    out = {}
+    for path, line, column, style, key_line, key_column in rows:
+        if not (type(path) is list and all(type(k) in (str, int) for k in path)
+                and all(type(x) is int for x in (line, column, key_line, key_column))
+                and (style is None or type(style) is str)):
+            raise ValueError("not a stored position")
+        out[tuple(path)] = Pos(line, column, style, key_line, key_column)
+    return out
 
 
 def load_game(path, options: dict | None = None):

@@ -8,26 +8,11 @@ YAML style, so expression columns can be mapped back into the file.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import yaml
 
 from ..errors import Diagnostic, SpecError
+from .positions import Path, Pos, position_of  # noqa: F401 - where they were first
 
-
-@dataclass(frozen=True)
-class Pos:
-    """Where a YAML value starts: 1-based ``line`` and ``column``, and the scalar ``style``
-    (``None`` plain, ``'"'``/``"'"`` quoted, ``'|'``/``'>'`` block)."""
-
-    line: int
-    column: int
-    style: str | None = None
-    key_line: int = 0
-    key_column: int = 0
-
-
-Path = tuple
 MAX_NUMBER_DIGITS = 60  # a rule needs small numbers; a 5,000-digit one is a mistake or an attack
 
 
@@ -242,11 +227,3 @@ def _scalar_value(knode):
     if _resolver_loader is None:
         _resolver_loader = _Loader("")
     return _resolver_loader.construct_object(knode)
-
-
-def position_of(positions: dict[Path, Pos], path: Path) -> Pos:
-    """The position of ``path``, or of its nearest ancestor that has one."""
-    path = tuple(path)
-    while path not in positions and path:
-        path = path[:-1]
-    return positions.get(path, Pos(0, 0))

@@ -214,9 +214,11 @@ def card_attribute(obj: Fragment, key: str, get_attr) -> Fragment:
     def make():
         walrus = ast.NamedExpr(**_L, target=ast.Name(**_L, id=temp, ctx=ast.Store()), value=obj.node)
         is_card = ast.Compare(**_L, left=_call("type", [walrus]), ops=[ast.Is()], comparators=[_load("Card")])
-        test = ast.BoolOp(**_L, op=ast.And(), values=[is_card, ast.UnaryOp(**_L, op=ast.Not(), operand=_attr(_load(temp), "modes"))])
-        fast = ast.Call(**_L, func=_attr(_attr(_load(temp), "attrs"), "get"), args=[ast.Constant(**_L, value=key)], keywords=[])
-        return ast.IfExp(**_L, test=test, body=fast, orelse=_call(name, [_load("ctx"), _load(temp), ast.Constant(**_L, value=key)]))
+        no_modes = ast.UnaryOp(**_L, op=ast.Not(), operand=_attr(_load(temp), "modes"))
+        test = ast.BoolOp(**_L, op=ast.And(), values=[is_card, no_modes])
+        key_node = ast.Constant(**_L, value=key)
+        fast = ast.Call(**_L, func=_attr(_attr(_load(temp), "attrs"), "get"), args=[key_node], keywords=[])
+        return ast.IfExp(**_L, test=test, body=fast, orelse=_call(name, [_load("ctx"), _load(temp), key_node]))
     return Fragment(make, ast.IfExp, {name: get_attr, **obj.consts})
 
 

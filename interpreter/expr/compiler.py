@@ -1,9 +1,9 @@
 """Parse expressions with the Lark grammar and compile them to Python closures.
 
-``parse(text)`` returns a syntax tree (:mod:`interpreter.expr.syntax`) or raises :class:`ExprSyntaxError` with the
-1-based line and column inside the expression text. ``Compiler(names).compile(
-tree, local_names)`` returns a function ``f(ctx) -> value`` built from closures:
-spec text is never handed to ``eval``, and only the attributes the language
+``parse(text)`` returns a syntax tree (:mod:`interpreter.expr.syntax`) or raises
+:class:`ExprSyntaxError` with the 1-based line and column inside the expression text.
+``Compiler(names).compile(tree, local_names)`` returns a function ``f(ctx) -> value`` built
+from closures: spec text is never handed to ``eval``, and only the attributes the language
 defines are reachable (card attributes, player variables and zones, map keys).
 """
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..model.cards import Card
 from . import codegen as G
 from .builtins import BOARD_ARGS, BUILTINS, LAMBDA_ARGS, MAX_ITEMS  # noqa: F401
 from .syntax import Token, Tree, from_lark
+
 
 def _make_parser():
     """The expression parser (a ``lark.Lark``), made on the first expression that is not in the

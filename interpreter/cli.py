@@ -606,8 +606,18 @@ def _card_text(c, state=None):
 
 
 # -- simulate -------------------------------------------------------------------------------
-def cmd_simulate(args) -> int:
+def _progress_bar(quiet: bool):
+    """The progress bar of ``simulate`` on standard error (a context giving a rich ``Progress``), or
+    with ``quiet`` a context giving None (the bar's library is then not even imported)."""
+    if quiet:
+        from contextlib import nullcontext
+        return nullcontext()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    return Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=err_console, transient=True)
+
+
+def cmd_simulate(args) -> int:
     from .sim.simulate import simulate
     if args.games < 1:
         raise RulebookError("-n must be at least 1")
@@ -640,12 +650,13 @@ def cmd_simulate(args) -> int:
         where = (f"connecting to the Dask scheduler at {args.address}" if args.address else
                  f"starting a local Dask cluster of {args.jobs if args.jobs > 1 else os.cpu_count() or 1} workers")
         err_console.print(f"[dim]{_escape(where)}…[/dim]")
-    with Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err_console, transient=True, disable=args.quiet) as progress:
-        task = progress.add_task("games", total=args.games)
+    with _progress_bar(args.quiet) as progress:
+        report = None
+        if progress is not None:
+            task = progress.add_task("games", total=args.games)
+            report = lambda i: progress.update(task, completed=i)  # noqa: E731
         trace = {} if args.trace else None
-        result = simulate(game, args.games, args.players, args.seed,
-                          progress=lambda i: progress.update(task, completed=i), trace=trace,
+        result = simulate(game, args.games, args.players, args.seed, progress=report, trace=trace,
                           jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds,
                           bots=bots, backend=args.backend, address=args.address, fast=args.fast,
                           note=lambda text: err_console.print(f"[dim]--fast: {_escape(text)}[/dim]"))

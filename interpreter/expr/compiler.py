@@ -109,7 +109,7 @@ class _StoredTrees:
 
 
 def _encode_tree(node):
-    """A Lark tree as plain lists: ``["R", rule, [children]]`` and ``["T", type, value, start_pos,
+    """A syntax tree as plain lists: ``["R", rule, [children]]`` and ``["T", type, value, start_pos,
     line, column, end_line, end_column, end_pos]`` for a token (None stays None)."""
     if isinstance(node, Tree):
         return ["R", str(node.data), [_encode_tree(c) for c in node.children]]

@@ -1,6 +1,6 @@
 """The type pass: a spec's checked syntax tree lowered to a typed numba kernel, or the reason why not.
 
-:func:`lower` walks the spec (``game.spec``: flow, phases, define, score) and the Lark trees of its
+:func:`lower` walks the spec (``game.spec``: flow, phases, define, score) and the syntax trees of its
 expressions (:func:`interpreter.expr.compiler.parse`), gives every value a machine type and writes
 one Python module for numba. The typing:
 

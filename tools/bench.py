@@ -16,13 +16,15 @@ play), microseconds per decision and games per second:
   ``rulebook simulate -n 1`` (a new process); option listing at hand sizes 10, 30 and 50; Skull
   Queen's placement choice (1,250 options: counted, and listed as texts for display).
 
-Times are medians over ``--rounds`` interleaved rounds; CPU time (``time.process_time``) where
+Times are medians over ``--rounds`` interleaved rounds; a ratio (Rulebook against OpenSpiel or
+the hand-written reference) is the median of one ratio per round, its two sides measured one right
+after the other, so that a slow spell of the machine slows both sides, not one. CPU time (``time.process_time``) where
 one process does the work, so other programs on the machine disturb them less than wall time; the
 load average is printed at the start and the end. ``--json FILE`` also writes every figure as
 JSON. Only the public API is used (plus ``interpreter.scenario.build_state`` for the hand-size
 positions), so the same file runs on older checkouts for before/after tables:
 
-    python tools/bench.py [--rounds 3] [--seconds 0.4] [--quick] [--json FILE]
+    python tools/bench.py [--rounds 5] [--seconds 0.4] [--quick] [--json FILE]
 """
 from __future__ import annotations
 
@@ -127,6 +129,22 @@ def parallel_games(game, seed: int, n: int, client=None, **kw) -> tuple:
     result = simulate(game, n, PLAYERS, seed, **kw)
     wall = time.perf_counter() - t0
     return wall, n, sum(result.lengths), cpu() - c0 + workers_cpu() - w0
+
+
+def reference_games(seed: int, budget: float) -> float:
+    """Games per CPU second of the hand-written Python Skull King (tools/reference_skull_king.py)."""
+    t0, n = cpu(), 0
+    while cpu() - t0 < budget or n < 2:
+        reference_skull_king.play(PLAYERS, seed + n)
+        n += 1
+    return n / (cpu() - t0)
+
+
+def per_round(ours: list, theirs: list, ratio) -> float | None:
+    """The median over rounds of ``ratio(our run, their run)``, each pair measured in the same round
+    one after the other: a slow spell of the machine then slows both sides of a ratio, not one."""
+    pairs = [ratio(a, b) for a, b in zip(ours, theirs)]
+    return med(pairs) if pairs else None
 
 
 # -- the kernel's fast path (simulate --fast) and the Dask cluster: hooks that say why not ----
@@ -300,20 +318,18 @@ def measure(args) -> dict:
             raw[label]["step API"].append(step_api_games(game, seed, budget))
             if kernel[label]["steps_why_not"] is None:
                 raw[label]["kernel step API"].append(step_api_games(game, seed, budget, fast=True))
+            if label == "Oh Hell" and os_game is not None:  # each OpenSpiel loop right after its match
+                osp.append(os_python_games(pyspiel, os_game, seed, budget))
             one = simulate_games(game, seed, budget)
             raw[label]["simulate"].append(one)
             n = sizes[label, r] = max(8, int(one[1] / one[0] * max(budget, 0.5) * 2))  # >= 0.5 s per worker
             raw[label]["-j 2"].append(parallel_games(game, seed, n, jobs=2))
             if kernel[label]["why_not"] is None:
                 raw[label]["kernel"].append(simulate_games(game, seed, budget, fast=True))
-            if label == "Oh Hell" and os_game is not None:  # alternate with OpenSpiel on the same game
-                osp.append(os_python_games(pyspiel, os_game, seed, budget))
+            if label == "Skull King":  # the reference right after Rulebook's runs: a ratio per round
+                ref.append(reference_games(seed, budget))
+            if label == "Oh Hell" and os_game is not None:
                 osc.append(os_cpp_games(pyspiel, os_game, seed, budget))
-        t0, n = cpu(), 0
-        while cpu() - t0 < budget or n < 2:
-            reference_skull_king.play(PLAYERS, 1000 * r + n)
-            n += 1
-        ref.append(n / (cpu() - t0))
 
     # the Dask runs last, the cluster up only for them: its scheduler's thread in this process and its
     # idle workers slowed the other loops measured while it ran (the kernel's step API by a third)
@@ -349,24 +365,30 @@ def measure(args) -> dict:
 
     if "Skull King" in games:
         sk = out["games"]["Skull King"]["backends"]
-        out["reference_skull_king"] = {"games_per_s": med(ref), "simulate_ratio": sk["simulate"]["games_per_s"] / med(ref),
-                                       "kernel_ratio": (sk["kernel"]["games_per_s"] / med(ref)
-                                                        if "games_per_s" in sk["kernel"] else None)}
+        sk_raw = raw["Skull King"]
+        gps = lambda run, ref_gps: run[1] / run[0] / ref_gps  # noqa: E731
+        out["reference_skull_king"] = {"games_per_s": med(ref),
+                                       "simulate_ratio": per_round(sk_raw["simulate"], ref, gps),
+                                       "kernel_ratio": per_round(sk_raw["kernel"], ref, gps),
+                                       "kernel_ratio_per_round": [gps(a, b) for a, b in zip(sk_raw["kernel"], ref)]}
 
     if os_game is not None and "Oh Hell" in games:
-        oh = out["games"]["Oh Hell"]["backends"]
-        py_us = med([s / d * 1e6 for s, g, d in osp])
-        cpp_gps = med([g / s for s, g in osc])
+        oh_raw = raw["Oh Hell"]
+        per_decision = lambda run, os_run: os_run[0] / os_run[2] / (run[0] / run[2])  # noqa: E731
+        per_game = lambda run, os_run: run[1] / run[0] / (os_run[1] / os_run[0])  # noqa: E731
         out["openspiel"] = {
             "version": getattr(pyspiel, "__version__", "?"),
-            "python_loop": {"us_per_decision": py_us, "games_per_s": med([g / s for s, g, d in osp]),
+            "python_loop": {"us_per_decision": med([s / d * 1e6 for s, g, d in osp]),
+                            "games_per_s": med([g / s for s, g, d in osp]),
                             "decisions_per_game": med([d / g for s, g, d in osp])},
-            "cpp_loop": {"games_per_s": cpp_gps},
-            "step_api_vs_python_loop": py_us / oh["step API"]["us_per_decision"],
-            "kernel_step_api_vs_python_loop": (py_us / oh["kernel step API"]["us_per_decision"]
-                                               if "us_per_decision" in oh["kernel step API"] else None),
-            "simulate_vs_cpp_loop": oh["simulate"]["games_per_s"] / cpp_gps,
-            "kernel_vs_cpp_loop": oh["kernel"]["games_per_s"] / cpp_gps if "games_per_s" in oh["kernel"] else None}
+            "cpp_loop": {"games_per_s": med([g / s for s, g in osc])},
+            "step_api_vs_python_loop": per_round(oh_raw["step API"], osp, per_decision),
+            "kernel_step_api_vs_python_loop": per_round(oh_raw["kernel step API"], osp, per_decision),
+            "simulate_vs_cpp_loop": per_round(oh_raw["simulate"], osc, per_game),
+            "kernel_vs_cpp_loop": per_round(oh_raw["kernel"], osc, per_game),
+            "kernel_step_api_vs_python_loop_per_round": [per_decision(a, b) for a, b in
+                                                         zip(oh_raw["kernel step API"], osp)],
+            "kernel_vs_cpp_loop_per_round": [per_game(a, b) for a, b in zip(oh_raw["kernel"], osc)]}
     else:
         out["openspiel"] = {"why_not": "open_spiel is not installed (pip install -e '.[bench]')"}
 
@@ -468,12 +490,14 @@ def report(out: dict) -> None:
 
     if "reference_skull_king" in out:
         r = out["reference_skull_king"]
-        t = _table("Hand-written Python Skull King (tools/reference_skull_king.py)", ["", "games/s", "÷ reference"])
+        t = _table("Hand-written Python Skull King (tools/reference_skull_king.py); ratio: the median of the "
+                   "rounds' ratios", ["", "games/s", "÷ reference"])
         t.add_row("reference", _f(r["games_per_s"]), "1.000")
         sk = out["games"]["Skull King"]["backends"]
         t.add_row("Rulebook simulate", _f(sk["simulate"]["games_per_s"]), f"{r['simulate_ratio']:.3f}x")
         if r["kernel_ratio"] is not None:
-            t.add_row("Rulebook kernel", _f(sk["kernel"]["games_per_s"]), f"{r['kernel_ratio']:.3f}x")
+            rounds = ", ".join(f"{x:.2f}" for x in r["kernel_ratio_per_round"])
+            t.add_row("Rulebook kernel", _f(sk["kernel"]["games_per_s"]), f"{r['kernel_ratio']:.3f}x ({rounds})")
         else:
             t.add_row("Rulebook kernel", "n/a", "n/a")
         console.print(t)
@@ -484,7 +508,8 @@ def report(out: dict) -> None:
     else:
         oh = out["games"]["Oh Hell"]["backends"]
         t = _table(f"Oh Hell, 4 players: Rulebook and OpenSpiel (pyspiel {o['version']}), alternating in the "
-                   "same rounds; ratio ≥ 1: Rulebook as fast or faster", ["loop", "µs/decision", "games/s", "ratio"])
+                   "same rounds; ratio ≥ 1: Rulebook as fast or faster (the median of the rounds' ratios; each "
+                   "round's in brackets)", ["loop", "µs/decision", "games/s", "ratio"])
         py, cpp = o["python_loop"], o["cpp_loop"]
         t.add_row("OpenSpiel Python loop", _f(py["us_per_decision"], 2), _f(py["games_per_s"]),
                   f"({py['decisions_per_game']:.1f} decisions/game)")
@@ -494,12 +519,14 @@ def report(out: dict) -> None:
         if o["kernel_step_api_vs_python_loop"] is not None:
             t.add_row("Rulebook kernel step API (new_state(fast=True)) vs OpenSpiel Python loop",
                       _f(oh["kernel step API"]["us_per_decision"], 2), _f(oh["kernel step API"]["games_per_s"]),
-                      f"{o['kernel_step_api_vs_python_loop']:.3f}x")
+                      f"{o['kernel_step_api_vs_python_loop']:.3f}x "
+                      f"({', '.join(f'{x:.2f}' for x in o['kernel_step_api_vs_python_loop_per_round'])})")
         t.add_row("Rulebook simulate vs OpenSpiel C++ loop", _f(oh["simulate"]["us_per_decision"], 2),
                   _f(oh["simulate"]["games_per_s"]), f"{o['simulate_vs_cpp_loop']:.4f}x")
         if o["kernel_vs_cpp_loop"] is not None:
             t.add_row("Rulebook kernel vs OpenSpiel C++ loop", _f(oh["kernel"]["us_per_decision"], 2),
-                      _f(oh["kernel"]["games_per_s"]), f"{o['kernel_vs_cpp_loop']:.4f}x")
+                      _f(oh["kernel"]["games_per_s"]), f"{o['kernel_vs_cpp_loop']:.4f}x "
+                      f"({', '.join(f'{x:.2f}' for x in o['kernel_vs_cpp_loop_per_round'])})")
         else:
             t.add_row("Rulebook kernel vs OpenSpiel C++ loop", "n/a", "n/a", "n/a (see the note above)")
         console.print(t)
@@ -540,7 +567,7 @@ def report(out: dict) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians are printed)")
+    ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (medians are printed)")
     ap.add_argument("--seconds", type=float, default=0.4, help="seconds per measurement")
     ap.add_argument("--quick", action="store_true", help="a short run: one round of 0.15 s per measure")
     ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")

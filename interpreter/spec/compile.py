@@ -76,6 +76,25 @@ def _str_value(value) -> str:
     return str(value)
 
 
+class _LazyDefines(dict):
+    """``define`` name -> compiled function, each compiled when first looked up (the card
+    list's compiler: it calls few definitions that it does not inline). A definition that
+    does not compile here (it reads the game's state) is missing: KeyError."""
+
+    def __init__(self, compiler, params: dict):
+        super().__init__()
+        self.compiler, self.params = compiler, params
+
+    def __missing__(self, name):
+        tree = self.compiler.define_trees.get(name)
+        if tree is None:
+            raise KeyError(name)
+        try:
+            fn = self[name] = self.compiler.compile_define(name, self.params[name], tree)
+        except ExprNameError:
+            raise KeyError(name) from None
+        return fn
+
 class _OptionsCtx:
     """The context of expressions evaluated at load time (card lists): options only."""
 
@@ -626,11 +645,9 @@ class SpecCompiler:
                 comp.define_trees[m.group(1)] = parse(body)
             except ExprSyntaxError:
                 continue  # reported where the definitions are compiled
-        for name, tree in comp.define_trees.items():
-            try:
-                names.functions[name] = comp.compile_define(name, defines[name], tree)
-            except ExprNameError:
-                continue  # reads the game's state: using it here is reported at the use
+        # compiled when first called, not inlined (most calls are inlined, so most never are):
+        # a definition that reads the game's state is reported where the card list uses it
+        names.functions = _LazyDefines(comp, defines)
         self._card_comp = comp
         return comp
 

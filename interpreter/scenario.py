@@ -17,7 +17,7 @@ from pathlib import Path
 from .engine.run import _plainify, advance
 from .errors import Diagnostic, IllegalAction, RulebookError, SpecError
 from .expr.compiler import ExprNameError, ExprSyntaxError, parse
-from .model.state import State, has_nested
+from .model.state import State, has_nested, nested_keys
 from .spec.loader import load_game, read_text, schema_diagnostics
 from .spec.yamlpos import load_yaml, position_of
 
@@ -198,6 +198,7 @@ def build_state(game, data: dict, positions: dict | None = None, file: str = "<s
                                   f"player variables: {_known(state.pvars[seat])}", key=True)
             state.pvars[seat][name] = _cardify(game, value, where, path + (name,))
     state.nested_pvars = has_nested(state.pvars)
+    state.nested_vars = nested_keys(state.vars)
     zones = setup.get("zones") or {}
     # the initial zone last: it receives what the other zones did not take
     for zone in sorted(zones, key=lambda z: z == game.initial_zone):

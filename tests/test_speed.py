@@ -206,6 +206,42 @@ def test_a_player_variable_set_to_a_list_is_copied_by_clones(tmp_path):
     assert loaded.pvars[0]["picks"] == [1, 0]
 
 
+GAME_VARIABLE_BECOMES_A_LIST = "name: A game variable becomes a list" + TWO_CARDS + """variables: {picks: null, other: 0}
+flow:
+  - set: {picks: "[0, 0]"}
+  - repeat: 3
+    do:
+      - choose:
+          action: take
+          player: 0
+          options: "[0, 1]"
+          as: k
+          then:
+            - add: {"picks[k]": 1}
+score: "0"
+"""
+
+
+def test_a_game_variable_set_to_a_list_is_copied_by_clones(tmp_path):
+    """Clones copy deeply only the game variables that may hold a list or map
+    (State.nested_vars): a `set` that makes one a list adds it, and each clone owns it."""
+    import textwrap
+    path = tmp_path / "picks.yaml"
+    path.write_text(textwrap.dedent(GAME_VARIABLE_BECOMES_A_LIST))
+    game = load_game(path)
+    assert game.new_state(2, seed=1).clone().nested_vars == ("picks",)
+    fresh = game.new_state(2, seed=1)
+    clone = fresh.clone()
+    fresh.apply("take 1", 0)
+    clone.apply("take 0", 0)
+    clone.clone().apply("take 0", 0)
+    assert fresh.vars["picks"] == [0, 1] and clone.vars["picks"] == [1, 0]
+    loaded = State.from_json(game, clone.to_json())
+    assert loaded.nested_vars == ("picks",)
+    loaded.clone().apply("take 1", 0)
+    assert loaded.vars["picks"] == [1, 0]
+
+
 def test_a_search_rollout_with_the_phase_horizon_ends_when_that_phase_returns():
     """The `phase` horizon of the search bots: a rollout goes on while the phase under `flow`
     runs (clones share that frame until they return to it) and stops when it returns."""

@@ -122,8 +122,11 @@ def compute_tables(game) -> list[RuleTable]:
                     for kind, name, f in t.assigns:
                         value = f(c)
                         (scratch.pvars[0] if kind == "player" else scratch.vars)[name] = value
-                        if kind == "player" and type(value) in (list, dict):
-                            scratch.nested_pvars = True
+                        if type(value) in (list, dict):
+                            if kind == "player":
+                                scratch.nested_pvars = True
+                            else:
+                                scratch.note_nested_var(name)
                     c.work = 0
                     value = t.cell(c)
                     # the row's or column's card is named as on its axis ("joker as high")

@@ -248,6 +248,8 @@ class Assign(Instr):
                 t = type(value)
                 if t is list or t is dict or t is tuple:
                     check_value(ctx, value)
+                    if kind == "var":
+                        state.note_nested_var(name)
                 (state.vars if kind == "var" else frame[2])[name] = value
                 frame[1] += 1
                 return
@@ -287,8 +289,11 @@ class Assign(Instr):
                 old = store[key] if type(store) is list else store.get(key)
                 value = check_value(ctx, _add(0 if old is None else old, value))
             store[key] = value
-            if kind == "player" and (type(value) is list or type(value) is dict):
-                state.nested_pvars = True  # clones copy player variables deeply from now on
+            if type(value) is list or type(value) is dict or type(value) is tuple:
+                if kind == "player":
+                    state.nested_pvars = True  # clones copy player variables deeply from now on
+                elif kind == "var":
+                    state.note_nested_var(name)
         frame[1] += 1
 
 

@@ -301,7 +301,7 @@ def apply_action(state, action, player=None) -> None:
         if state.events is not None:
             state.emit("action", player=player, text=chosen[0], hidden=False,
                        to=secret[0] if secret else None, other=secret[1] if secret else None)
-        frame[2]["$choice"] = [player, chosen[1], chosen[2], chosen[3]]
+        frame[2]["$choice"] = (player, chosen[1], chosen[2], chosen[3])  # never changed: clones share it
         frame[1] = instr.entries[chosen[4]]
         state.pending = None
         advance(state)  # the others' options are listed again (advance clears the cache)
@@ -324,7 +324,7 @@ def apply_action(state, action, player=None) -> None:
     if state.events is not None:
         state.emit("action", player=player, text=chosen[0], hidden=pending["simultaneous"],
                    to=secret[0] if secret else None, other=secret[1] if secret else None)
-    committed[str(player)] = [player, chosen[1], chosen[2], chosen[3]]
+    committed[str(player)] = (player, chosen[1], chosen[2], chosen[3])  # never changed: clones share it
     # a commit changes nothing the others' options depend on: keep their cached lists
     state._legal_cache.pop(player, None)
     if len(committed) < len(players):

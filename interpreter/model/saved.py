@@ -18,7 +18,7 @@ import math
 
 from ..errors import RulebookError
 from .cards import Card
-from .state import has_nested
+from .state import has_nested, nested_keys
 
 FORMAT = "rulebook-state/2"
 MAX_DEPTH = 100          # nesting of one saved value (a spec's data needs a few levels)
@@ -243,6 +243,7 @@ def state_from_json(cls, game, text, control=None):
         raise SaveError(f"pvars must be a list of {n} maps (one per player)")
     st.pvars = [_vars(game, pv, game.pvar_defaults, f"pvars[{i}]") for i, pv in enumerate(pvars)]
     st.nested_pvars = has_nested(st.pvars)
+    st.nested_vars = nested_keys(st.vars)
     st.zones = _zones(game, data["zones"], n)
     st.marks = _marks(game, data["marks"], n)
     st.history = _history(data["history"], n)
@@ -423,7 +424,7 @@ def _pending(game, value, n):
             raise SaveError(f"pending.committed[{k}] must be [seat, value, card id, mode]")
         if v[2] is not None:
             _int(v[2], f"pending.committed[{k}] card id", 0, len(game.cards) - 1)
-        out[k] = [v[0], decode(game, v[1], f"pending.committed[{k}]"), v[2], v[3]]
+        out[k] = (v[0], decode(game, v[1], f"pending.committed[{k}]"), v[2], v[3])
     if len(out) >= len(players):
         raise SaveError("pending: every player has committed, so the decision should be over")
     pending = {"players": list(players), "committed": out, "simultaneous": value["simultaneous"]}

@@ -49,8 +49,8 @@ class State:
 
     __slots__ = ("game", "num_players", "seed", "rng_count", "vars", "pvars", "zones", "marks",
                  "stack", "pending", "history", "player_names", "events", "_legal_cache", "stacked",
-                 "trace", "_hist_shared", "shown", "private", "chance", "nested_pvars", "shared_frames",
-                 "low_water")
+                 "trace", "_hist_shared", "shown", "private", "chance", "nested_pvars", "nested_vars",
+                 "shared_frames", "low_water")
 
     def __init__(self, game, num_players: int, seed: int = 0, player_names=None):
         self.game = game
@@ -62,6 +62,9 @@ class State:
         # True once a player variable may hold a list or map (clone then copies them deeply);
         # whoever sets a player variable to one sets this (the engine's `set`, loading, scenarios)
         self.nested_pvars = has_nested(self.pvars)
+        # the game variables that may hold a list or map (clone copies these deeply); whoever sets
+        # a game variable to one adds it (note_nested_var)
+        self.nested_vars = nested_keys(self.vars)
         self.zones = {}
         for name, zdef in game.zones.items():
             self.zones[name] = [[] for _ in range(num_players)] if zdef.per_player else []
@@ -220,11 +223,10 @@ class State:
         new.num_players = self.num_players
         new.seed = self.seed
         new.rng_count = self.rng_count
-        v = self.vars
-        new.vars = nv = v.copy()
-        for k, x in v.items():
-            if type(x) in _NESTED:
-                nv[k] = _copy(x)
+        new.vars = nv = self.vars.copy()
+        for k in self.nested_vars:
+            nv[k] = _copy(nv[k])
+        new.nested_vars = self.nested_vars
         new.pvars = [*map(_dict_copy, self.pvars)] if not self.nested_pvars else [*map(_copy, self.pvars)]
         new.nested_pvars = self.nested_pvars
         flat, per_player, sets = _zone_layout(game)
@@ -269,6 +271,12 @@ class State:
         new.private = self.private.copy()
         new.chance = _copy(self.chance) if self.chance is not None else None
         return new
+
+    def note_nested_var(self, name: str) -> None:
+        """Game variable ``name`` now holds a list or map: clones copy it deeply from now on
+        (whoever sets a game variable to a list or map calls this)."""
+        if name not in self.nested_vars:
+            self.nested_vars += (name,)
 
     def pop_frame(self) -> None:
         """Return from the top phase (the engine's only way to pop a frame): the frame below
@@ -341,6 +349,11 @@ def _zone_layout(game) -> tuple:
             tuple(k for k, z in zones if z.per_player and not z.sets),
             tuple(k for k, z in zones if z.sets))
     return layout
+
+
+def nested_keys(values: dict) -> tuple:
+    """The keys of ``values`` whose value is a list, map or tuple (plain data nested inside)."""
+    return tuple(k for k, x in values.items() if type(x) in _NESTED)
 
 
 def has_nested(pvars: list) -> bool:

@@ -255,7 +255,8 @@ def _module(fname: str, frag: Fragment) -> ast.Module:
     return ast.Module(body=[fn_def], type_ignores=[])
 
 
-WARM_CALLS = 50  # calls of a generated function answered by its closures before it is compiled
+WARM_CALLS = 400  # calls of a generated function answered by its closures before it is compiled (a
+# one-game run calls most functions fewer times: compiling them would cost more than it saves)
 
 
 def build(frag: Fragment, closure=None):

@@ -396,3 +396,12 @@ flow:
   - set: {x: "1 / (count(pile) - 2)"}
   - set: {"players[0].score": x}
 """
+
+
+def test_a_name_with_colons_is_printed_as_written_not_as_an_emoji(tmp_path, capsys):
+    """Rich would turn ":skull:" into an emoji; the CLI's consoles print names as written."""
+    path = tmp_path / "emoji.yaml"
+    path.write_text(TINY.replace("name: Tiny", "name: \"Pirates :skull: ahoy\"", 1))
+    assert main(["simulate", str(path), "-n", "2", "-p", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "Pirates :skull: ahoy" in out and "\N{SKULL}" not in out

@@ -368,6 +368,34 @@ def test_a_start_up_from_the_cache_imports_neither_lark_nor_yaml(tmp_path):
     assert run() == ["False", "True"]  # a stored file that is not positions: the YAML is read again
 
 
+def test_a_spec_loaded_before_reads_only_its_own_shelf_of_trees(tmp_path):
+    """A spec's expressions are kept in a shelf of their own (under the spec text's digest): a
+    spec loaded before does not read the shared file of every expression; an edited spec finds
+    its unchanged expressions in the shared file (no parser), and gets a shelf of its own."""
+    probe = ("import sys; from interpreter import load_game; from interpreter.expr import compiler as C\n"
+             "g = load_game(sys.argv[1])\n"
+             "print('lark' in sys.modules, C._STORED.raw is not None, len(g.programs))")
+    env = {**os.environ, "RULEBOOK_CACHE": str(tmp_path)}
+    spec = tmp_path / "sk.yaml"
+    spec.write_text((ROOT / "specs" / "skull_king.yaml").read_text())
+
+    def run():
+        return subprocess.run([sys.executable, "-c", probe, str(spec)], env=env, capture_output=True, text=True,
+                              check=True, cwd=ROOT).stdout.split()
+    first = run()
+    assert first[:2] == ["True", "True"]  # parsed every expression; stored them in both files
+    shelves = sorted(tmp_path.glob("expression-trees-*-*.json"))
+    assert len(shelves) == 1
+    assert run() == ["False", "False", first[2]]  # its shelf alone: the shared file is not read
+    spec.write_text(spec.read_text() + "\n# an edit\n")
+    assert run() == ["False", "True", first[2]]  # edited: the shared file has every tree
+    assert len(sorted(tmp_path.glob("expression-trees-*-*.json"))) == 2  # and the edit has its shelf
+    assert run() == ["False", "False", first[2]]
+    for shelf in tmp_path.glob("expression-trees-*-*.json"):
+        shelf.write_text("[not a shelf")
+    assert run() == ["False", "True", first[2]]  # a broken shelf is ignored
+
+
 @pytest.mark.parametrize("path", sorted(ROOT.glob("specs/*.yaml")), ids=lambda p: p.stem)
 def test_spec_data_read_back_from_the_cache_equals_the_yaml(path, tmp_path, monkeypatch):
     from interpreter import cache

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import operator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,24 +40,75 @@ _TREE_CACHE: dict[str, Tree] = {}
 
 
 class _StoredTrees:
-    """Parsed expressions kept across processes: a JSON file in the user's cache folder (under the
-    grammar's digest) mapping an expression's text to its tree as plain lists, read on the first
-    parse and written back at exit when this process parsed new ones. Reading a tree back costs a
-    tenth of parsing it; a start-up parses a spec's hundred-odd expressions. Best effort: an
-    unreadable, foreign or stale file is ignored (only this module's own shapes are read back, as
-    data: nothing in it is run)."""
+    """Parsed expressions kept across processes: JSON files in the user's cache folder (under the
+    grammar's digest) mapping an expression's text to its tree as plain lists, written when this
+    process parsed new ones. Reading a tree back costs a tenth of parsing it; a start-up parses a
+    spec's hundred-odd expressions. Two kinds of file:
 
-    LIMIT = 4_000  # expressions kept, the newest (about 1.5 MB: read in a few ms)
+    - the shared file holds the newest :attr:`LIMIT` expressions of every spec and scenario (read
+      on the first parse that needs it, written back at exit);
+    - a spec's shelf holds the expressions of one spec text (under its digest): while a spec
+      compiles (:func:`tree_shelf`) trees are looked up there first, so a spec loaded before
+      never reads the shared file (reading it was a tenth of a start-up). An edited spec finds
+      its unchanged expressions in the shared file, and its shelf is written when it compiled.
+
+    Best effort: an unreadable, foreign or stale file is ignored (only this module's own shapes
+    are read back, as data: nothing in it is run)."""
+
+    LIMIT = 4_000  # expressions kept in the shared file, the newest (about 1.5 MB: read in a few ms)
 
     def __init__(self):
         self.raw: dict | None = None
         self.new: dict = {}
         self.path = None
+        self.shelf_path = None  # the shelf of the spec compiling now (None: no spec, or no cache)
+        self.shelf: dict | None = None  # its stored trees (read on its first lookup)
+        self.shelf_new: dict = {}  # trees it lacked, found elsewhere or parsed: written at its end
 
     def get(self, text: str):
+        if self.shelf_path is not None:
+            if self.shelf is None:
+                self.shelf = self._read(self.shelf_path)
+            tree = self._decoded(self.shelf.get(text))
+            if tree is not None:
+                return tree
         if self.raw is None:
             self._open()
         enc = self.raw.get(text)
+        tree = self._decoded(enc)
+        if tree is not None and self.shelf_path is not None:
+            self.shelf_new[text] = enc
+        return tree
+
+    def seen(self, text: str, tree) -> None:
+        """``tree`` of ``text`` came from this process's own cache: the spec compiling now (if
+        any) uses it, so its shelf keeps it."""
+        if self.shelf_path is not None:
+            if self.shelf is None:
+                self.shelf = self._read(self.shelf_path)
+            if text not in self.shelf and text not in self.shelf_new:
+                try:
+                    self.shelf_new[text] = _encode_tree(tree)
+                except RecursionError:
+                    pass
+
+    def put(self, text: str, tree) -> None:
+        try:
+            enc = _encode_tree(tree)
+        except RecursionError:  # nested too deeply to keep (the compiler refuses it anyway)
+            return
+        if self.shelf_path is not None:
+            self.shelf_new[text] = enc
+        if self.raw is None:
+            self._open()
+        if self.path is not None and len(self.new) < self.LIMIT:
+            if not self.new:
+                import atexit
+                atexit.register(self._save)
+            self.new[text] = enc
+
+    @staticmethod
+    def _decoded(enc):
         if enc is None:
             return None
         try:
@@ -64,28 +116,46 @@ class _StoredTrees:
         except (TypeError, ValueError, IndexError, KeyError, RecursionError):
             return None
 
-    def put(self, text: str, tree) -> None:
-        if self.path is not None and len(self.new) < self.LIMIT:
-            if not self.new:
-                import atexit
-                atexit.register(self._save)
-            try:
-                self.new[text] = _encode_tree(tree)
-            except RecursionError:  # nested too deeply to keep (the compiler refuses it anyway)
-                pass
+    @staticmethod
+    def _read(path) -> dict:
+        try:
+            import json
+            data = json.loads(path.read_text())
+            if isinstance(data, dict):
+                return data
+        except (OSError, ValueError, RecursionError):
+            pass
+        return {}
 
     def _open(self) -> None:
         self.raw = {}
         folder = cache_dir()
         if folder is None:
             return
-        grammar = (Path(__file__).parent / "grammar.lark").read_text()
-        self.path = folder / f"expression-trees-{digest(grammar)}.json"
+        self.path = folder / f"expression-trees-{_grammar_digest()}.json"
+        self.raw = self._read(self.path)
+
+    def open_shelf(self, spec_text: str) -> None:
+        """Look up the trees of the spec ``spec_text`` in its shelf first (see the class)."""
+        folder = cache_dir()
+        self.shelf, self.shelf_new = None, {}
+        self.shelf_path = (folder / f"expression-trees-{_grammar_digest()}-{digest(spec_text)}.json"
+                           if folder is not None else None)
+
+    def close_shelf(self) -> None:
+        """Write the shelf if the spec used trees it lacked; lookups go to the shared file again."""
+        path, shelf, new = self.shelf_path, self.shelf, self.shelf_new
+        self.shelf_path, self.shelf, self.shelf_new = None, None, {}
+        if path is None or not new:
+            return
+        import json
+        import os
         try:
-            import json
-            data = json.loads(self.path.read_text())
-            if isinstance(data, dict):
-                self.raw = data
+            kept = dict(shelf or {})
+            kept.update(new)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(dict(list(kept.items())[-self.LIMIT:]), separators=(",", ":")))
+            tmp.replace(path)
         except (OSError, ValueError, RecursionError):
             pass
 
@@ -93,12 +163,7 @@ class _StoredTrees:
         import json
         import os
         try:  # merge with what other processes wrote meanwhile; replace atomically
-            try:
-                on_disk = json.loads(self.path.read_text())
-            except (OSError, ValueError, RecursionError):
-                on_disk = {}
-            if not isinstance(on_disk, dict):
-                on_disk = {}
+            on_disk = self._read(self.path)
             on_disk.update(self.new)
             kept = dict(list(on_disk.items())[-self.LIMIT:])  # the oldest go first
             tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
@@ -106,6 +171,27 @@ class _StoredTrees:
             tmp.replace(self.path)
         except (OSError, ValueError, RecursionError):
             pass
+
+
+_GRAMMAR_DIGEST: list = []
+
+
+def _grammar_digest() -> str:
+    """The digest of the expression grammar (computed once per process)."""
+    if not _GRAMMAR_DIGEST:
+        _GRAMMAR_DIGEST.append(digest((Path(__file__).parent / "grammar.lark").read_text()))
+    return _GRAMMAR_DIGEST[0]
+
+
+@contextmanager
+def tree_shelf(spec_text: str):
+    """While a spec compiles: its expressions' trees are looked up in its own shelf of the user's
+    cache first, and the shelf is written if it lacked some (see :class:`_StoredTrees`)."""
+    _STORED.open_shelf(spec_text)
+    try:
+        yield
+    finally:
+        _STORED.close_shelf()
 
 
 def _encode_tree(node):
@@ -163,6 +249,8 @@ def parse(text: str) -> Tree:
         text = _literal_text(text)
     tree = _TREE_CACHE.get(text)
     if tree is not None:
+        if _STORED.shelf_path is not None:
+            _STORED.seen(text, tree)
         return tree
     tree = _STORED.get(text)
     if tree is not None:

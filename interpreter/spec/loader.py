@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..cache import cache_dir, digest, has_stamp, stamp
 from ..errors import Diagnostic, SpecError
+from ..expr.compiler import tree_shelf
 from .compile import STEP_KINDS, SpecCompiler
 from .positions import Pos, position_of
 
@@ -234,7 +235,8 @@ def load_game(path, options: dict | None = None):
     Raises :class:`SpecError` listing every problem as ``file:line:col``."""
     with _collector_paused():
         data, positions, text = load_spec(path)
-        return SpecCompiler(data, positions, str(path), text).build(options)
+        with tree_shelf(text):
+            return SpecCompiler(data, positions, str(path), text).build(options)
 
 
 def load_game_text(text: str, file: str, options: dict | None = None):
@@ -242,7 +244,8 @@ def load_game_text(text: str, file: str, options: dict | None = None):
     the Game): how workers of another machine load the spec they were sent. Raises SpecError."""
     with _collector_paused():
         data, positions, text = parse_spec(text, file)
-        return SpecCompiler(data, positions, file, text).build(options)
+        with tree_shelf(text):
+            return SpecCompiler(data, positions, file, text).build(options)
 
 
 @contextmanager

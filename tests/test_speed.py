@@ -167,13 +167,7 @@ def test_loop_cursors_are_shared_by_clones_safely(tmp_path):
     assert loaded.to_json() == game.replay(2, 1, state.history).to_json() == state.to_json()
 
 
-PLAYER_VARIABLE_BECOMES_A_LIST = "name: A player variable becomes a list" + TWO_CARDS + """player_variables: {picks: null}
-flow:
-  - for: q
-    in: players
-    do:
-      - set: {q.picks: "[0, 0]"}
-  - repeat: 3
+TAKE_THREE_TIMES = """  - repeat: 3
     do:
       - choose:
           action: take
@@ -181,65 +175,39 @@ flow:
           options: "[0, 1]"
           as: k
           then:
-            - add: {"players[0].picks[k]": 1}
+            - add: {"PICKS[k]": 1}
 score: "0"
 """
+BECOMES_A_LIST = {  # a variable that starts as null and is set to a list: (spec, its value in a State)
+    "player": ("player_variables: {picks: null}\nflow:\n  - for: q\n    in: players\n    do:\n"
+               "      - set: {q.picks: \"[0, 0]\"}\n" + TAKE_THREE_TIMES.replace("PICKS", "players[0].picks"),
+               lambda state: state.pvars[0]["picks"]),
+    "game": ("variables: {picks: null, other: 0}\nflow:\n  - set: {picks: \"[0, 0]\"}\n"
+             + TAKE_THREE_TIMES.replace("PICKS", "picks"),
+             lambda state: state.vars["picks"]),
+}
 
 
-def test_a_player_variable_set_to_a_list_is_copied_by_clones(tmp_path):
-    """Player variables start as scalars here, so clones copy them flat until a `set` makes one
-    a list (State.nested_pvars); from then on each clone owns its lists."""
-    import textwrap
+@pytest.mark.parametrize("kind", sorted(BECOMES_A_LIST))
+def test_a_variable_set_to_a_list_is_copied_by_clones(kind, tmp_path):
+    """Clones copy variables flat until a `set` makes one a list (State.nested_pvars for player
+    variables, State.nested_vars names the game variables); from then on each clone owns its lists."""
+    spec, picks = BECOMES_A_LIST[kind]
     path = tmp_path / "picks.yaml"
-    path.write_text(textwrap.dedent(PLAYER_VARIABLE_BECOMES_A_LIST))
+    path.write_text(f"name: A {kind} variable becomes a list" + TWO_CARDS + spec)
     game = load_game(path)
+    marked = (lambda state: state.nested_pvars) if kind == "player" else (lambda state: state.nested_vars == ("picks",))
     fresh = game.new_state(2, seed=1)
-    assert fresh.nested_pvars and fresh.pvars[0]["picks"] == [0, 0]
+    assert marked(fresh) and marked(fresh.clone()) and picks(fresh) == [0, 0]
     clone = fresh.clone()
     fresh.apply("take 1", 0)
     clone.apply("take 0", 0)
     clone.clone().apply("take 0", 0)
-    assert fresh.pvars[0]["picks"] == [0, 1] and clone.pvars[0]["picks"] == [1, 0]
+    assert picks(fresh) == [0, 1] and picks(clone) == [1, 0]
     loaded = State.from_json(game, clone.to_json())
-    assert loaded.nested_pvars
+    assert marked(loaded)
     loaded.clone().apply("take 1", 0)
-    assert loaded.pvars[0]["picks"] == [1, 0]
-
-
-GAME_VARIABLE_BECOMES_A_LIST = "name: A game variable becomes a list" + TWO_CARDS + """variables: {picks: null, other: 0}
-flow:
-  - set: {picks: "[0, 0]"}
-  - repeat: 3
-    do:
-      - choose:
-          action: take
-          player: 0
-          options: "[0, 1]"
-          as: k
-          then:
-            - add: {"picks[k]": 1}
-score: "0"
-"""
-
-
-def test_a_game_variable_set_to_a_list_is_copied_by_clones(tmp_path):
-    """Clones copy deeply only the game variables that may hold a list or map
-    (State.nested_vars): a `set` that makes one a list adds it, and each clone owns it."""
-    import textwrap
-    path = tmp_path / "picks.yaml"
-    path.write_text(textwrap.dedent(GAME_VARIABLE_BECOMES_A_LIST))
-    game = load_game(path)
-    assert game.new_state(2, seed=1).clone().nested_vars == ("picks",)
-    fresh = game.new_state(2, seed=1)
-    clone = fresh.clone()
-    fresh.apply("take 1", 0)
-    clone.apply("take 0", 0)
-    clone.clone().apply("take 0", 0)
-    assert fresh.vars["picks"] == [0, 1] and clone.vars["picks"] == [1, 0]
-    loaded = State.from_json(game, clone.to_json())
-    assert loaded.nested_vars == ("picks",)
-    loaded.clone().apply("take 1", 0)
-    assert loaded.vars["picks"] == [1, 0]
+    assert picks(loaded) == [1, 0]
 
 
 def test_a_search_rollout_with_the_phase_horizon_ends_when_that_phase_returns():

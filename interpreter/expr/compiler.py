@@ -13,6 +13,7 @@ import inspect
 import operator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..cache import cache_dir, digest
@@ -99,8 +100,6 @@ class _StoredTrees:
             return
         if self.shelf_path is not None:
             self.shelf_new[text] = enc
-        if self.raw is None:
-            self._open()
         if self.path is not None and len(self.new) < self.LIMIT:
             if not self.new:
                 import atexit
@@ -173,14 +172,10 @@ class _StoredTrees:
             pass
 
 
-_GRAMMAR_DIGEST: list = []
-
-
+@lru_cache(maxsize=None)
 def _grammar_digest() -> str:
     """The digest of the expression grammar (computed once per process)."""
-    if not _GRAMMAR_DIGEST:
-        _GRAMMAR_DIGEST.append(digest((Path(__file__).parent / "grammar.lark").read_text()))
-    return _GRAMMAR_DIGEST[0]
+    return digest((Path(__file__).parent / "grammar.lark").read_text())
 
 
 @contextmanager

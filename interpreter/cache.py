@@ -4,8 +4,9 @@ Each thing is kept under a name derived from the SHA-256 of everything it depend
 changed grammar, schema or spec simply misses the cache:
 
 - the expression parser's tables (Lark's own cache file, rebuilt by Lark if unreadable);
-- the parsed expressions, as JSON data (``expression-trees-*.json``, see
-  :class:`interpreter.expr.compiler._StoredTrees`; ignored when unreadable);
+- the parsed expressions, as JSON data: a shared file of the newest and a shelf per spec text
+  (``expression-trees-*.json``, see :class:`interpreter.expr.compiler._StoredTrees`; ignored when
+  unreadable);
 - each spec text's data and positions as read from its YAML, as JSON (``spec-data-*.json``, see
   :func:`interpreter.spec.loader._read_yaml`; only plain JSON data is kept, ignored when unreadable);
 - a stamp per spec text that passed the JSON Schema check (an empty file: the check is skipped
@@ -67,3 +68,16 @@ def stamp(kind: str, key: str) -> None:
             (d / f"{kind}-{key}").touch()
         except OSError:
             pass
+
+
+def write_json(path: Path, data) -> None:
+    """Write ``data`` as compact JSON to ``path`` in the cache, atomically (a temporary file of
+    this process, then a rename, so readers never see half a file). Best effort: a value JSON
+    cannot hold, or a file that cannot be written, leaves the cache as it was."""
+    import json
+    try:
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, allow_nan=False, separators=(",", ":")))
+        tmp.replace(path)
+    except (OSError, ValueError, RecursionError):
+        pass

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..cache import cache_dir, digest
+from ..cache import cache_dir, digest, write_json
 from ..errors import RuleError
 from ..model.cards import Card
 from . import codegen as G
@@ -145,31 +145,17 @@ class _StoredTrees:
         """Write the shelf if the spec used trees it lacked; lookups go to the shared file again."""
         path, shelf, new = self.shelf_path, self.shelf, self.shelf_new
         self.shelf_path, self.shelf, self.shelf_new = None, None, {}
-        if path is None or not new:
-            return
-        import json
-        import os
-        try:
-            kept = dict(shelf or {})
-            kept.update(new)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(dict(list(kept.items())[-self.LIMIT:]), separators=(",", ":")))
-            tmp.replace(path)
-        except (OSError, ValueError, RecursionError):
-            pass
+        if path is not None and new:
+            self._keep(path, shelf or {}, new)
 
     def _save(self) -> None:
-        import json
-        import os
-        try:  # merge with what other processes wrote meanwhile; replace atomically
-            on_disk = self._read(self.path)
-            on_disk.update(self.new)
-            kept = dict(list(on_disk.items())[-self.LIMIT:])  # the oldest go first
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(kept, separators=(",", ":")))
-            tmp.replace(self.path)
-        except (OSError, ValueError, RecursionError):
-            pass
+        # merged with what other processes wrote meanwhile
+        self._keep(self.path, self._read(self.path), self.new)
+
+    def _keep(self, path, old: dict, new: dict) -> None:
+        """Write ``old`` updated with ``new`` to ``path``, the newest :attr:`LIMIT` entries."""
+        kept = {**old, **new}
+        write_json(path, dict(list(kept.items())[-self.LIMIT:]))  # the oldest go first
 
 
 @lru_cache(maxsize=None)

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from ..cache import cache_dir, digest, has_stamp, stamp
+from ..cache import cache_dir, digest, has_stamp, stamp, write_json
 from ..errors import Diagnostic, SpecError
 from ..expr.compiler import tree_shelf
 from .compile import STEP_KINDS, SpecCompiler
@@ -193,14 +192,8 @@ def _read_yaml(text: str, file: str) -> tuple:
     from .yamlpos import load_yaml
     data, positions = load_yaml(text, file)
     if stored is not None and _plain_json(data):
-        try:
-            tmp = stored.with_name(f"{stored.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"data": data, "positions": [
-                [list(path), p.line, p.column, p.style, p.key_line, p.key_column] for path, p in positions.items()]},
-                allow_nan=False, separators=(",", ":")))
-            tmp.replace(stored)
-        except (OSError, ValueError, RecursionError):
-            pass
+        write_json(stored, {"data": data, "positions": [
+            [list(path), p.line, p.column, p.style, p.key_line, p.key_column] for path, p in positions.items()]})
     return data, positions
 
 

@@ -145,7 +145,9 @@ def check_observation(state, seat, where, seen=frozenset()):
     vis = visible_ids(alt, seat)
     places = []
     for name, zdef in alt.game.zones.items():
-        zones = alt.zones[name] if zdef.per_player else [alt.zones[name]]
+        # written in place below: each list through zone_for_write (the clone shares them until then)
+        zones = ([alt.zone_for_write(name, s) for s in range(alt.num_players)] if zdef.per_player
+                 else [alt.zone_for_write(name)])
         if zdef.sets:
             zones = [one for sets in zones for one in sets]
         for ids in zones:

@@ -114,9 +114,10 @@ def test_show_lets_the_seat_see_the_cards_until_they_move():
     # a seen card that is no longer in the deck is not listed with the deck
     clone = state.clone()
     card = state.game.cards[clone.zones["deck"][0]]
-    clone.zones["deck"].remove(card.id)
-    clone.zones["trick"].append(card.id)
+    clone.zone_for_write("deck").remove(card.id)
+    clone.zone_for_write("trick").append(card.id)
     assert clone.observation(0)["zones"]["deck"]["seen"] == [n for n in bottom if n != card.name]
+    assert card.id in state.zones["deck"]  # the clone's lists were its own once written
 
 
 def test_a_moved_card_is_no_longer_seen(tmp_path):

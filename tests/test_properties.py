@@ -252,3 +252,34 @@ def test_every_legal_action_applies_from_one_position():
             for action in state.legal_actions(p):
                 state.clone().apply(action)
             state.apply(rng.choice(state.legal_actions(p)))
+
+
+@pytest.mark.parametrize("chance", [False, True], ids=["", "chance"])
+@pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
+def test_a_clone_taken_before_any_action_leaves_its_original_alone(case, chance):
+    """Zones are copied on write: a clone shares every zone list with its original until one of
+    the two changes it. Clone before every action of a game, play the action on the clone: the
+    original must not change. With chance nodes, a clone also meets the shuffle and what follows
+    it (deal, move) before any other step has written the zones."""
+    spec, options = case
+    game = game_for(spec, options)
+    rng = random.Random(7)
+    state = game.new_state(game.max_players, seed=7, chance=chance)
+    steps = 0
+    while not state.is_terminal():
+        p = rng.choice(state.current_players())
+        action = rng.choice(state.legal_actions(p))
+        before = _plain(state)
+        twin = state.clone()
+        twin.apply(action, p)
+        assert _plain(state) == before, f"playing {action} on a clone changed its original"
+        state.apply(action, p)
+        assert _plain(state) == _plain(twin)
+        steps += 1
+        assert steps < MAX_ACTIONS
+
+
+def _plain(state) -> str:
+    """Everything a State holds, as text (a State with chance nodes has no JSON form)."""
+    return repr([state.zones, state.vars, state.pvars, state.marks, state.stack, state.pending,
+                 state.history, state.shown, state.private, state.chance, state.rng_count])

@@ -210,6 +210,62 @@ def test_a_variable_set_to_a_list_is_copied_by_clones(kind, tmp_path):
     assert picks(loaded) == [1, 0]
 
 
+EVERY_ZONE_STEP = """name: Each zone step alone after a choice
+players: {min: 2, max: 2}
+cards:
+  - each: {rank: "range(1, 9)"}
+    name: "c{rank}"
+zones:
+  deck: {visibility: public, initial: all}
+  hand: {per_player: true, visibility: public}
+  pile: {visibility: public}
+flow:
+  - repeat: 2
+    do:
+      - choose: {action: deal, player: 0, options: "[1, 2]", as: k, then: [{deal: {from: deck, to: hand, count: k}}]}
+      - choose:
+          action: lay
+          player: 0
+          options: "[2, 6]"
+          as: k
+          then: [{move: {cards: "[c in players[0].hand where c.rank > k]", from: "players[0].hand", to: pile}}]
+      - choose: {action: draw, player: 1, options: "[1, 2]", as: k, then: [{move: {from: deck, to: "players[1].hand", count: k}}]}
+      - choose: {action: shuffle, player: 1, options: "[1, 2]", then: [{shuffle: deck}]}
+      - choose: {action: play, player: 1, cards: "players[1].hand", as: c, to: pile}
+      - choose: {action: gather, player: 0, options: "[1, 2]", then: [{gather: deck}]}
+score: "0"
+"""
+
+
+def test_each_step_that_writes_a_zone_copies_a_list_it_shares_with_a_clone(tmp_path):
+    """Zones are copied on write (State.zone_for_write): after a clone the two States share their
+    zone lists, and each step that changes one (deal, move of given cards from a zone, move of a
+    count, shuffle, play, gather) copies it first. Each such step here is the first to write a
+    zone after its choice. Walk every line of play, cloning before each action: playing the clone
+    never changes its original."""
+    path = tmp_path / "every_zone_step.yaml"
+    path.write_text(EVERY_ZONE_STEP)
+    game = load_game(path)
+
+    def snapshot(state):
+        return repr([state.zones, state.vars, state.pvars, state.marks, state.stack, state.pending])
+
+    lines = 0
+    todo = [game.new_state(2, seed=1)]
+    while todo:
+        state = todo.pop()
+        if state.is_terminal():
+            lines += 1
+            continue
+        for action in state.legal_actions(state.current_players()[0]):
+            before = snapshot(state)
+            twin = state.clone()
+            twin.apply(action)
+            assert snapshot(state) == before, f"playing {action.text} on a clone changed its original"
+            todo.append(twin)
+    assert lines >= 2 ** 12  # two rounds of six choices, each between two options or more
+
+
 def test_a_search_rollout_with_the_phase_horizon_ends_when_that_phase_returns():
     """The `phase` horizon of the search bots: a rollout goes on while the phase under `flow`
     runs (clones share that frame until they return to it) and stops when it returns."""

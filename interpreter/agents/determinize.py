@@ -78,14 +78,17 @@ class Determiniser:
         return out
 
     @staticmethod
-    def _zone(state, place) -> list:
+    def _zone(state, place, write=False) -> list:
+        """The live list of ``place``; ``write``: ready to be changed (``State.zone_for_write``)."""
         name, owner = place
+        if write:
+            return state.zone_for_write(name, owner)
         z = state.zones[name]
         return z if owner is None else z[owner]
 
-    def _lists(self, state, place) -> list:
+    def _lists(self, state, place, write=False) -> list:
         """The live card lists of ``place``: the zone itself, or its sets for a zone of sets."""
-        z = self._zone(state, place)
+        z = self._zone(state, place, write)
         return z if self.game.zones[place[0]].sets else [z]
 
     def pinned(self, state) -> set:
@@ -146,9 +149,9 @@ class Determiniser:
         # probe on a determinisation: the answer may depend on nothing the seat cannot see
         rng = rng or random.Random(len(state.history))
         probe = self.sample(state, rng, keep_commits=True)
-        zone = self._zone(probe, place)
+        zone = self._zone(probe, place, True)
         # park the probe hand's other cards where they cannot matter: another hidden list
-        park = next((lst for other in hidden if other != place for lst in self._lists(probe, other)), None)
+        park = next((lst for other in hidden if other != place for lst in self._lists(probe, other, True)), None)
         if park is None:
             return
         park.extend(zone)
@@ -234,7 +237,7 @@ class Determiniser:
             # pinned cards keep their position; the others are dealt again in their slots (a zone
             # of sets keeps the number and sizes of its sets)
             new = iter(fill[place])
-            for lst in self._lists(det, place):
+            for lst in self._lists(det, place, True):
                 lst[:] = [c if c in pinned else next(new) for c in lst]
         det.seed = rng.getrandbits(62)
         det.rng_count = 0

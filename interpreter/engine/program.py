@@ -57,18 +57,19 @@ class ZoneRef:
         self.name, self.owner, self.text = name, owner, text
         self.index, self.sets = index, sets
 
-    def _whole(self, state, ctx):
-        zone = state.zones[self.name]
-        if self.owner is None:
-            return zone
-        seat = self.owner(ctx)
+    def _whole(self, state, ctx, write=False):
+        owner = self.owner
+        if owner is None:
+            return state.zone_for_write(self.name) if write else state.zones[self.name]
+        seat = owner(ctx)
         if type(seat) is not int or not 0 <= seat < state.num_players:
             raise RuleError(f"{self.text}: {seat!r} is not a player")
-        return zone[seat]
+        return state.zone_for_write(self.name, seat) if write else state.zones[self.name][seat]
 
-    def cards(self, state, ctx) -> list:
-        """The zone's list of card ids (the live list, not a copy); one set of a zone of sets."""
-        zone = self._whole(state, ctx)
+    def cards(self, state, ctx, write=False) -> list:
+        """The zone's list of card ids (the live list, not a copy); one set of a zone of sets.
+        ``write``: the caller changes it in place (:meth:`State.zone_for_write`)."""
+        zone = self._whole(state, ctx, write)
         if not self.sets:
             return zone
         if self.index is None:
@@ -79,12 +80,13 @@ class ZoneRef:
         return zone[k]
 
     def dest(self, state, ctx) -> list:
-        """The live list cards are put into: a zone of sets without an index opens a new set."""
+        """The live list cards are put into, ready to change: a zone of sets without an index
+        opens a new set."""
         if self.sets and self.index is None:
-            zone = self._whole(state, ctx)
+            zone = self._whole(state, ctx, True)
             zone.append([])
             return zone[-1]
-        return self.cards(state, ctx)
+        return self.cards(state, ctx, True)
 
 
 class Call(Instr):
@@ -332,7 +334,7 @@ class Shuffle(Instr):
         self.zone = zone
 
     def run(self, state, ctx, frame):
-        ids = self.zone.cards(state, ctx)
+        ids = self.zone.cards(state, ctx, True)
         if state.chance is not None and not state.stacked:  # a chance node: the outcome comes from outside
             from .chance import next_outcome, shuffle_with
             shuffle_with(state, ids, next_outcome(state, "shuffle", len(ids), ids))
@@ -364,14 +366,14 @@ class Move(Instr):
             for card in chosen:
                 if type(card) is not Card:
                     raise RuleError(f"move: {card!r} is not a card")
-                src = self.src.cards(state, ctx) if self.src is not None else state.find_zone(card.id)
+                src = self.src.cards(state, ctx, True) if self.src is not None else state.find_zone(card.id)
                 try:
                     src.remove(card.id)
                 except ValueError:
                     raise RuleError(f"move: {card.name} is not in {self.src.text}") from None
                 ids.append(card.id)
         else:
-            src = self.src.cards(state, ctx)
+            src = self.src.cards(state, ctx, True)
             if self.count is None:
                 ids = list(src)
                 src.clear()
@@ -408,15 +410,14 @@ class Gather(Instr):
         self.dst = dst
 
     def run(self, state, ctx, frame):
-        dst = self.dst.cards(state, ctx)
+        dst = self.dst.cards(state, ctx, True)
         kept = list(dst) if state.stacked else []  # scenario decks keep their given order on top
-        for name, zone in state.zones.items():
-            zdef = state.game.zones[name]
+        for name, zdef in state.game.zones.items():
             if zdef.per_player:
-                for z in zone:
-                    z.clear()
+                for seat in range(state.num_players):
+                    state.zone_for_write(name, seat).clear()
             else:
-                zone.clear()
+                state.zone_for_write(name).clear()
         held = set(kept)
         dst.extend(i for i in state.game.cards_in_play(state.num_players) if i not in held)
         dst.extend(kept)
@@ -436,8 +437,8 @@ class Deal(Instr):
         self.src, self.zone, self.count, self.start, self.players = src, zone, count, start, players
 
     def run(self, state, ctx, frame):
-        src = self.src.cards(state, ctx)
-        hands = state.zones[self.zone]
+        src = self.src.cards(state, ctx, True)
+        hands = [state.zone_for_write(self.zone, p) for p in range(state.num_players)]
         if self.count == "all":
             n = None
         else:
@@ -986,7 +987,7 @@ class BindChoice(Instr):
                 src = None
                 if self.src is not None:
                     ctx.bound[self.by_name] = seat
-                    src = self.src.cards(state, ctx)
+                    src = self.src.cards(state, ctx, True)
                     if cid not in src:
                         src = None
                 (src if src is not None else state.find_zone(cid)).remove(cid)

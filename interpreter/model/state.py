@@ -50,7 +50,7 @@ class State:
     __slots__ = ("game", "num_players", "seed", "rng_count", "vars", "pvars", "zones", "marks",
                  "stack", "pending", "history", "player_names", "events", "_legal_cache", "stacked",
                  "trace", "_hist_shared", "shown", "private", "chance", "nested_pvars", "nested_vars",
-                 "shared_frames", "low_water")
+                 "shared_frames", "low_water", "owned_zones")
 
     def __init__(self, game, num_players: int, seed: int = 0, player_names=None):
         self.game = game
@@ -68,6 +68,9 @@ class State:
         self.zones = {}
         for name, zdef in game.zones.items():
             self.zones[name] = [[] for _ in range(num_players)] if zdef.per_player else []
+        # copy on write: None while every zone list is this State's own; after a clone, the
+        # zones it may change in place (see zone_for_write, the engine's only way to write a zone)
+        self.owned_zones = None
         self.marks = {}
         self.stack = []
         # the frames stack[:shared_frames] may be shared with clones (copy on write): the engine
@@ -122,11 +125,40 @@ class State:
                     yield name, seat, None, z
 
     def find_zone(self, cid: int) -> list:
-        """The live list that holds card ``cid`` (one set, for a zone of sets)."""
-        for _, _, _, z in self.card_lists():
+        """The live list that holds card ``cid`` (one set, for a zone of sets), ready to be
+        changed in place (:meth:`zone_for_write`)."""
+        for name, seat, k, z in self.card_lists():
             if cid in z:
-                return z
+                z = self.zone_for_write(name, seat)
+                return z if k is None else z[k]
         raise RulebookError(f"card {cid} is in no zone")  # pragma: no cover - cards are never lost
+
+    def zone_for_write(self, name: str, seat=None) -> list:
+        """The list of zone ``name`` (of seat ``seat`` for a per-player zone), which this State
+        may now change in place: a list still shared with a clone is copied first (copy on
+        write). Every change to a zone goes through here; reading ``zones`` needs nothing.
+        Zones of sets are copied whole at each clone, so they are always this State's own."""
+        owned = self.owned_zones
+        zones = self.zones
+        if owned is None:
+            return zones[name] if seat is None else zones[name][seat]
+        if seat is None:
+            if name in owned:
+                return zones[name]
+            owned[name] = True
+            z = zones[name] = zones[name][:]
+            return z
+        seats = owned.get(name)
+        if seats is None:  # the list of hands is shared too
+            hands = zones[name] = zones[name][:]
+            seats = owned[name] = set()
+        else:
+            hands = zones[name]
+            if seats is True or seat in seats:  # True: a zone of sets, copied at the clone
+                return hands[seat]
+        seats.add(seat)
+        z = hands[seat] = hands[seat][:]
+        return z
 
     def zone_of(self, cid: int) -> tuple:
         """``(zone name, owner seat or None)`` of card ``cid``."""
@@ -214,10 +246,11 @@ class State:
         return self.game.observation(self, player)
 
     def clone(self) -> "State":
-        """An independent copy. Cheap: zones and variables are copied as plain lists and
-        dicts, cards are shared (immutable), the history list is shared until one of the two
-        States records an action, and the frames below the top of the control stack are shared
-        until one of the two returns to them (copy on write: :meth:`pop_frame`)."""
+        """An independent copy. Cheap: variables are copied as plain dicts, cards are shared
+        (immutable), and three parts are copied on write: each zone list is shared until one of
+        the two States changes it (:meth:`zone_for_write`), the history list until one of them
+        records an action, and the frames below the top of the control stack until one of them
+        returns to them (:meth:`pop_frame`)."""
         new = _new_state(State)
         game = new.game = self.game
         new.num_players = self.num_players
@@ -229,15 +262,17 @@ class State:
         new.nested_vars = self.nested_vars
         new.pvars = [*map(_dict_copy, self.pvars)] if not self.nested_pvars else [*map(_copy, self.pvars)]
         new.nested_pvars = self.nested_pvars
-        flat, per_player, sets = _zone_layout(game)
-        z = self.zones
-        new.zones = nz = z.copy()
-        for k in flat:
-            nz[k] = z[k][:]
-        for k in per_player:
-            nz[k] = [*map(_list_copy, z[k])]
-        for k in sets:  # a zone of sets is one level deeper (a list of sets per seat)
-            nz[k] = _copy(z[k])
+        # zones: copy on write (zone_for_write), so both States now share every plain zone list
+        new.zones = nz = self.zones.copy()
+        sets = _set_zones(game)
+        if sets:  # a zone of sets is one level deeper (a list of sets per seat): copied now
+            for k in sets:
+                nz[k] = _copy(nz[k])
+            new.owned_zones = dict.fromkeys(sets, True)
+            self.owned_zones = dict.fromkeys(sets, True)
+        else:
+            new.owned_zones = {}
+            self.owned_zones = {}
         new.marks = self.marks.copy()  # the engine replaces a mark, never edits one in place
         stack = self.stack
         if stack:
@@ -333,22 +368,17 @@ class State:
         return state_from_json(cls, game, text, getattr(game, "check_loaded_state", None))
 
 
-_list_copy = list.copy
 _dict_copy = dict.copy
 _new_state = object.__new__
 
 
-def _zone_layout(game) -> tuple:
-    """The game's zone names as ``(flat, per_player, sets)`` tuples, by how :meth:`State.clone`
-    copies them (computed once per Game)."""
-    layout = game.__dict__.get("_zone_layout")
-    if layout is None:
-        zones = game.zones.items()
-        layout = game.__dict__["_zone_layout"] = (
-            tuple(k for k, z in zones if not z.per_player and not z.sets),
-            tuple(k for k, z in zones if z.per_player and not z.sets),
-            tuple(k for k, z in zones if z.sets))
-    return layout
+def _set_zones(game) -> tuple:
+    """The names of the game's zones of sets, which :meth:`State.clone` copies at once (computed
+    once per Game)."""
+    names = game.__dict__.get("_set_zones")
+    if names is None:
+        names = game.__dict__["_set_zones"] = tuple(k for k, z in game.zones.items() if z.sets)
+    return names
 
 
 def nested_keys(values: dict) -> tuple:

@@ -1,6 +1,6 @@
 """``python -m interpreter`` runs the ``rulebook`` command."""
 import sys
 
-from .cli import main
+from .command import main
 
 sys.exit(main())

@@ -7,6 +7,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -37,9 +38,24 @@ def parse_options(pairs) -> dict:
     return out
 
 
+# True when this process runs one command (set by interpreter.command): the game it loads lives as
+# long as the process, so its objects are then set aside from the cycle collector (gc.freeze),
+# which would otherwise go through them all again each time it runs while the game plays.
+SETTLE_LOADED_GAME = False
+
+
 def _load(args):
+    """The game of ``args.spec`` with the options of ``args.option`` (see SETTLE_LOADED_GAME)."""
     from .spec.loader import load_game
-    return load_game(args.spec, parse_options(args.option))
+    options = parse_options(args.option)
+    if not SETTLE_LOADED_GAME:
+        return load_game(args.spec, options)
+    gc.disable()
+    try:
+        return load_game(args.spec, options)
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def _value_text(value) -> str:
@@ -955,9 +971,45 @@ def _add_schedule_args(p) -> None:
                         "repeatable, e.g. --speed 0=2.0 --speed 1=0.5")
 
 
-def build_parser() -> argparse.ArgumentParser:
+# every command's name (a test checks it against the parser): when argv names one, the others are
+# left out of the parser altogether
+ANALYSIS_COMMANDS = ("diagram", "doc", "diff")  # interpreter.analysis.cli's
+COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve", *ANALYSIS_COMMANDS)
+
+
+class _Undeclared:
+    """A command that is not the one run: listed (for help), its arguments not declared."""
+
+    def add_argument(self, *args, **kwargs) -> None:
+        pass
+
+    def set_defaults(self, **kwargs) -> None:
+        pass
+
+
+class _Commands:
+    """The parser's subparsers, declaring the arguments of the ``wanted`` command only (all of them
+    when ``wanted`` is None): declaring every command's arguments cost a one-game run a few
+    milliseconds, each argument asking the terminal its size."""
+
+    def __init__(self, subparsers, wanted):
+        self.subparsers, self.wanted = subparsers, wanted
+
+    def add_parser(self, name, **kwargs):
+        if self.wanted not in (None, name) and self.wanted in COMMANDS:
+            return _Undeclared()  # not even listed: the command run is known
+        parser = self.subparsers.add_parser(name, **kwargs)
+        return parser if self.wanted in (None, name) else _Undeclared()
+
+
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The ``rulebook`` argument parser. With ``argv`` (the arguments to parse), only the command
+    they name gets its arguments declared; without, every command does."""
     p = argparse.ArgumentParser(prog="rulebook", description="Run card games from their rules (YAML specs).")
-    sub = p.add_subparsers(dest="command", required=True)
+    subparsers = p.add_subparsers(dest="command", required=True)
+    # the command: the first argument not an option (no top-level option takes a value); when it
+    # names no command, argparse says so and lists them
+    sub = _Commands(subparsers, next((a for a in argv or () if not a.startswith("-")), None))
 
     v = sub.add_parser("validate", help="check specs; every problem as file:line:col")
     v.add_argument("specs", nargs="+")
@@ -1057,18 +1109,21 @@ def build_parser() -> argparse.ArgumentParser:
                     "(reproducible tests; default: a random seed per game, never shown to players)")
     sv.set_defaults(func=cmd_serve)
 
-    try:
-        from .analysis.cli import add_analysis_commands
-    except ImportError:
-        pass
-    else:
-        add_analysis_commands(sub)
+    if sub.wanted not in COMMANDS[:-len(ANALYSIS_COMMANDS)]:  # not a command declared above
+        try:
+            from .analysis.cli import add_analysis_commands
+        except ImportError:
+            pass
+        else:
+            add_analysis_commands(sub)
     return p
 
 
 def main(argv=None) -> int:
     """Entry point of the ``rulebook`` command; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    args = build_parser(argv).parse_args(argv)
     try:
         return args.func(args)
     except SpecError as exc:

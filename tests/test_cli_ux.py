@@ -405,3 +405,20 @@ def test_a_name_with_colons_is_printed_as_written_not_as_an_emoji(tmp_path, caps
     assert main(["simulate", str(path), "-n", "2", "-p", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "Pirates :skull: ahoy" in out and "\N{SKULL}" not in out
+
+
+def test_each_command_parses_as_when_every_command_is_declared():
+    """build_parser(argv) declares only the arguments of the command argv names (a start-up
+    saving): each command's help and parsed arguments are the same as with every command declared."""
+    import argparse
+
+    from interpreter.cli import COMMANDS, build_parser
+    full = build_parser()
+    commands = next(a for a in full._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert tuple(commands) == COMMANDS  # the names build_parser checks argv against
+    for name, parser in commands.items():
+        lazy = next(a for a in build_parser([name])._actions if isinstance(a, argparse._SubParsersAction))
+        assert lazy.choices[name].format_help() == parser.format_help(), name
+    argv = ["simulate", str(SK), "-n", "3", "-p", "4", "--quiet", "--bot", "0=greedy"]
+    assert vars(build_parser(argv).parse_args(argv)) == vars(full.parse_args(argv))
+    assert build_parser(["--help"]).format_help() == full.format_help()

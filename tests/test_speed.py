@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +101,30 @@ def test_simulate_imports_no_drawing_or_graph_library(tmp_path):
     second = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
     assert second.returncode == 0, second.stderr
     assert second.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_command_sets_its_modules_and_game_aside_from_the_cycle_collector(tmp_path):
+    """`rulebook` (interpreter.command) imports with the cycle collector off, then freezes what
+    start-up made (modules, the loaded game): the collector is on again while the game plays, and
+    `import interpreter` alone loads nothing else. cli.main called from a program freezes nothing."""
+    sk = str(ROOT / "specs" / "skull_king.yaml")
+    code = ("import gc, json, sys; import interpreter; "
+            "alone = sorted(m for m in sys.modules if m.startswith('interpreter')); "
+            "from interpreter import command, cli; from interpreter.sim import simulate as sim; seen = []; "
+            "real = sim.simulate; "
+            "sim.simulate = lambda *a, **k: seen.append([gc.isenabled(), gc.get_freeze_count()]) or real(*a, **k); "
+            f"code = {{'command': command.main, 'cli': cli.main}}[sys.argv[1]](['simulate', {sk!r}, '-n', '1', '-p', '3', '--quiet']); "
+            "print(json.dumps([alone, code, seen, gc.isenabled()]))")
+    env = {"RULEBOOK_CACHE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    out = {}
+    for entry in ("command", "cli"):
+        run = subprocess.run([sys.executable, "-c", code, entry], capture_output=True, text=True, env=env, cwd=ROOT)
+        assert run.returncode == 0, run.stderr
+        out[entry] = json.loads(run.stdout.strip().splitlines()[-1])
+    alone, code, [[enabled, frozen]], enabled_after = out["command"]
+    assert alone == ["interpreter"] and code == 0 and enabled and enabled_after
+    assert frozen > 10_000  # the modules and the game
+    assert out["cli"][1:] == [0, [[True, 0]], True]
 
 
 def test_a_spec_that_fails_the_schema_is_never_stamped(tmp_path, monkeypatch):

@@ -413,8 +413,22 @@ def test_a_start_up_from_the_cache_imports_neither_lark_nor_yaml(tmp_path):
     assert run() == ["True", "True"]  # the first parses every expression and the YAML
     assert run() == ["False", "False"]  # the next reads them back
     (stored,) = tmp_path.glob("spec-data-*.json")
-    stored.write_text('{"data": {"name": 5}, "positions": [[["name"], "x", 1, null, 0, 0]]}')
-    assert run() == ["False", "True"]  # a stored file that is not positions: the YAML is read again
+    good = json.loads(stored.read_text())
+    stored.write_text('{"data": [5], "positions": []}')
+    assert run() == ["False", "True"]  # a stored file that is not a spec's data: the YAML is read again
+    # positions are decoded when first asked for (a clean load never asks); damaged ones give way
+    # to the YAML's, read again then
+    where = ("from interpreter import load_game; from interpreter.spec.positions import position_of; "
+             "import sys; g = load_game('specs/skull_king.yaml'); before = 'yaml' in sys.modules; "
+             "p = position_of(g.positions, ('flow', 0)); print(before, 'yaml' in sys.modules, p.line, p.column)")
+    stored.write_text(json.dumps(good))
+    fine = subprocess.run([sys.executable, "-c", where], env=env, capture_output=True, text=True, check=True,
+                          cwd=ROOT).stdout.split()
+    assert fine[:2] == ["False", "False"] and int(fine[2]) > 1
+    stored.write_text(json.dumps({**good, "positions": [[["flow", 0], "x", 1, None, 0, 0]]}))
+    damaged = subprocess.run([sys.executable, "-c", where], env=env, capture_output=True, text=True, check=True,
+                             cwd=ROOT).stdout.split()
+    assert damaged == ["False", "True", *fine[2:]]
 
 
 def test_a_spec_loaded_before_reads_only_its_own_shelf_of_trees(tmp_path):
@@ -458,6 +472,22 @@ def test_spec_data_read_back_from_the_cache_equals_the_yaml(path, tmp_path, monk
     fresh = load_yaml(text, str(path))
     assert first == fresh and again == fresh
     assert [list(map(type, k)) for k in again[1]] == [list(map(type, k)) for k in fresh[1]]
+
+
+def test_a_spec_read_back_from_the_cache_reports_its_errors_where_they_are(tmp_path, monkeypatch):
+    """Positions read from the cache are decoded only when a diagnostic needs them: a broken spec
+    loaded again (its data from the cache) reports the same errors at the same lines and columns."""
+    from interpreter import SpecError, cache
+    monkeypatch.setattr(cache, "_DIR", [tmp_path])
+    spec = tmp_path / "broken.yaml"
+    spec.write_text((ROOT / "specs" / "oh_hell.yaml").read_text().replace("trick_winner", "trick_winer", 1))  # the define
+    reports = []
+    for _ in range(2):
+        with pytest.raises(SpecError) as err:
+            load_game(spec)
+        reports.append([(d.line, d.column, d.message) for d in err.value.diagnostics])
+    assert list(tmp_path.glob("spec-data-*.json")), "the second load read the spec's data back"
+    assert reports[0] == reports[1] and reports[0][0][0] > 1 and "trick_winner" in reports[0][0][2]  # the call
 
 
 def test_spec_data_that_json_cannot_give_back_is_not_kept(tmp_path, monkeypatch):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import json
+from collections.abc import Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -185,8 +186,8 @@ def _read_yaml(text: str, file: str) -> tuple:
     if stored is not None:
         try:
             saved = json.loads(stored.read_text())
-            if type(saved["data"]) is dict:
-                return saved["data"], _decode_positions(saved["positions"])
+            if type(saved["data"]) is dict and type(saved["positions"]) is list:
+                return saved["data"], _StoredPositions(saved["positions"], text, file)
         except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError):
             pass
     from .yamlpos import load_yaml
@@ -207,6 +208,39 @@ def _plain_json(value, depth: int = 0) -> bool:
     if t is float:
         return value == value and value not in (float("inf"), float("-inf"))
     return value is None or t in (str, int, bool)
+
+
+class _StoredPositions(Mapping):
+    """The positions (path -> :class:`Pos`) of a spec whose data was read from the cache, decoded
+    when first asked for: a spec that compiles without a diagnostic never asks. Rows that do not
+    decode (a damaged file) give way to the positions read again from the spec's text."""
+
+    __slots__ = ("_rows", "_text", "_file", "_map")
+
+    def __init__(self, rows: list, text: str, file: str):
+        self._rows, self._text, self._file, self._map = rows, text, file, None
+
+    def _positions(self) -> dict:
+        if self._map is None:
+            try:
+                self._map = _decode_positions(self._rows)
+            except (ValueError, TypeError):
+                from .yamlpos import load_yaml
+                self._map = load_yaml(self._text, self._file)[1]
+            self._rows = self._text = None
+        return self._map
+
+    def __getitem__(self, path) -> Pos:
+        return self._positions()[path]
+
+    def __contains__(self, path) -> bool:
+        return path in self._positions()
+
+    def __iter__(self):
+        return iter(self._positions())
+
+    def __len__(self) -> int:
+        return len(self._positions())
 
 
 def _decode_positions(rows) -> dict:

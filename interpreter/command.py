@@ -1,7 +1,7 @@
 """The ``rulebook`` command's entry point (``python -m interpreter`` too).
 
 Start-up makes long-lived objects only: modules, then the game the command loads. Python's cycle
-collector would go through each of them several times for nothing (about a tenth of a one-game
+collector would go through each of them several times for nothing (about 15% of a one-game
 ``rulebook simulate``), so it is off while the command's modules import, and they are then set
 aside from it (``gc.freeze``); so is the game, once loaded (``interpreter.cli.SETTLE_LOADED_GAME``).
 Only this process-wide entry does so: ``interpreter.cli.main`` called from a program leaves the

@@ -123,10 +123,7 @@ def compute_tables(game) -> list[RuleTable]:
                         value = f(c)
                         (scratch.pvars[0] if kind == "player" else scratch.vars)[name] = value
                         if type(value) in (list, dict):
-                            if kind == "player":
-                                scratch.nested_pvars = True
-                            else:
-                                scratch.note_nested_var(name)
+                            scratch.note_nested(kind, name)
                     c.work = 0
                     value = t.cell(c)
                     # the row's or column's card is named as on its axis ("joker as high")

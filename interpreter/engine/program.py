@@ -250,8 +250,7 @@ class Assign(Instr):
                 t = type(value)
                 if t is list or t is dict or t is tuple:
                     check_value(ctx, value)
-                    if kind == "var":
-                        state.note_nested_var(name)
+                    state.note_nested(kind, name)
                 (state.vars if kind == "var" else frame[2])[name] = value
                 frame[1] += 1
                 return
@@ -277,7 +276,7 @@ class Assign(Instr):
                         if teams[q] == teams[seat]:
                             state.pvars[q][key] = _copy_plain(value) if nested else value
                     if nested:
-                        state.nested_pvars = True
+                        state.note_nested(kind, name)
                     continue
             else:
                 store, key = extra[0](ctx), extra[1](ctx)
@@ -292,10 +291,7 @@ class Assign(Instr):
                 value = check_value(ctx, _add(0 if old is None else old, value))
             store[key] = value
             if type(value) is list or type(value) is dict or type(value) is tuple:
-                if kind == "player":
-                    state.nested_pvars = True  # clones copy player variables deeply from now on
-                elif kind == "var":
-                    state.note_nested_var(name)
+                state.note_nested(kind, name)
         frame[1] += 1
 
 

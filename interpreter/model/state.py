@@ -63,7 +63,7 @@ class State:
         # whoever sets a player variable to one sets this (the engine's `set`, loading, scenarios)
         self.nested_pvars = has_nested(self.pvars)
         # the game variables that may hold a list or map (clone copies these deeply); whoever sets
-        # a game variable to one adds it (note_nested_var)
+        # a game variable to one adds it (note_nested)
         self.nested_vars = nested_keys(self.vars)
         self.zones = {}
         for name, zdef in game.zones.items():
@@ -265,14 +265,10 @@ class State:
         # zones: copy on write (zone_for_write), so both States now share every plain zone list
         new.zones = nz = self.zones.copy()
         sets = _set_zones(game)
-        if sets:  # a zone of sets is one level deeper (a list of sets per seat): copied now
-            for k in sets:
-                nz[k] = _copy(nz[k])
-            new.owned_zones = dict.fromkeys(sets, True)
-            self.owned_zones = dict.fromkeys(sets, True)
-        else:
-            new.owned_zones = {}
-            self.owned_zones = {}
+        for k in sets:  # a zone of sets is one level deeper (a list of sets per seat): copied now
+            nz[k] = _copy(nz[k])
+        new.owned_zones = dict.fromkeys(sets, True)
+        self.owned_zones = dict.fromkeys(sets, True)
         new.marks = self.marks.copy()  # the engine replaces a mark, never edits one in place
         stack = self.stack
         if stack:
@@ -307,10 +303,13 @@ class State:
         new.chance = _copy(self.chance) if self.chance is not None else None
         return new
 
-    def note_nested_var(self, name: str) -> None:
-        """Game variable ``name`` now holds a list or map: clones copy it deeply from now on
-        (whoever sets a game variable to a list or map calls this)."""
-        if name not in self.nested_vars:
+    def note_nested(self, kind: str, name: str) -> None:
+        """Variable ``name`` of ``kind`` (``"var"``: a game variable; ``"player"`` or ``"team"``:
+        a player variable; any other kind: nothing to note) now holds a list or map: clones copy
+        it deeply from now on (whoever sets a variable to a list or map calls this)."""
+        if kind == "player" or kind == "team":
+            self.nested_pvars = True
+        elif kind == "var" and name not in self.nested_vars:
             self.nested_vars += (name,)
 
     def pop_frame(self) -> None:

@@ -973,8 +973,8 @@ def _add_schedule_args(p) -> None:
 
 # every command's name (a test checks it against the parser): when argv names one, the others are
 # left out of the parser altogether
-ANALYSIS_COMMANDS = ("diagram", "doc", "diff")  # interpreter.analysis.cli's
-COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve", *ANALYSIS_COMMANDS)
+CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve")  # declared here
+COMMANDS = (*CORE_COMMANDS, "diagram", "doc", "diff")  # and interpreter.analysis.cli's
 
 
 class _Undeclared:
@@ -996,10 +996,11 @@ class _Commands:
         self.subparsers, self.wanted = subparsers, wanted
 
     def add_parser(self, name, **kwargs):
-        if self.wanted not in (None, name) and self.wanted in COMMANDS:
-            return _Undeclared()  # not even listed: the command run is known
-        parser = self.subparsers.add_parser(name, **kwargs)
-        return parser if self.wanted in (None, name) else _Undeclared()
+        if self.wanted is None or self.wanted == name:
+            return self.subparsers.add_parser(name, **kwargs)
+        if self.wanted not in COMMANDS:  # listed, as argparse names every command in its error
+            self.subparsers.add_parser(name, **kwargs)
+        return _Undeclared()
 
 
 def build_parser(argv=None) -> argparse.ArgumentParser:
@@ -1109,7 +1110,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
                     "(reproducible tests; default: a random seed per game, never shown to players)")
     sv.set_defaults(func=cmd_serve)
 
-    if sub.wanted not in COMMANDS[:-len(ANALYSIS_COMMANDS)]:  # not a command declared above
+    if sub.wanted not in CORE_COMMANDS:
         try:
             from .analysis.cli import add_analysis_commands
         except ImportError:

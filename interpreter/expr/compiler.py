@@ -66,11 +66,15 @@ class _StoredTrees:
         self.shelf: dict | None = None  # its stored trees (read on its first lookup)
         self.shelf_new: dict = {}  # trees it lacked, found elsewhere or parsed: written at its end
 
+    def _open_shelf(self) -> dict:
+        """The stored trees of the spec compiling now (its shelf is read on the first lookup)."""
+        if self.shelf is None:
+            self.shelf = self._read(self.shelf_path)
+        return self.shelf
+
     def get(self, text: str):
         if self.shelf_path is not None:
-            if self.shelf is None:
-                self.shelf = self._read(self.shelf_path)
-            tree = self._decoded(self.shelf.get(text))
+            tree = self._decoded(self._open_shelf().get(text))
             if tree is not None:
                 return tree
         if self.raw is None:
@@ -85,9 +89,7 @@ class _StoredTrees:
         """``tree`` of ``text`` came from this process's own cache: the spec compiling now (if
         any) uses it, so its shelf keeps it."""
         if self.shelf_path is not None:
-            if self.shelf is None:
-                self.shelf = self._read(self.shelf_path)
-            if text not in self.shelf and text not in self.shelf_new:
+            if text not in self._open_shelf() and text not in self.shelf_new:
                 try:
                     self.shelf_new[text] = _encode_tree(tree)
                 except RecursionError:

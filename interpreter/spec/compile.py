@@ -95,6 +95,7 @@ class _LazyDefines(dict):
             raise KeyError(name) from None
         return fn
 
+
 class _OptionsCtx:
     """The context of expressions evaluated at load time (card lists): options only."""
 

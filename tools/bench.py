@@ -140,11 +140,12 @@ def reference_games(seed: int, budget: float) -> float:
     return n / (cpu() - t0)
 
 
-def per_round(ours: list, theirs: list, ratio) -> float | None:
-    """The median over rounds of ``ratio(our run, their run)``, each pair measured in the same round
-    one after the other: a slow spell of the machine then slows both sides of a ratio, not one."""
-    pairs = [ratio(a, b) for a, b in zip(ours, theirs)]
-    return med(pairs) if pairs else None
+def per_round(key: str, ours: list, theirs: list, ratio) -> dict:
+    """``{key: median, key_per_round: [...]}`` of ``ratio(our run, their run)`` by round, each pair
+    measured in the same round one after the other: a slow spell of the machine then slows both
+    sides of a ratio, not one."""
+    rounds = [ratio(a, b) for a, b in zip(ours, theirs)]
+    return {key: med(rounds), f"{key}_per_round": rounds}
 
 
 # -- the kernel's fast path (simulate --fast) and the Dask cluster: hooks that say why not ----
@@ -368,9 +369,8 @@ def measure(args) -> dict:
         sk_raw = raw["Skull King"]
         gps = lambda run, ref_gps: run[1] / run[0] / ref_gps  # noqa: E731
         out["reference_skull_king"] = {"games_per_s": med(ref),
-                                       "simulate_ratio": per_round(sk_raw["simulate"], ref, gps),
-                                       "kernel_ratio": per_round(sk_raw["kernel"], ref, gps),
-                                       "kernel_ratio_per_round": [gps(a, b) for a, b in zip(sk_raw["kernel"], ref)]}
+                                       **per_round("simulate_ratio", sk_raw["simulate"], ref, gps),
+                                       **per_round("kernel_ratio", sk_raw["kernel"], ref, gps)}
 
     if os_game is not None and "Oh Hell" in games:
         oh_raw = raw["Oh Hell"]
@@ -382,13 +382,10 @@ def measure(args) -> dict:
                             "games_per_s": med([g / s for s, g, d in osp]),
                             "decisions_per_game": med([d / g for s, g, d in osp])},
             "cpp_loop": {"games_per_s": med([g / s for s, g in osc])},
-            "step_api_vs_python_loop": per_round(oh_raw["step API"], osp, per_decision),
-            "kernel_step_api_vs_python_loop": per_round(oh_raw["kernel step API"], osp, per_decision),
-            "simulate_vs_cpp_loop": per_round(oh_raw["simulate"], osc, per_game),
-            "kernel_vs_cpp_loop": per_round(oh_raw["kernel"], osc, per_game),
-            "kernel_step_api_vs_python_loop_per_round": [per_decision(a, b) for a, b in
-                                                         zip(oh_raw["kernel step API"], osp)],
-            "kernel_vs_cpp_loop_per_round": [per_game(a, b) for a, b in zip(oh_raw["kernel"], osc)]}
+            **per_round("step_api_vs_python_loop", oh_raw["step API"], osp, per_decision),
+            **per_round("kernel_step_api_vs_python_loop", oh_raw["kernel step API"], osp, per_decision),
+            **per_round("simulate_vs_cpp_loop", oh_raw["simulate"], osc, per_game),
+            **per_round("kernel_vs_cpp_loop", oh_raw["kernel"], osc, per_game)}
     else:
         out["openspiel"] = {"why_not": "open_spiel is not installed (pip install -e '.[bench]')"}
 

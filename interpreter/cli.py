@@ -949,7 +949,10 @@ def cmd_serve(args) -> int:
                             "    hint: pip install -e '.[web]'") from None
     if args.bot_delay < 0 or args.realtime_delay < 0:
         raise RulebookError("--bot-delay and --realtime-delay are seconds, 0 or more")
-    app = create_app(args.specs, args.db, args.bot_delay, args.realtime_delay, seed=args.seed)
+    if not args.backup_every > 0 or args.backup_keep < 1:
+        raise RulebookError("--backup-every is minutes, more than 0; --backup-keep is 1 or more")
+    app = create_app(args.specs, args.db, args.bot_delay, args.realtime_delay, seed=args.seed,
+                     backup_dir=args.backup, backup_every=args.backup_every * 60, backup_keep=args.backup_keep)
     where = f"http://{'localhost' if args.host in ('127.0.0.1', '::1') else args.host}:{args.port}/"
     console.print(f"Rulebook web table: open {where} (games kept in {_escape(args.db)})")
     if args.host in ("127.0.0.1", "localhost", "::1"):
@@ -958,8 +961,58 @@ def cmd_serve(args) -> int:
     else:
         console.print("[yellow]Listening on every network interface: anyone who can reach this port can create "
                       "games; seat links are the only protection of a seat.[/yellow]")
+    if args.backup:
+        console.print(f"[dim]backups every {args.backup_every:g} min in {_escape(args.backup)} (the newest "
+                      f"{args.backup_keep} kept)[/dim]")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
+
+
+def cmd_games(args) -> int:
+    """``rulebook games export|import``: a server's games as JSON (spec, options, seed, seats and
+    their links, actions), to rebuild a damaged database from its last backup plus an export."""
+    try:
+        from .web.store import Store
+    except ImportError as exc:
+        raise RulebookError(f"rulebook games needs the web extra ({exc.name} is missing)\n"
+                            "    hint: pip install -e '.[web]'") from None
+    if args.action == "export":
+        if args.file != "-":
+            check_writable(args.file, "export", "the games")
+        store = Store(args.db, check=False)  # a damaged database is read as far as it goes
+        try:
+            games, problems = store.export_games()
+        finally:
+            store.close()
+        text = json.dumps({"rulebook_games": 1, "games": games}, indent=1) + "\n"
+        if args.file == "-":
+            sys.stdout.write(text)
+        else:
+            Path(args.file).write_text(text, encoding="utf-8")
+            console.print(f"{len(games)} game(s) written to {_escape(args.file)} (it holds seeds and seat links: "
+                          "keep it private)")
+        for problem in problems:
+            err_console.print(f"[red]{_escape(problem)}[/red]", soft_wrap=True)
+        return 1 if problems else 0
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RulebookError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise RulebookError(f"{args.file}: not JSON ({exc})\n    hint: give a file written by "
+                            "`rulebook games export`") from None
+    if not (isinstance(data, dict) and isinstance(data.get("games"), list)):
+        raise RulebookError(f"{args.file}: not a `rulebook games export` file (no \"games\" list)")
+    store = Store(args.db)
+    try:
+        out = store.import_games(data["games"], args.file)
+    finally:
+        store.close()
+    console.print(f"{out['added']} game(s) added, {out['extended']} given the moves made since, "
+                  f"{out['unchanged']} already there")
+    for conflict in out["conflicts"]:
+        err_console.print(f"[yellow]{_escape(conflict)}[/yellow]", soft_wrap=True)
+    return 1 if out["conflicts"] else 0
 
 
 def _add_schedule_args(p) -> None:
@@ -973,7 +1026,7 @@ def _add_schedule_args(p) -> None:
 
 # every command's name (a test checks it against the parser): when argv names one, the others are
 # left out of the parser altogether
-CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve")  # declared here
+CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve", "games")  # declared here
 COMMANDS = (*CORE_COMMANDS, "diagram", "doc", "diff")  # and interpreter.analysis.cli's
 
 
@@ -1108,7 +1161,23 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
                     help="how long a bot waits between its moves in a real-time phase (default 2.0)")
     sv.add_argument("--seed", type=int, default=None, help="the games created get the seeds N, N+1, ... "
                     "(reproducible tests; default: a random seed per game, never shown to players)")
+    sv.add_argument("--backup", metavar="DIR", help="back the SQLite database up into DIR (SQLite's online "
+                    "backup): at start, every --backup-every minutes and at shutdown, a damaged database never "
+                    "copied; a missing database is then refused while DIR holds backups")
+    sv.add_argument("--backup-every", type=float, default=10.0, metavar="MINUTES", help="default 10")
+    sv.add_argument("--backup-keep", type=int, default=10, metavar="N", help="backups kept in DIR (default 10)")
     sv.set_defaults(func=cmd_serve)
+
+    gm = sub.add_parser("games", help="export a web table's games as JSON, or import them (to rebuild a database)",
+                        description="rulebook games export FILE.json: every game of --db (spec, options, seed, "
+                                    "seats and their links, actions; read as far as it goes from a damaged "
+                                    "database). rulebook games import FILE.json: add them to --db (a restored "
+                                    "backup gets the games and moves made since).")
+    gm.add_argument("action", choices=["export", "import"])
+    gm.add_argument("file", metavar="FILE.json", help="the export file ('-' exports to standard output)")
+    gm.add_argument("--db", default="sqlite:///rulebook-games.db", metavar="URL",
+                    help="the database, as given to rulebook serve (default sqlite:///rulebook-games.db)")
+    gm.set_defaults(func=cmd_games)
 
     if sub.wanted not in CORE_COMMANDS:
         try:

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from ..errors import RulebookError, SpecError
 from .render import table_view
-from .rooms import Refused, Room, Rooms
-from .store import Store
+from .rooms import Refused, Room, Rooms, log
+from .store import Store, StoreUnavailable
 
 HERE = Path(__file__).parent
 BOT_CHOICES = ("random", "first", "greedy", "ismcts:0.1s")
@@ -49,12 +49,16 @@ def _shorten(text: str, most: int) -> str:
 
 
 def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: float = 0.5,
-               realtime_delay: float = 2.0, seed: int | None = None):
+               realtime_delay: float = 2.0, seed: int | None = None, backup_dir=None,
+               backup_every: float = 600.0, backup_keep: int = 10):
     """The Starlette application serving ``specs`` (list of spec paths) with games stored at
     ``db_url`` (any SQLAlchemy URL). ``bot_delay``/``realtime_delay``: seconds a bot waits before
     each move (turn-based / in a real-time phase). ``seed``: the games created get the seeds
-    ``seed``, ``seed + 1``... (reproducible tests); by default each gets a random seed. Raises :class:`RulebookError` for a spec that
-    does not load or a database that cannot be opened."""
+    ``seed``, ``seed + 1``... (reproducible tests); by default each gets a random seed.
+    ``backup_dir``: an SQLite database is backed up there at start, every ``backup_every``
+    seconds and at shutdown, the newest ``backup_keep`` kept (:meth:`Store.backup`). A request the
+    database cannot answer gets a page in words (503). Raises :class:`RulebookError` for a spec
+    that does not load or a database that cannot be opened, is damaged or is another program's."""
     from starlette.applications import Starlette
     from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from starlette.routing import Mount, Route, WebSocketRoute
@@ -73,7 +77,9 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
                              "options": _option_docs(game)}
     if not served:
         raise RulebookError("rulebook serve needs at least one spec, e.g. rulebook serve specs/*.yaml")
-    store = Store(db_url)
+    store = Store(db_url, backup_dir)
+    if backup_dir:
+        store.backup(backup_dir, backup_keep)  # a sound copy before the first move, and --backup checked now
     rooms = Rooms(store, bot_delay, realtime_delay)
     env = _env()
     diagrams = {}
@@ -147,6 +153,8 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             created = store.create(spec, game.fingerprint, options, n, game_seed, names, seats)
         except Refused as exc:
             return await lobby(request, exc.message, f)
+        except StoreUnavailable:
+            raise  # a page in words (503), not the lobby's "check your form"
         except RulebookError as exc:
             return await lobby(request, str(exc), f)
         return RedirectResponse(f"/created/{created['admin_token']}", status_code=303)
@@ -197,9 +205,11 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             if not isinstance(body, dict):
                 raise Refused("send {\"action\": TEXT, \"move\": N}", 400)
             await room.act(seat, body.get("action"), body.get("move"))
+        except StoreUnavailable as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503)
         except Refused as exc:
             out = {"error": exc.message}
-            if room is not None:  # the table as it is now, so the page shows what is still legal
+            if room is not None and not room.stale:  # the table as it is now, so the page shows what is still legal
                 out.update(html=fragment(room, seat, token), move=room.move)
             return JSONResponse(out, status_code=exc.status)
         return JSONResponse({"ok": True, "html": fragment(room, seat, token), "move": room.move})
@@ -208,7 +218,7 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
         token = websocket.path_params["token"]
         try:
             room, seat = lookup(token)
-        except Refused as exc:
+        except (Refused, StoreUnavailable) as exc:
             await websocket.accept()
             await websocket.send_text(json.dumps({"error": exc.message}))
             await websocket.close(code=4404)
@@ -231,7 +241,7 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             room.wake_bots()
             while True:
                 await websocket.receive_text()  # the client only pings; actions come by POST
-        except (WebSocketDisconnect, RuntimeError):
+        except (WebSocketDisconnect, RuntimeError, StoreUnavailable):
             pass
         finally:
             room.listeners.discard(push)
@@ -307,6 +317,11 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
     async def not_found(request, exc):
         return error_page("there is no such page", 404)
 
+    async def unavailable(request, exc):
+        if request.url.path.endswith(("/view", "/act")):
+            return JSONResponse({"error": str(exc)}, status_code=503)
+        return error_page(str(exc), 503)
+
     routes = [
         Route("/", lobby),
         Route("/new", new_game, methods=["POST"]),
@@ -320,15 +335,31 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
         Route("/t/{token}/spec", spec_source),
         Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
+    async def backups():
+        while True:
+            await asyncio.sleep(backup_every)
+            try:
+                await asyncio.to_thread(store.backup, backup_dir, backup_keep)
+            except RulebookError as exc:  # a damaged database is not copied over a good backup
+                log.error("%s", exc)
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        task = asyncio.ensure_future(backups()) if backup_dir else None
         yield
         for room in list(rooms.rooms.values()):
             if room.bot_task is not None:
                 room.bot_task.cancel()
+        if task is not None:
+            task.cancel()
+            try:
+                store.backup(backup_dir, backup_keep)
+            except RulebookError as exc:
+                log.error("%s", exc)
         store.close()
 
-    app = Starlette(routes=routes, exception_handlers={404: not_found}, lifespan=lifespan)
+    app = Starlette(routes=routes, exception_handlers={404: not_found, StoreUnavailable: unavailable},
+                    lifespan=lifespan)
     app.state.store, app.state.rooms, app.state.specs = store, rooms, served
     return app
 

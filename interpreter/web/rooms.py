@@ -13,6 +13,7 @@ import asyncio
 import logging
 
 from ..errors import IllegalAction, RulebookError
+from .store import StoreUnavailable
 
 log = logging.getLogger("rulebook.web")
 
@@ -40,6 +41,7 @@ class Room:
         self.listeners = set()
         self.bot_task = None
         self.failure = None  # what stopped the bots, shown on every table
+        self.stale = False  # holds a move the database could not record: rebuilt from it when next asked for
         self.kinds = {s["seat"]: s["bot"] for s in row["seats"] if s["kind"] == "bot"}
         from ..agents.registry import bots_for
         agents = bots_for(row["seed"], row["num_players"], self.kinds)
@@ -146,9 +148,13 @@ class Room:
         """Write the last action to the database (and the scores when the game is over)."""
         n = len(self.state.history) - 1
         seat, text = self.state.history[n]
-        self.store.add_action(self.id, n, seat, text)
-        if self.state.is_terminal():
-            self.store.finish(self.id, self.state.scores())
+        try:
+            self.store.add_action(self.id, n, seat, text)
+            if self.state.is_terminal():
+                self.store.finish(self.id, self.state.scores())
+        except StoreUnavailable:
+            self.stale = True  # the move is not kept, so it was not played: the room is replayed from the database
+            raise
 
     async def changed(self) -> None:
         """Tell every listener, then let the bots move if it is their turn."""
@@ -188,12 +194,12 @@ class Room:
                     else:
                         action = agent.act(self.state, seat)
                     self._apply(seat, action.text)
-                except RulebookError as exc:  # a bot's failure stops the bots, not the server
+                    self._store_last()
+                except RulebookError as exc:  # a bot's (or the database's) failure stops the bots, not the server
                     log.error("game %s: the bot of seat %s failed: %s", self.id, seat, exc)
                     self.failure = f"the bot of {self.state.player_name(seat)} failed: {exc}"
                     await self._tell()
                     return
-                self._store_last()
             await self._tell()
 
     async def _tell(self) -> None:
@@ -215,7 +221,7 @@ class Rooms:
     def get(self, gid: str) -> Room:
         """The Room of game ``gid`` (replayed from the database the first time). Raises Refused."""
         room = self.rooms.get(gid)
-        if room is None:
+        if room is None or room.stale:
             try:
                 room = Room.load(self.store, gid, {}, self.bot_delay, self.realtime_delay)
             except Refused:

@@ -408,11 +408,14 @@ def _scheduler(args, seed: int, n: int):
 def save_game(path, spec, game, state) -> None:
     """Write what replays the game exactly: spec, options, players, seed and actions (JSON).
     A game not yet over is saved too: it replays to the position reached."""
+    from .model.saved import log_digest
+    data = {"spec": str(spec), "fingerprint": game.fingerprint, "options": game.options, "num_players": state.num_players,
+            "seed": state.seed, "player_names": state.player_names, "history": state.history,
+            "scores": state.scores() if state.is_terminal() else None}
+    # through JSON first: the digest is of what the file says (a tuple reads back as a list)
+    data["digest"] = log_digest(json.loads(json.dumps(data)))
     try:
-        Path(path).write_text(json.dumps({
-            "spec": str(spec), "fingerprint": game.fingerprint, "options": game.options, "num_players": state.num_players, "seed": state.seed,
-            "player_names": state.player_names, "history": state.history,
-            "scores": state.scores() if state.is_terminal() else None}, indent=1))
+        Path(path).write_text(json.dumps(data, indent=1))
     except OSError as exc:
         raise RulebookError(f"cannot write {path}: {exc.strerror or exc}") from None
 
@@ -581,7 +584,7 @@ def _ask_human(state, p):
             return None
         if realtime and raw == "":
             return _WAIT
-        if raw.isdigit() and int(raw) < len(actions):
+        if raw.isdecimal() and len(raw) < 10 and int(raw) < len(actions):  # not "²": int() refuses it
             return actions[int(raw)]
         try:
             st = state.clone()
@@ -895,6 +898,13 @@ def cmd_replay(args) -> int:
         raise RulebookError(f"{args.log}: the spec {spec} has changed since this game was played (its "
                             "fingerprint differs), so the replay would be another game\n    hint: replay it "
                             "with the spec it was played with, or add --any-spec to replay it anyway")
+    from .model.saved import log_digest
+    edited = data.get("digest") is not None and data["digest"] != log_digest(data)  # old logs have none
+    if edited:
+        err_console.print(f"[yellow]warning: {_escape(args.log)} was changed after it was written (its digest "
+                          "does not match its spec, options, seed, players, actions or scores): the replay "
+                          "below follows the file as it is now, not necessarily the game that was played"
+                          "[/yellow]", soft_wrap=True)
     n, seed = data["num_players"], data["seed"]
     seat = args.seat
     if seat is not None and not 0 <= seat < n:
@@ -922,7 +932,7 @@ def cmd_replay(args) -> int:
         saved = data.get("scores")
         if saved is not None and saved != state.scores():
             err_console.print(f"[yellow]warning: {_escape(args.log)} saved the scores {_escape(str(saved))}, the replay gives "
-                              f"{state.scores()} (has the spec changed?)[/yellow]")
+                              f"{state.scores()}{'' if edited else ' (has the spec changed?)'}[/yellow]")
     else:
         who = ", ".join(state.player_name(p) for p in state.current_players())
         console.rule("[bold]Unfinished[/bold]")

@@ -134,7 +134,7 @@ def _seat_of(key, n: int):
     """``key`` as a seat number in 0..n-1, or None."""
     if isinstance(key, bool):
         return None
-    if isinstance(key, str) and key.strip().isdigit():
+    if isinstance(key, str) and key.strip().isdecimal():
         key = int(key)
     if isinstance(key, int) and 0 <= key < n:
         return key
@@ -427,7 +427,7 @@ def run_scenario(path, spec_path=None) -> ScenarioResult:
 
 def _split_action(text: str):
     seat, sep, rest = text.partition(":")
-    if not sep or not seat.strip().isdigit():
+    if not sep or not seat.strip().isdecimal():
         raise RulebookError(f"an action is written 'SEAT: text', e.g. '0: bid 1', not {text!r}")
     return int(seat), rest.strip()
 

@@ -394,9 +394,11 @@ def worker(seed: int) -> None:
 
 
 def run_corpus(n: int, seed: int = 1, jobs: int = 2, start: int = 0, progress=None, indices=None,
-               log=None) -> dict:
+               log=None, until: float | None = None) -> dict:
     """Run cases ``start..start+n-1`` (or the given ``indices``) in ``jobs`` worker processes;
-    returns the figures and the faulty cases (index, kind, outcome, detail)."""
+    returns the figures and the faulty cases (index, kind, outcome, detail). ``until``: a
+    ``time.time()`` after which no case is started (the figures count the cases run;
+    ``"stopped"`` how many were left)."""
     todo = list(indices) if indices is not None else list(range(start, start + n))
     n = len(todo)
     counts = {"ok": 0, "traceback": 0, "slow": 0, "memory": 0, "wrong": 0, "tool": 0}
@@ -413,7 +415,10 @@ def run_corpus(n: int, seed: int = 1, jobs: int = 2, start: int = 0, progress=No
     busy: dict = {}  # pid -> (proc, index, started)
     t0 = time.time()
     done = 0
+    stopped = 0
     while todo or busy:
+        if todo and until is not None and time.time() > until:
+            stopped, todo = len(todo), []
         while todo and len(busy) < jobs:
             proc = idle.pop() if idle else spawn()
             index = todo.pop(0)
@@ -456,7 +461,7 @@ def run_corpus(n: int, seed: int = 1, jobs: int = 2, start: int = 0, progress=No
     for p in idle:
         p.stdin.close()
         p.wait()
-    return {"cases": n, "seed": seed, "start": start, "by_kind": kinds, **counts,
+    return {"cases": n - stopped, "stopped": stopped, "seed": seed, "start": start, "by_kind": kinds, **counts,
             "slowest_case_seconds": slowest, "seconds": round(time.time() - t0, 1), "faults": faults}
 
 
@@ -470,6 +475,10 @@ def main(argv=None) -> int:
     ap.add_argument("--case", type=int, help="run one case here and print its outcome")
     ap.add_argument("--show", action="store_true", help="with --case: print the case's input too")
     ap.add_argument("--log", metavar="FILE.jsonl", help="also write each case's outcome as it ends")
+    ap.add_argument("--kinds", metavar="K,K", help="only cases of these kinds (spec, expr, state, save, api): "
+                    "-n counts those, e.g. -n 10000 --kinds spec,expr for 10,000 mutated specs")
+    ap.add_argument("--minutes", type=float, help="start no case after this many minutes (the figures are of "
+                    "the cases run)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -490,13 +499,26 @@ def main(argv=None) -> int:
 
     log = open(args.log, "a") if args.log else None
     try:
-        result = run_corpus(args.n, args.seed, args.jobs, args.start, progress, log=log)
+        indices = None
+        if args.kinds:
+            wanted = set(args.kinds.split(","))
+            if not wanted <= set(KINDS):
+                ap.error(f"--kinds: choose among {', '.join(sorted(set(KINDS)))}")
+            indices, i = [], args.start
+            while len(indices) < args.n:
+                if KINDS[i % len(KINDS)] in wanted:
+                    indices.append(i)
+                i += 1
+        until = time.time() + args.minutes * 60 if args.minutes else None
+        result = run_corpus(args.n, args.seed, args.jobs, args.start, progress, indices=indices, log=log, until=until)
     finally:
         if log is not None:
             log.close()
     if args.json:
         print(json.dumps(result, indent=1))
     else:
+        if result["stopped"]:
+            print(f"stopped at the time limit: {result['stopped']} case(s) not run")
         print(f"{result['cases']} cases (seed {result['seed']}, {result['seconds']} s; by kind {result['by_kind']}): "
               f"{result['traceback']} tracebacks, {result['slow']} over {TIME_LIMIT} s, {result['memory']} over "
               f"1 GB, {result['wrong']} silently wrong; slowest case {result['slowest_case_seconds']} s")

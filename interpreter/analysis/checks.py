@@ -279,13 +279,16 @@ class _Checker:
             if not always:
                 continue  # every action can become impossible: the block can run out of actions
             acts = ", ".join(repr(a) for a in always)
+            until = body.get("until")
+            # provably endless: no until, or an until that is false whatever happens
+            endless = until is None or until is False or str(until).strip() == "false"
             if "until" in body:
                 what = f"its until (`{' '.join(str(body['until']).split())}`) reads nothing its actions change"
             else:
                 what = "it has no until"
-            self.warn(d["path"] + ("realtime",), f"this real-time block may never end: {what}, and "
-                      f"{acts} is always possible", "add until: EXPR that the actions' then: steps change, "
-                      "or a where: that stops the action")
+            self.warn(d["path"] + ("realtime",), f"this real-time block {'can' if endless else 'may'} never end: "
+                      f"{what}, and {acts} is always possible", "add until: EXPR that the actions' then: steps "
+                      "change, or a where: that stops the action", severity="error" if endless else "warning")
 
     def climb_blocks(self):
         """A climb ends when ``until`` holds, when fewer than two players are in, or when

@@ -11,6 +11,7 @@ from ..errors import RuleError
 from ..expr.builtins import MAX_ITEMS, _check_size
 from ..expr.compiler import MAX_TEXT, _add, check_value
 from ..model.cards import Card
+from ..model.saved import MAX_STACK
 from .context import Ctx
 
 CHOICES = "$choices"
@@ -89,6 +90,10 @@ class ZoneRef:
         return self.cards(state, ctx, True)
 
 
+# phases running inside each other (a game's own nesting is a handful): as many as a save may hold
+MAX_CALL_DEPTH = MAX_STACK
+
+
 class Call(Instr):
     """Enter a phase. ``args`` is a list of (name, compiled expression): evaluated in the
     caller's scope, they are the phase's own step-bound names (``phases: {trick(leader): ...}``)."""
@@ -99,6 +104,10 @@ class Call(Instr):
         self.phase, self.args = phase, list(args)
 
     def run(self, state, ctx, frame):
+        if len(state.stack) >= MAX_CALL_DEPTH:  # phases calling each other in a cycle, through decisions
+            raise RuleError(f"phase {self.phase}: more than {MAX_CALL_DEPTH} phases are running inside each other "
+                            "(each called the next and none has ended): phases calling each other in a cycle "
+                            "never return; loop with repeat, or let a phase end before the next one starts")
         local = {name: f(ctx) for name, f in self.args}
         frame[1] += 1
         state.stack.append([self.phase, 0, local])
@@ -362,6 +371,9 @@ class Move(Instr):
             for card in chosen:
                 if type(card) is not Card:
                     raise RuleError(f"move: {card!r} is not a card")
+                if card.id in ids:  # moved once already: a card is in one place at a time
+                    raise RuleError(f"move: {card.name} is listed twice in the cards to move "
+                                    "(a card can be moved once per step)")
                 src = self.src.cards(state, ctx, True) if self.src is not None else state.find_zone(card.id)
                 try:
                     src.remove(card.id)
@@ -1008,6 +1020,10 @@ class BindChoice(Instr):
         frame[1] += 1
 
 
+MAX_REALTIME_ACTIONS = 50_000  # actions in one real-time block (Ligretto's longest seen: under 500)
+REALTIME_COUNT = "$realtime"  # the frame's count of its block's actions
+
+
 class RealtimeWait(Instr):
     """A real-time block waiting for its next action: from here any listed player (``players``,
     default every seat) may take any of the ``alts`` (Choose instructions, never run as steps)
@@ -1037,9 +1053,18 @@ class RealtimeWait(Instr):
         return seats
 
     def run(self, state, ctx, frame):
+        loc = frame[2]
         if self.until is not None and self.until(ctx):
+            loc.pop(REALTIME_COUNT, None)
             frame[1] = self.end
             return
+        # a block whose until never holds while an action stays possible would run for ever: its
+        # actions are counted (in the frame, so clones and saves count on) up to a bound
+        n = loc.get(REALTIME_COUNT, 0) + 1
+        if n > MAX_REALTIME_ACTIONS:
+            raise RuleError(f"realtime: {MAX_REALTIME_ACTIONS} actions were taken in this block and its until "
+                            "never held: a block that cannot end?")
+        loc[REALTIME_COUNT] = n
         memo = {}  # the State does not change while the options are listed
         active = []
         for seat in self.seats(state, ctx):
@@ -1051,6 +1076,7 @@ class RealtimeWait(Instr):
                 active.append(seat)
         if not active:  # nobody can act: the block is over
             state._legal_cache = {}
+            loc.pop(REALTIME_COUNT, None)
             frame[1] = self.end
             return
         state.pending = {"players": active, "committed": {}, "simultaneous": False, "realtime": True}

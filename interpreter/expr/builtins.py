@@ -13,11 +13,36 @@ from ..model.board import DIRECTIONS, parse_cell
 from ..model.cards import Card
 
 MAX_ITEMS = 100_000
+MAX_TEXT = 100_000      # characters of a text value
 
 
 def _check_size(n: int) -> None:
     if n > MAX_ITEMS:
         raise RuleError(f"a list of {n} items is more than the {MAX_ITEMS} an expression may build")
+
+
+def _plain_text(x) -> str:
+    """``str(x)`` of a list or map only once its text is known to stay within :data:`MAX_TEXT`
+    characters: a list holding one sub-list many times is small as a value and huge as a text.
+    The count stops at the bound, so the check itself is bounded. Raises :class:`RuleError`."""
+    if type(x) in (list, tuple, dict):
+        size, todo = 0, [x]
+        while todo:
+            v = todo.pop()
+            t = type(v)
+            if t is list or t is tuple:
+                size += 2 + 2 * len(v)
+                todo.extend(v)
+            elif t is dict:
+                size += 2 + 4 * len(v)
+                todo.extend(v.keys())
+                todo.extend(v.values())
+            else:
+                size += len(v.name) if t is Card else len(str(v))
+            if size > MAX_TEXT:
+                raise RuleError(f"str() of this value would be a text of more than the {MAX_TEXT} characters "
+                                "allowed (a list may hold one sub-list many times)")
+    return str(x)
 
 
 def _count(ctx, xs):
@@ -149,7 +174,7 @@ def _name(ctx, x):
         return str(x).lower()
     if isinstance(x, int):
         return ctx.state.player_name(x)
-    return str(x)
+    return _plain_text(x)
 
 
 def _str(ctx, x):
@@ -157,7 +182,7 @@ def _str(ctx, x):
         return x.name
     if isinstance(x, bool) or x is None:
         return str(x).lower()
-    return str(x)
+    return _plain_text(x)
 
 
 def _if_null(ctx, x, default):

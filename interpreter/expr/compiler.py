@@ -20,7 +20,7 @@ from ..cache import cache_dir, digest, write_json
 from ..errors import RuleError
 from ..model.cards import Card
 from . import codegen as G
-from .builtins import BOARD_ARGS, BUILTINS, LAMBDA_ARGS, MAX_ITEMS  # noqa: F401
+from .builtins import BOARD_ARGS, BUILTINS, LAMBDA_ARGS, MAX_ITEMS, MAX_TEXT  # noqa: F401
 from .syntax import Token, Tree, from_lark
 
 
@@ -329,7 +329,6 @@ def _div(a, b):
     return a / b
 
 
-MAX_TEXT = 100_000      # characters of a text value
 MAX_INT_BITS = 256      # numbers stay far below this; a runaway product does not
 MAX_WORK = 5_000_000    # steps, comprehension items and definition calls between two decisions
 

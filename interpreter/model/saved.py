@@ -32,6 +32,21 @@ class SaveError(RulebookError):
     """A saved State or game log cannot be loaded; the message says what and where."""
 
 
+# -- game logs (rulebook play --save) -----------------------------------------------------------
+LOG_DIGEST_KEYS = ("fingerprint", "options", "num_players", "seed", "player_names", "history", "scores")
+
+
+def log_digest(data: dict) -> str:
+    """The digest a game log (``play --save``) carries: ``"sha256:HEX"`` of the canonical JSON of
+    what replays it (:data:`LOG_DIGEST_KEYS`: the spec's fingerprint, options, players, seed,
+    actions and scores). A log whose digest differs was changed after it was written; the digest
+    catches edits, it is no signature (anyone may compute it again)."""
+    import hashlib
+    body = json.dumps({k: data.get(k) for k in LOG_DIGEST_KEYS}, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=True)
+    return "sha256:" + hashlib.sha256(body.encode("ascii")).hexdigest()
+
+
 # -- encoding -----------------------------------------------------------------------------------
 def encode(value, depth: int = 0):
     """``value`` (plain data with cards) as JSON data; see the module doc for the tags.
@@ -322,7 +337,7 @@ def _marks(game, value, n):
         raise SaveError("marks must be a map from card id to [seat, mode]")
     out = {}
     for k, v in value.items():
-        if not k.isdigit() or len(k) > 9 or int(k) >= len(game.cards):
+        if not k.isdecimal() or len(k) > 9 or int(k) >= len(game.cards):
             raise SaveError(f"marks: {_short(k)} is not a card id")
         card = game.cards[int(k)]
         if type(v) is not list or len(v) != 2:
@@ -347,7 +362,7 @@ def _shown(game, value, n):
         raise SaveError("shown must be a map from card id to the seats it was shown to")
     out = {}
     for k, v in value.items():
-        if not k.isdigit() or len(k) > 9 or int(k) >= len(game.cards):
+        if not k.isdecimal() or len(k) > 9 or int(k) >= len(game.cards):
             raise SaveError(f"shown: {_short(k)} is not a card id")
         out[int(k)] = _seats(v, f"shown[{k}]", n)
     return out
@@ -358,7 +373,7 @@ def _private(value, n, actions):
         raise SaveError("private must be a map from action number to [seats, text]")
     out = {}
     for k, v in value.items():
-        if not k.isdigit() or int(k) >= max(actions, 1) + 1:
+        if not k.isdecimal() or len(k) > 9 or int(k) >= max(actions, 1) + 1:
             raise SaveError(f"private: {_short(k)} is not the number of an action in the history")
         if v is None:
             out[k] = None
@@ -418,7 +433,7 @@ def _pending(game, value, n):
         raise SaveError("pending.committed must be a map from seat to choice")
     out = {}
     for k, v in committed.items():
-        if not k.isdigit() or int(k) not in players:
+        if not k.isdecimal() or len(k) > 9 or int(k) not in players:
             raise SaveError(f"pending.committed: {_short(k)} is not a seat that is choosing")
         if type(v) is not list or len(v) != 4 or v[0] != int(k):
             raise SaveError(f"pending.committed[{k}] must be [seat, value, card id, mode]")
@@ -433,7 +448,7 @@ def _pending(game, value, n):
         if type(picked) is not dict:
             raise SaveError("pending.picked must be a map from seat to card ids")
         for k, ids in picked.items():
-            if not k.isdigit() or int(k) not in players or type(ids) is not list:
+            if not k.isdecimal() or len(k) > 9 or int(k) not in players or type(ids) is not list:
                 raise SaveError(f"pending.picked: {_short(k)} is not a seat that is choosing")
             for cid in ids:
                 _int(cid, f"pending.picked[{k}]: card id", 0, len(game.cards) - 1)

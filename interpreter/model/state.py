@@ -18,7 +18,7 @@ import json
 import random
 from typing import NamedTuple
 
-from ..errors import IllegalAction, RulebookError
+from ..errors import IllegalAction, RuleError, RulebookError
 from .cards import Card
 
 
@@ -131,7 +131,9 @@ class State:
             if cid in z:
                 z = self.zone_for_write(name, seat)
                 return z if k is None else z[k]
-        raise RulebookError(f"card {cid} is in no zone")  # pragma: no cover - cards are never lost
+        # the run loop puts the line of the step that lost it in front of a RuleError
+        raise RuleError(f"card {self.game.cards[cid].name} (card {cid}) is in no zone: a step took it out and "
+                        "did not put it anywhere")
 
     def zone_for_write(self, name: str, seat=None) -> list:
         """The list of zone ``name`` (of seat ``seat`` for a per-player zone), which this State
@@ -165,7 +167,8 @@ class State:
         for name, seat, _, z in self.card_lists():
             if cid in z:
                 return name, seat
-        raise RulebookError(f"card {cid} is in no zone")  # pragma: no cover
+        raise RuleError(f"card {self.game.cards[cid].name} (card {cid}) is in no zone: a step took it out and "
+                        "did not put it anywhere")
 
     def drop_empty_sets(self) -> None:
         """Remove sets left empty (a set exists while it holds a card)."""

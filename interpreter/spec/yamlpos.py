@@ -14,6 +14,7 @@ from ..errors import Diagnostic, SpecError
 from .positions import Path, Pos, position_of  # noqa: F401 - where they were first
 
 MAX_NUMBER_DIGITS = 60  # a rule needs small numbers; a 5,000-digit one is a mistake or an attack
+MAX_DEPTH = 100  # lists and maps inside each other: the shipped specs need 18; the walkers below recurse
 
 
 class _Loader(yaml.SafeLoader):
@@ -118,9 +119,8 @@ def _read(text: str, file: str, loader_class) -> tuple[object, dict[Path, Pos]]:
                                     "check indentation, colons and quotes around text that contains ': ' or '#'")]) from None
     except yaml.YAMLError as exc:
         raise SpecError([Diagnostic(file, 0, 0, f"YAML error: {exc}")]) from None
-    except RecursionError:
-        raise SpecError([Diagnostic(file, 1, 1, "the YAML is nested too deeply",
-                                    "a spec needs only a few levels of nesting")]) from None
+    except RecursionError:  # the Python parser's composer recurses: find where the bound is passed
+        raise _deep_at(text, file) from None
     finally:
         loader.dispose()
     positions: dict[Path, Pos] = {}
@@ -132,25 +132,36 @@ def _read(text: str, file: str, loader_class) -> tuple[object, dict[Path, Pos]]:
     return data, positions
 
 
+def _too_deep(file, mark) -> SpecError:
+    return SpecError([Diagnostic(file, mark.line + 1, mark.column + 1,
+                                 f"the YAML is nested more than {MAX_DEPTH} levels deep here (lists and maps "
+                                 "inside each other)", "a spec needs only a few levels of nesting: "
+                                 "flatten this value, or name its parts under define")])
+
+
 def _refuse_aliases(root, file) -> None:
     """Refuse YAML aliases (``*name``): a spec never needs them, and they can multiply a small
-    file into a huge or endless structure. Iterative, so deep nesting cannot overflow here."""
+    file into a huge or endless structure; and nesting deeper than :data:`MAX_DEPTH`, where it
+    passes the bound (the walkers after this one recurse). Iterative, so deep nesting cannot
+    overflow here."""
     seen = set()
-    stack = [root]
+    stack = [(root, 0)]
     while stack:
-        node = stack.pop()
+        node, depth = stack.pop()
         if id(node) in seen:
             mark = node.start_mark
             raise SpecError([Diagnostic(file, mark.line + 1, mark.column + 1,
                                         "YAML aliases (*name) are not supported",
                                         "write the value out in full where it is used")])
         seen.add(id(node))
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and depth >= MAX_DEPTH:
+            raise _too_deep(file, node.start_mark)
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:
-                stack.append(k)
-                stack.append(v)
+                stack.append((k, depth + 1))
+                stack.append((v, depth + 1))
         elif isinstance(node, yaml.SequenceNode):
-            stack.extend(node.value)
+            stack.extend((v, depth + 1) for v in node.value)
         if len(seen) > 2_000_000:
             raise SpecError([Diagnostic(file, 1, 1, "the YAML file is too large", "")])
 
@@ -172,6 +183,27 @@ def _walk(node, path, positions, problems, file, key_node):
     elif isinstance(node, yaml.SequenceNode):
         for i, child in enumerate(node.value):
             _walk(child, path + (i,), positions, problems, file, None)
+
+
+def _deep_at(text: str, file: str) -> SpecError:
+    """The located error of text nested past :data:`MAX_DEPTH`, found from the parser's events
+    (the parser keeps its own stack, so this does not recurse)."""
+    depth = 0
+    mark = None
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    break
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        pass
+    if mark is None:
+        return SpecError([Diagnostic(file, 1, 1, "the YAML is nested too deeply", "a spec needs only a few levels of nesting")])
+    return _too_deep(file, mark)
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:

@@ -1,0 +1,120 @@
+"""Bounds on hostile specs and inputs (issue 30): each case ends in a located message, or plays on
+within a bound; none hangs, grows without end or shows a traceback."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from interpreter import RuleError, load_game
+from interpreter.cli import main
+from interpreter.engine import program
+
+from test_hardening import REPO, SK, SMALL, _errors, _game, _with_flow
+
+DECIDE = "  - deal: {from: deck, to: hand, count: 1}\n  - choose: {player: 0, cards: 0.hand, action: play, to: pile}\n"
+
+
+def test_str_of_a_shared_nested_list_is_bounded_like_values(tmp_path):
+    game = _game(tmp_path, _with_flow("  - if: \"str([[1] * 100000] * 100000) == ''\"\n    then:\n"
+                                      "      - set: {v: 2}\n" + DECIDE))
+    with pytest.raises(RuleError, match=r"spec.yaml:13:5: .*str\(\) of this value would be a text of more than the 100000"):
+        game.new_state(2, 1)
+    small = _game(tmp_path, _with_flow("  - set: {v: \"count(str([[1, 2], [3]]))\"}\n" + DECIDE), "small.yaml")
+    assert small.new_state(2, 1).vars["v"] == len("[[1, 2], [3]]")
+
+
+@pytest.mark.parametrize("nesting", ["[" * 1200 + "]" * 1200,
+                                     "\n" + "".join(" " * i + "- \n" for i in range(1200))])
+def test_yaml_nested_past_the_bound_is_located_where_it_passes_it(tmp_path, nesting):
+    errs = _errors(tmp_path, SMALL.replace("name: Small", "name: Small\ndescription: " + nesting))
+    assert len(errs) == 1 and "nested more than 100 levels deep" in errs[0].message
+    assert errs[0].line > 1 and errs[0].column > 1
+
+
+def test_a_card_moved_twice_in_one_step_is_located_at_the_step(tmp_path):
+    game = _game(tmp_path, _with_flow('  - move: {cards: "[first(deck), first(deck)]", to: deck}\n' + DECIDE))
+    with pytest.raises(RuleError, match=r"spec.yaml:13:5: .*listed twice in the cards to move"):
+        game.new_state(2, 1)
+
+
+def test_phases_calling_each_other_through_decisions_stop_at_the_bound(tmp_path, monkeypatch):
+    monkeypatch.setattr(program, "MAX_CALL_DEPTH", 40)  # the bound itself (10,000) takes as many decisions
+    game = _game(tmp_path, _with_flow("  - phase: a\n") + (
+        "phases:\n  a:\n    - choose: {player: 0, options: \"[1, 2]\", action: pick}\n    - phase: b\n"
+        "  b:\n    - choose: {player: 1, options: \"[1, 2]\", action: pick}\n    - phase: a\n"))
+    state = game.new_state(2, 1)
+    with pytest.raises(RuleError, match=r"spec.yaml:(17|20):7: .*more than 40 phases are running inside each other"):
+        for _ in range(100):
+            p = state.current_players()[0]
+            state.apply(state.legal_actions(p)[0], p)
+    assert program.MAX_CALL_DEPTH == 40 and len(state.stack) <= 40
+
+
+def test_the_seat_count_is_bounded_where_it_is_written(tmp_path, capsys):
+    errs = _errors(tmp_path, SMALL.replace("players: {min: 2, max: 3}", "players: {min: 2, max: 1000000}"))
+    assert len(errs) == 1 and "1000000 is greater than the maximum of 1000" in errs[0].message
+    assert (errs[0].line, errs[0].column) == (2, 24)
+    path = tmp_path / "big.yaml"
+    path.write_text(SMALL.replace("players: {min: 2, max: 3}", "players: {min: 2, max: 1000000}"))
+    assert main(["simulate", str(path), "-p", "1000000", "-n", "1", "-q"]) == 1
+    assert "maximum of 1000" in capsys.readouterr().err
+
+
+REALTIME = "  - realtime:\n      until: \"{until}\"\n      actions:\n        - choose: {{action: flip}}\n"
+
+
+def test_a_real_time_block_that_cannot_end_is_refused_by_validate(tmp_path):
+    errs = _errors(tmp_path, _with_flow(REALTIME.format(until="false")))
+    assert len(errs) == 1 and "this real-time block can never end" in errs[0].message and errs[0].line == 14
+    # one that may end (its until may hold when it starts) stays a warning
+    assert _errors(tmp_path, _with_flow(REALTIME.format(until="v > 5")), "maybe.yaml") == []
+
+
+def test_a_real_time_block_that_does_not_end_stops_at_the_work_bound(tmp_path, monkeypatch):
+    monkeypatch.setattr(program, "MAX_REALTIME_ACTIONS", 30)
+    game = _game(tmp_path, _with_flow(REALTIME.format(until="v > 5")))
+    state = game.new_state(2, 1)
+    with pytest.raises(RuleError, match=r"spec.yaml:13:5: .*realtime: 30 actions were taken in this block"):
+        for _ in range(100):
+            p = state.current_players()[0]
+            state.apply(state.legal_actions(p)[0], p)
+    assert len(state.history) == 30
+
+
+def test_the_play_prompt_reads_any_text():
+    r = subprocess.run([sys.executable, "-m", "interpreter", "play", str(SK), "-p", "3", "--human", "0", "--seed", "1"],
+                       input="²\n٣\n" + "9" * 5000 + "\nq\n", capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    assert r.stdout.count("is not a legal action") == 3
+
+
+def test_replay_says_when_a_save_was_edited_and_still_replays_it(tmp_path, capsys):
+    save = tmp_path / "game.json"
+    assert main(["play", str(SK), "-p", "3", "--seed", "2", "--save", str(save)]) == 0
+    data = json.loads(save.read_text())
+    assert data["digest"].startswith("sha256:")
+    capsys.readouterr()
+    assert main(["replay", str(save)]) == 0
+    assert "changed after it was written" not in capsys.readouterr().err
+    # an action edited to another legal one: replayed, and said plainly
+    data["history"][0][1] = "bid 0" if data["history"][0][1] != "bid 0" else "bid 1"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    assert main(["replay", str(edited)]) == 0
+    out = capsys.readouterr()
+    assert "edited.json was changed after it was written" in " ".join(out.err.split())
+    assert "Final scores" in out.out or "winner" in out.out.lower()
+    # a save from before digests loads as before
+    del data["digest"]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data))
+    assert main(["replay", str(old)]) == 0
+    assert "changed after it was written" not in capsys.readouterr().err
+
+
+def test_the_shipped_specs_stay_within_the_bounds():
+    for spec in sorted((REPO / "specs").glob("*.yaml")):
+        assert load_game(spec).max_players <= 1000

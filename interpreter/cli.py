@@ -982,13 +982,17 @@ def cmd_games(args) -> int:
     """``rulebook games export|import``: a server's games as JSON (spec, options, seed, seats and
     their links, actions), to rebuild a damaged database from its last backup plus an export."""
     try:
-        from .web.store import Store
+        from .web.store import Store, sqlite_file
     except ImportError as exc:
         raise RulebookError(f"rulebook games needs the web extra ({exc.name} is missing)\n"
                             "    hint: pip install -e '.[web]'") from None
     if args.action == "export":
         if args.file != "-":
             check_writable(args.file, "export", "the games")
+        db_file = sqlite_file(args.db)
+        if db_file is not None and not db_file.is_file():
+            raise RulebookError(f"{db_file}: there is no game database here to export\n    hint: give the --db "
+                                "that rulebook serve was given")
         store = Store(args.db, check=False)  # a damaged database is read as far as it goes
         try:
             games, problems = store.export_games()

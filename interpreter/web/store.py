@@ -70,6 +70,11 @@ class StoreUnavailable(RulebookError):
     The message says so in words; the database's own text (which may quote a seed or a link token
     as a query parameter) goes to the log without parameters, never to a page."""
 
+    @property
+    def message(self) -> str:
+        """The text to show (as :class:`~interpreter.web.rooms.Refused` has it)."""
+        return str(self)
+
 
 # SQLite's first 16 bytes: a file without them is another kind of file, or a database whose first
 # page was overwritten

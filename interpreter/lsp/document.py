@@ -126,8 +126,9 @@ def _index(compiler, lines: list) -> list:
         for key in data.get(section) or {}:
             pos = positions.get((section, key)) if hasattr(positions, "get") else None
             m = IDENT.match(str(key))
-            if pos is not None and m:
-                add(m.group(0), kind, pos.key_line, pos.key_column + (1 if lines[pos.key_line - 1][pos.key_column - 1:pos.key_column] in "'\"" else 0), True)
+            if pos is not None and m and pos.key_line:
+                quoted = lines[pos.key_line - 1][pos.key_column - 1:pos.key_column] in ("'", '"')
+                add(m.group(0), kind, pos.key_line, pos.key_column + quoted, True)
     kinds = _kinds(compiler)
     player_kinds = {**dict.fromkeys(n.player_zones, "zone"), **dict.fromkeys(n.player_vars, "player variable")}
     sites = set()
@@ -322,7 +323,7 @@ def builtin_signature(name: str) -> str:
 
 def _comment_above(lines: list, line1: int) -> str:
     """The comment lines just above line ``line1`` (1-based), without their '#'."""
-    out, i = [], line1 - 2
+    out, i = [], min(line1 - 2, len(lines) - 1)
     while i >= 0 and lines[i].strip().startswith("#") and "yaml-language-server" not in lines[i]:
         out.append(lines[i].strip().lstrip("#").strip())
         i -= 1
@@ -404,7 +405,7 @@ def _in_quotes(before: str) -> bool:
     one kind after the YAML value starts)."""
     value = before.split(": ", 1)[-1] if ": " in before else before
     value = value.lstrip()
-    if value[:1] in "\"'" and value.count(value[0]) % 2 == 1:
+    if value and value[0] in "\"'" and value.count(value[0]) % 2 == 1:
         value = value[1:]  # the YAML quote around the whole expression
     return value.count("'") % 2 == 1 or value.count('"') % 2 == 1
 
@@ -513,6 +514,7 @@ def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
         return None
     w = word.group(0)
     data = analysis.data
+    own = analysis.text.split("\n")  # the analysed text (positions are its own), maybe not the one typed
     if text[:word.start()].endswith("options.") or w in (data.get("options") or {}) and text[:word.start()].endswith("."):
         decl = (data.get("options") or {}).get(w)
         if decl is not None:
@@ -520,7 +522,7 @@ def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
     for key, body in (data.get("define") or {}).items():
         if IDENT.match(str(key)) and IDENT.match(str(key)).group(0) == w:
             pos = analysis.compiler.positions.get(("define", key))
-            doc = _comment_above(lines, pos.key_line) if pos is not None else ""
+            doc = _comment_above(own, pos.key_line) if pos is not None else ""
             return f"```\n{key}: {str(body).strip()}\n```" + (f"\n\n{doc}" if doc else "")
     card = next((c for c in analysis.cards if c.name == w), None)
     if card is not None:
@@ -533,7 +535,7 @@ def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
         if w in (data.get(section) or {}):
             value = data[section][w]
             pos = analysis.compiler.positions.get((section, w))
-            doc = _comment_above(lines, pos.key_line) if pos is not None else ""
+            doc = _comment_above(own, pos.key_line) if pos is not None else ""
             if section == "zones":
                 value = ", ".join(f"{k}: {_value_text(v)}" for k, v in (value or {}).items())
                 return f"**{what} {w}** — {value}" + (f"\n\n{doc}" if doc else "")

@@ -148,6 +148,9 @@ def test_hover_on_a_definition_shows_its_text(lsp, spec):
     card = lsp.run(lsp.client.text_document_hover_async(T.HoverParams(
         T.TextDocumentIdentifier(uri), _position(text, "name: skull-king", len("name: sk")))))
     assert "kind: king" in card.contents.value
+    option = lsp.run(lsp.client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri), _position(text, "when: options.kraken", len("when: options.k")))))
+    assert "bool (default false)" in option.contents.value and "add the Kraken" in option.contents.value
 
 
 def test_definition_and_references_of_a_zone(lsp, spec):
@@ -182,6 +185,10 @@ def test_rename_of_a_definition_changes_every_use(lsp, spec):
     assert not re.search(r"\bnumbered\(", renamed)  # no call and no key left
     assert "is_numbered(c): \"c.kind == 'numbered'\"" in renamed  # the card kind itself is untouched
     assert "attributes: {kind: numbered}" in renamed
+    for where, name in ((_position(text, "shuffle: deck", len("shuffle: ")), "pile"),   # a zone
+                        (_position(text, "where numbered(c)", len("where ")), "highest")):  # a name taken
+        with pytest.raises(Exception, match="only a definition|already a name"):
+            lsp.run(lsp.client.text_document_rename_async(T.RenameParams(T.TextDocumentIdentifier(uri), where, name)))
     fixed = renamed.replace("'krakn'", "'kraken'")
     assert [d for d in check_text(fixed, "x.yaml")[0] if d.severity == "error"] == []
 
@@ -250,6 +257,6 @@ def test_half_typed_text_never_breaks_an_answer():
             D.completions(use, lines, line, col)
             D.hover(use, lines, line, col)
             D.occurrences_of(use, line, col)
-            D.rename_edits(use, line, col, "zz")
+            D.rename_edits(use, lines, line, col, "zz")
         for d in a.diagnostics:
             D.quick_fix(lines, d)

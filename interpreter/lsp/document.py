@@ -19,7 +19,7 @@ from ..errors import Diagnostic, SpecError
 from ..expr.syntax import Token, Tree
 
 IDENT = re.compile(r"[A-Za-z_]\w*")
-WORD = re.compile(r"[A-Za-z0-9_][\w-]*")  # a name, a card name (skull-king) or a value
+WORD = re.compile(r"[A-Za-z0-9_][\w-]*")  # a name, a card name (hearts-10) or a value
 SCENARIO_KEYS = re.compile(r"^(rule|expect|actions|setup)\s*:", re.M)
 SPEC_KEYS = re.compile(r"^(flow|cards|zones|phases)\s*:", re.M)
 BINDING_FORMS = ("let_expr", "lambda_", "map_", "filter_", "nested_map_")
@@ -117,14 +117,14 @@ def _index(compiler, lines: list) -> list:
 
     def add(name, kind, line1, col1, declaration=False):
         # kept only when the file shows the name there: a position worked out wrong is dropped
-        if line1 >= 1 and col1 >= 1 and lines[line1 - 1][col1 - 1:col1 - 1 + len(name)] == name:
+        if 1 <= line1 <= len(lines) and col1 >= 1 and lines[line1 - 1][col1 - 1:col1 - 1 + len(name)] == name:
             out.append(Occurrence(name, kind, line1 - 1, col1 - 1, len(name), declaration))
 
     for section, kind in (("define", "define"), ("variables", "variable"), ("player_variables", "player variable"),
                           ("team_variables", "player variable"), ("zones", "zone"), ("phases", "phase"),
                           ("options", "option")):
         for key in data.get(section) or {}:
-            pos = positions.get((section, key)) if hasattr(positions, "get") else None
+            pos = positions.get((section, key))
             m = IDENT.match(str(key))
             if pos is not None and m and pos.key_line:
                 quoted = lines[pos.key_line - 1][pos.key_column - 1:pos.key_column] in ("'", '"')
@@ -224,9 +224,10 @@ def occurrences_of(analysis: Analysis, line: int, col: int) -> list:
     return sorted(same, key=lambda o: (not o.declaration, o.line, o.col))
 
 
-def rename_edits(analysis: Analysis, line: int, col: int, new_name: str) -> list | str:
-    """``[(line, col, length, new_name)]`` renaming the definition at (line, col) everywhere, or a
-    text saying why it cannot be renamed."""
+def rename_edits(analysis: Analysis, lines: list, line: int, col: int, new_name: str) -> list | str:
+    """``[(line, col, length, new_name)]`` renaming the definition at (line, col) of the text
+    ``lines`` everywhere, or a text saying why it cannot be renamed (also when ``lines`` is no
+    longer the analysed text where a use is: the edit would land beside it)."""
     found = occurrences_of(analysis, line, col)
     if not found or found[0].kind != "define":
         return "only a definition (a name under define:) can be renamed here"
@@ -235,6 +236,8 @@ def rename_edits(analysis: Analysis, line: int, col: int, new_name: str) -> list
     taken = _kinds(analysis.compiler)
     if new_name in taken or new_name in CONSTANTS or new_name in _builtins():
         return f"{new_name!r} is already a name of this spec or of the language"
+    if any(o.line >= len(lines) or lines[o.line][o.col:o.col + o.length] != o.name for o in found):
+        return "the file has changed since it was last checked: try again in a moment"
     return [(o.line, o.col, o.length, new_name) for o in found]
 
 
@@ -340,7 +343,7 @@ def completions(analysis: Analysis, lines: list, line: int, col: int) -> list:
     names, attributes and values inside an expression."""
     text = lines[line] if line < len(lines) else ""
     before = text[:col]
-    if re.fullmatch(r"\s*(-\s+)*[\w.]*", before) and ":" not in text[col:col + 1] + before:
+    if re.fullmatch(r"\s*(-\s+)*[\w.]*", before):  # only indentation, dashes and a part of a key
         return key_completions(analysis, lines, line, col)
     return expression_completions(analysis, before)
 

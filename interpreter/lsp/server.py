@@ -159,8 +159,7 @@ def rename(ls: RulebookServer, params: T.RenameParams):
     found = _where(ls, params.text_document.uri, params.position)
     if found is None:
         return None
-    analysis, _lines, line, col = found
-    edits = D.rename_edits(analysis, line, col, params.new_name)
+    edits = D.rename_edits(*found, params.new_name)
     if isinstance(edits, str):
         from pygls.exceptions import JsonRpcInvalidRequest
         raise JsonRpcInvalidRequest(edits)

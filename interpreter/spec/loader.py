@@ -350,5 +350,5 @@ def modeline_diagnostics(text: str, file: str) -> list[Diagnostic]:
     return [Diagnostic(file, line, m.start(1) - m.start() + 1,
                        f"the modeline's schema {target} does not exist (from this file: {where}), so an "
                        "editor's YAML extension checks and completes nothing",
-                       f"write $schema={right} (rulebook schema --path prints it), or remove the line "
+                       f"write $schema={right} (rulebook schema --path prints its path), or remove the line "
                        "and use rulebook lsp, which supplies the schema", "warning")]

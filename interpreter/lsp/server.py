@@ -55,7 +55,7 @@ class RulebookServer(LanguageServer):
         if analysis.compiler is not None or analysis.scenario:
             self.readable[uri] = analysis
         self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
-            uri=uri, version=version, diagnostics=[_diagnostic(analysis, d) for d in analysis.diagnostics]))
+            uri=uri, version=version, diagnostics=[_diagnostic(self, analysis, d) for d in analysis.diagnostics]))
 
     def schedule(self, uri: str, delay: float) -> None:
         """(Re)start the check of ``uri``: a change cancels the check still waiting for its pause."""
@@ -69,16 +69,27 @@ class RulebookServer(LanguageServer):
         return self.readable.get(uri) or self.analyses.get(uri)
 
 
-def _diagnostic(analysis, d) -> T.Diagnostic:
+def _range(ls: RulebookServer, lines: list, line: int, start: int, end: int) -> T.Range:
+    """The range of characters ``start``..``end`` of ``line`` in the client's units (UTF-16 unless
+    agreed otherwise: a character beyond U+FFFF counts two)."""
+    return ls.workspace.position_codec.range_to_client_units(
+        lines, T.Range(T.Position(line, start), T.Position(line, end)))
+
+
+def _diagnostic(ls: RulebookServer, analysis, d) -> T.Diagnostic:
     lines = analysis.text.split("\n")
     line, start, end = D.diagnostic_range(lines, d)
     fix = D.quick_fix(lines, d)
+    if fix:
+        title, fline, fstart, fend, new = fix
+        r = _range(ls, lines, fline, fstart, fend)
+        fix = [title, r.start.line, r.start.character, r.end.character, new]
     return T.Diagnostic(
-        range=T.Range(T.Position(line, start), T.Position(line, end)),
+        range=_range(ls, lines, line, start, end),
         message=d.message + (f"\nhint: {d.hint}" if d.hint else ""),
         severity=T.DiagnosticSeverity.Error if d.severity == "error" else T.DiagnosticSeverity.Warning,
         source="rulebook",
-        data={"fix": list(fix)} if fix else None)
+        data={"fix": fix} if fix else None)
 
 
 server = RulebookServer()
@@ -138,8 +149,8 @@ def _locations(ls, uri, position, declarations: bool | None):
     found = _where(ls, uri, position)
     if found is None:
         return []
-    analysis, _lines, line, col = found
-    return [T.Location(uri, T.Range(T.Position(o.line, o.col), T.Position(o.line, o.col + o.length)))
+    analysis, lines, line, col = found
+    return [T.Location(uri, _range(ls, lines, o.line, o.col, o.col + o.length))
             for o in D.occurrences_of(analysis, line, col) if declarations is None or o.declaration == declarations]
 
 
@@ -164,7 +175,7 @@ def rename(ls: RulebookServer, params: T.RenameParams):
         from pygls.exceptions import JsonRpcInvalidRequest
         raise JsonRpcInvalidRequest(edits)
     return T.WorkspaceEdit(changes={params.text_document.uri: [
-        T.TextEdit(T.Range(T.Position(ln, c), T.Position(ln, c + n)), new) for ln, c, n, new in edits]})
+        T.TextEdit(_range(ls, found[1], ln, c, c + n), new) for ln, c, n, new in edits]})
 
 
 @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))

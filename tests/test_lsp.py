@@ -213,6 +213,15 @@ def test_half_typed_yaml_is_a_diagnostic_and_the_server_keeps_answering(lsp, tmp
     shuffle = [i for i in result.items if i.label == "shuffle"]
     assert shuffle and "shuffle" in shuffle[0].detail
     assert len({i.detail for i in result.items}) > 10  # not all the same label
+    # in a step whose kind is written, that kind's other keys
+    text3 = "name: Draft\nflow:\n  - for: p\n    "
+    lsp.client.text_document_did_change(T.DidChangeTextDocumentParams(
+        T.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        [T.TextDocumentContentChangeWholeDocument(text=text3)]))
+    lsp.diagnostics_of(uri, 3)
+    labels = [i.label for i in lsp.run(lsp.client.text_document_completion_async(T.CompletionParams(
+        T.TextDocumentIdentifier(uri), T.Position(3, 4)))).items]
+    assert {"in", "do"} <= set(labels) and "for" not in labels and "shuffle" not in labels
 
 
 def test_a_scenario_file_gets_the_scenario_schema(lsp, tmp_path):

@@ -464,6 +464,33 @@ def yaml_path_at(lines: list, line: int, col: int) -> tuple:
     return tuple(path)
 
 
+def _sibling_keys(lines: list, line: int, col: int) -> set:
+    """The keys already written in the mapping a key typed at (line, col) belongs to."""
+    def key_at(raw):
+        m = re.match(r"(\s*)((?:-\s+)*)([A-Za-z_][\w.]*)\s*:", raw)
+        d = re.match(r"(\s*)((?:-\s+)*)", raw)
+        return len(d.group(1)) + len(d.group(2)), bool(d.group(2)), (m.group(3) if m else None)
+    here, starts_item, _ = key_at(lines[line][:col] if line < len(lines) else "")
+    found = set()
+    for step in (-1, 1):
+        if step == -1 and starts_item:
+            continue  # the cursor's line begins the mapping: nothing above belongs to it
+        i = line + step
+        while 0 <= i < len(lines):
+            raw = lines[i]
+            i += step
+            if not raw.strip() or raw.lstrip().startswith("#"):
+                continue
+            indent, dash, key = key_at(raw)
+            if indent < here or (step == 1 and dash and indent == here):
+                break
+            if indent == here and key:
+                found.add(key)
+                if dash:  # the line that begins the mapping
+                    break
+    return found
+
+
 def _resolve(schema: dict, node: dict) -> list:
     """The schemas ``node`` stands for: $ref followed, oneOf/anyOf/allOf branches spread."""
     out, todo = [], [node]
@@ -498,9 +525,13 @@ def key_completions(analysis: Analysis, lines: list, line: int, col: int) -> lis
             elif isinstance(s.get("additionalProperties"), dict):
                 nxt.append(s["additionalProperties"])
         nodes = [r for n in nxt for r in _resolve(root, n)]
+    present = _sibling_keys(lines, line, col)
+    fitting = [s for s in nodes if present and present <= set(s.get("properties") or {})]
     items: dict = {}
-    for s in nodes:
+    for s in fitting or nodes:  # a step whose kind is written: that kind's keys
         for key, sub in (s.get("properties") or {}).items():
+            if key in present:
+                continue
             desc = next((r.get("description") for r in _resolve(root, sub) if r.get("description")), "")
             if key not in items:
                 items[key] = Item(key, "Property", desc.split(". ")[0][:120], desc, f"{key}: ")

@@ -124,7 +124,7 @@ def _where(ls: RulebookServer, uri: str, position: T.Position):
     return analysis, lines, pos.line, pos.character
 
 
-@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[".", "'", '"', " "]))
+@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[".", "'", '"']))
 def completion(ls: RulebookServer, params: T.CompletionParams):
     found = _where(ls, params.text_document.uri, params.position)
     if found is None:

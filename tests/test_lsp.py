@@ -243,8 +243,8 @@ def test_other_yaml_files_are_left_alone(lsp, tmp_path):
 
 
 def test_half_typed_text_never_breaks_an_answer():
-    """Cut, deleted and stray characters anywhere (the text being typed), answered from the last
-    analysis that read (as the server does): completion, hover, references, rename and quick fixes
+    """Cut, deleted and stray characters anywhere (the text being typed), answered from its own
+    analysis and from the last one that compiled (as the server does): completion, hover, references, rename and quick fixes
     never raise. Found two faults (an empty quote test, comments read from the wrong text)."""
     import random
 
@@ -258,14 +258,27 @@ def test_half_typed_text_never_breaks_an_answer():
                 full[:cut] + rng.choice(["'", "{", "- ", "c.", "options."]) + full[cut:])[trial % 3]
         a = D.analyse(text, "/elsewhere/sk.yaml")
         assert a.diagnostics or a.compiler is not None
-        use = a if a.compiler is not None else good
         lines = text.split("\n")
         for _ in range(40):
             line = rng.randrange(len(lines))
             col = rng.randrange(len(lines[line]) + 1)
-            D.completions(use, lines, line, col)
-            D.hover(use, lines, line, col)
-            D.occurrences_of(use, line, col)
-            D.rename_edits(use, lines, line, col, "zz")
+            for use in {id(a): a, id(good): good}.values():  # its own, and the last that compiled
+                D.completions(use, lines, line, col)
+                D.hover(use, lines, line, col)
+                D.occurrences_of(use, line, col)
+                D.rename_edits(use, lines, line, col, "zz")
         for d in a.diagnostics:
             D.quick_fix(lines, d)
+
+
+def test_a_spec_the_schema_refuses_still_completes_its_own_names():
+    from interpreter.lsp import document as D
+    text = (ROOT / "specs" / "skull_king.yaml").read_text().replace("    - shuffle: deck", "    - shufle: deck", 1)
+    a = D.analyse(text, "/elsewhere/sk.yaml")
+    assert a.compiler is None and any("did you mean 'shuffle'?" in d.hint for d in a.diagnostics)
+    lines = text.split("\n")
+    i = next(k for k, ln in enumerate(lines) if "numbered(c): " in ln)
+    at = lines[i].index("c.kind == '") + len("c.kind == '")
+    assert {"pirate", "mermaid"} <= {x.label for x in D.completions(a, lines, i, at)}
+    names = {x.label for x in D.completions(a, lines, i, lines[i].index('"') + 1)}
+    assert {"may_play", "cards_dealt", "trick", "argmax"} <= names

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import Diagnostic, SpecError
+from ..analysis.refs import define_params
 from ..expr.syntax import Token, Tree
 
 IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -57,9 +58,11 @@ class Analysis:
     attr_values: dict = field(default_factory=dict)
     occurrences: list = field(default_factory=list)
 
+    raw: dict = field(default_factory=dict)  # the YAML's data when the schema check failed
+
     @property
     def data(self) -> dict:
-        return self.compiler.data if self.compiler is not None else {}
+        return self.compiler.data if self.compiler is not None else self.raw
 
 
 def is_scenario(text: str) -> bool:
@@ -93,11 +96,23 @@ def analyse(text: str, file: str) -> Analysis:
         return Analysis(text, file, True, diags)
     diags, compiler, _game = check_text(text, file)
     out = Analysis(text, file, False, diags, compiler)
+    from ..spec.literals import deck_values
     if compiler is not None:
-        from ..spec.literals import deck_values
         out.cards = list(getattr(compiler, "cards", None) or [])
         out.attr_values = deck_values(compiler.data, out.cards)
         out.occurrences = _index(compiler, text.split("\n"))
+    else:  # the schema refused it: the names written are still known, for completion
+        from ..spec.yamlpos import load_yaml
+        try:
+            raw = load_yaml(text, file)[0]
+        except SpecError:
+            raw = None
+        if isinstance(raw, dict):
+            out.raw = raw
+            try:
+                out.attr_values = deck_values(raw, [])
+            except (AttributeError, TypeError):  # a card entry not yet a mapping of lists
+                pass
     return out
 
 
@@ -351,13 +366,12 @@ def completions(analysis: Analysis, lines: list, line: int, col: int) -> list:
 def expression_completions(analysis: Analysis, before: str) -> list:
     """Completions inside an expression, from the text of its line up to the cursor."""
     data = analysis.data
-    names = analysis.compiler.names if analysis.compiler is not None else None
-    options = data.get("options") or {}
+    options, zones = _mapping(data.get("options")), _mapping(data.get("zones"))
     m = re.search(r"(\w+)\.(\w+)\s*(?:==|!=|(?:not\s+)?in\s*\[[^\]]*)\s*(['\"]?)[\w-]*$", before)
     if m:
         obj, attr, quote = m.groups()
         if obj == "options":
-            values = (options.get(attr) or {}).get("values") or []
+            values = _mapping(options.get(attr)).get("values") or []
         else:
             values = analysis.attr_values.get(attr) or ()
         return [Item(_value_text(v), "Value", f"{'option ' + attr if obj == 'options' else 'card attribute ' + attr}",
@@ -366,41 +380,42 @@ def expression_completions(analysis: Analysis, before: str) -> list:
     m = re.search(r"(\w+)\.\w*$", before)
     if m:
         if m.group(1) == "options":
-            return [Item(str(k), "Property", _option_detail(v), str((v or {}).get("doc", "")))
+            return [Item(str(k), "Property", _option_detail(v), str(_mapping(v).get("doc", "")))
                     for k, v in options.items()]
         out = [Item(a, "Field", "card attribute: " + _values_brief(analysis.attr_values.get(a)))
                for a in sorted(analysis.attr_values) if a]
         from ..expr.compiler import CARD_BUILTIN_ATTRS
         out += [Item(a, "Field", "every card has it") for a in CARD_BUILTIN_ATTRS if a not in analysis.attr_values]
-        if names is not None:
-            pv = {**(data.get("player_variables") or {}), **(data.get("team_variables") or {})}
-            out += [Item(v, "Variable", f"player variable (starts at {_value_text(pv.get(v))})")
-                    for v in sorted(names.player_vars)]
-            out += [Item(z, "Module", "per-player zone") for z in sorted(names.player_zones)]
+        pv = {**_mapping(data.get("player_variables")), **_mapping(data.get("team_variables"))}
+        out += [Item(str(v), "Variable", f"player variable (starts at {_value_text(pv[v])})") for v in pv]
+        out += [Item(str(z), "Module", "per-player zone") for z, zd in zones.items() if _mapping(zd).get("per_player")]
         return out
     if _in_quotes(before):
         names_ = analysis.attr_values.get("name") or ()
         return [Item(str(v), "Constant", "card name") for v in sorted(names_, key=str)]
     out = []
-    if names is not None:
-        for key, body in (data.get("define") or {}).items():
-            name = IDENT.match(str(key))
-            if not name:
-                continue
-            params = names.defines.get(name.group(0), [])
-            snippet = name.group(0) + ("(" + ", ".join(f"${{{i + 1}:{p}}}" for i, p in enumerate(params)) + ")"
-                                       if "(" in str(key) else "")
-            out.append(Item(name.group(0), "Function", f"define {key}", f"```\n{key}: {body}\n```", snippet, True))
-        var = data.get("variables") or {}
-        out += [Item(v, "Variable", f"game variable (starts at {_value_text(var.get(v))})") for v in sorted(names.game_vars)]
-        zones = data.get("zones") or {}
-        out += [Item(z, "Module", "zone" + (f": {(zones.get(z) or {}).get('doc')}" if (zones.get(z) or {}).get("doc") else ""))
-                for z in sorted(names.game_zones | names.player_zones)]
+    for key, body in _mapping(data.get("define")).items():
+        name = IDENT.match(str(key))
+        if not name:
+            continue
+        params = define_params(key)
+        snippet = name.group(0) + ("(" + ", ".join(f"${{{i + 1}:{p}}}" for i, p in enumerate(params)) + ")"
+                                   if "(" in str(key) else "")
+        out.append(Item(name.group(0), "Function", f"define {key}", f"```\n{key}: {body}\n```", snippet, True))
+    var = _mapping(data.get("variables"))
+    out += [Item(str(v), "Variable", f"game variable (starts at {_value_text(var[v])})") for v in var]
+    out += [Item(str(z), "Module", "zone" + (f": {_mapping(zd)['doc']}" if _mapping(zd).get("doc") else ""))
+            for z, zd in zones.items()]
     out += [Item(k, "Constant", v) for k, v in CONSTANTS.items()]
     for b in sorted(_builtins()):
         sig = builtin_signature(b)
         out.append(Item(b, "Function", sig, insert=b + "($1)", snippet=True))
     return out
+
+
+def _mapping(value) -> dict:
+    """``value`` when it is a mapping, else {} (the text being typed may hold anything there)."""
+    return value if isinstance(value, dict) else {}
 
 
 def _in_quotes(before: str) -> bool:
@@ -421,7 +436,7 @@ def _values_brief(values) -> str:
 
 
 def _option_detail(decl) -> str:
-    decl = decl or {}
+    decl = _mapping(decl)
     if "values" in decl:
         return f"one of {', '.join(map(_value_text, decl['values']))} (default {_value_text(decl.get('default'))})"
     return f"{decl.get('type', 'option')} (default {_value_text(decl.get('default'))})"
@@ -549,13 +564,13 @@ def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
     w = word.group(0)
     data = analysis.data
     own = analysis.text.split("\n")  # the analysed text (positions are its own), maybe not the one typed
-    if text[:word.start()].endswith("options.") or w in (data.get("options") or {}) and text[:word.start()].endswith("."):
-        decl = (data.get("options") or {}).get(w)
-        if decl is not None:
-            return f"**option {w}**: {_option_detail(decl)}\n\n{decl.get('doc', '')}".strip()
-    for key, body in (data.get("define") or {}).items():
+    positions = analysis.compiler.positions if analysis.compiler is not None else {}
+    options = _mapping(data.get("options"))
+    if w in options and text[:word.start()].endswith("options."):
+        return _option_hover(w, options[w])
+    for key, body in _mapping(data.get("define")).items():
         if IDENT.match(str(key)) and IDENT.match(str(key)).group(0) == w:
-            pos = analysis.compiler.positions.get(("define", key))
+            pos = positions.get(("define", key))
             doc = _comment_above(own, pos.key_line) if pos is not None else ""
             return f"```\n{key}: {str(body).strip()}\n```" + (f"\n\n{doc}" if doc else "")
     card = next((c for c in analysis.cards if c.name == w), None)
@@ -566,15 +581,19 @@ def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
     if w in _builtins() and not text[:word.start()].endswith("."):
         return f"```\n{builtin_signature(w)}\n```\nbuilt-in (docs/spec-language.md#expressions)"
     for section, what in (("zones", "zone"), ("variables", "game variable"), ("player_variables", "player variable")):
-        if w in (data.get(section) or {}):
-            value = data[section][w]
-            pos = analysis.compiler.positions.get((section, w))
+        if w in _mapping(data.get(section)):
+            value = _mapping(data.get(section))[w]
+            pos = positions.get((section, w))
             doc = _comment_above(own, pos.key_line) if pos is not None else ""
             if section == "zones":
-                value = ", ".join(f"{k}: {_value_text(v)}" for k, v in (value or {}).items())
+                value = ", ".join(f"{k}: {_value_text(v)}" for k, v in _mapping(value).items())
                 return f"**{what} {w}** — {value}" + (f"\n\n{doc}" if doc else "")
             return f"**{what} {w}**, starts at {_value_text(value)}" + (f"\n\n{doc}" if doc else "")
-    if w in (data.get("options") or {}):
-        decl = data["options"][w] or {}
-        return f"**option {w}**: {_option_detail(decl)}\n\n{decl.get('doc', '')}".strip()
+    if w in options:  # where it is declared
+        return _option_hover(w, options[w])
     return None
+
+
+def _option_hover(name: str, decl) -> str:
+    doc = _mapping(decl).get("doc", "")
+    return f"**option {name}**: {_option_detail(decl)}\n\n{doc}".strip()

@@ -962,6 +962,26 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_lsp(args) -> int:
+    """``rulebook lsp``: the language server over stdio (:mod:`interpreter.lsp.server`)."""
+    try:
+        from .lsp.server import main as serve_lsp
+    except ImportError as exc:
+        raise RulebookError(f"rulebook lsp needs pygls and lsprotocol ({exc})\n"
+                            "    hint: pip install -e '.[lsp]'") from None
+    return serve_lsp()
+
+
+def cmd_new(args) -> int:
+    """``rulebook new NAME``: a starter spec and its scenario folder (:mod:`interpreter.starter`)."""
+    from .starter import write_starter
+    spec, scenario = write_starter(args.name)
+    console.print(f"wrote {_escape(str(spec))} and {_escape(str(scenario))}\n"
+                  f"next: rulebook validate {_escape(str(spec))}; rulebook test {_escape(str(scenario.parent))}; "
+                  f"rulebook play {_escape(str(spec))} -p 3 --human 0")
+    return 0
+
+
 def _add_schedule_args(p) -> None:
     from .agents.schedule import SCHEDULES
     p.add_argument("--schedule", choices=SCHEDULES, default="round-robin",
@@ -973,7 +993,7 @@ def _add_schedule_args(p) -> None:
 
 # every command's name (a test checks it against the parser): when argv names one, the others are
 # left out of the parser altogether
-CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve")  # declared here
+CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve", "lsp", "new")  # declared here
 COMMANDS = (*CORE_COMMANDS, "diagram", "doc", "diff")  # and interpreter.analysis.cli's
 
 
@@ -1109,6 +1129,14 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     sv.add_argument("--seed", type=int, default=None, help="the games created get the seeds N, N+1, ... "
                     "(reproducible tests; default: a random seed per game, never shown to players)")
     sv.set_defaults(func=cmd_serve)
+
+    ls = sub.add_parser("lsp", help="a language server for editors (stdio): spec and scenario files checked "
+                        "as you type, completion, hover, rename (pip install -e '.[lsp]'; docs/editors.md)")
+    ls.set_defaults(func=cmd_lsp)
+
+    nw = sub.add_parser("new", help="write a starter spec NAME.yaml and scenarios/NAME/ with one rule scenario")
+    nw.add_argument("name", metavar="NAME", help="the game's file name without .yaml (may include folders)")
+    nw.set_defaults(func=cmd_new)
 
     if sub.wanted not in CORE_COMMANDS:
         try:

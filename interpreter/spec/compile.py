@@ -256,7 +256,7 @@ class SpecCompiler:
         n = self.names
         n.options = dict(options)
         boards = self.build_boards()
-        cards = self.build_cards(options)
+        cards = self.cards = self.build_cards(options)  # kept: the language server lists them
         zones = self.build_zones()
         n.game_vars = set((d.get("variables") or {}).keys())
         n.player_vars = set((d.get("player_variables") or {}).keys()) | set((d.get("team_variables") or {}).keys())

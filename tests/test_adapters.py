@@ -129,7 +129,7 @@ flow:
             - add: {counter: "g + 1"}
 """)
     game = load_game(spec)
-    with pytest.raises(RulebookError, match=r"unbounded\.yaml:14: the options of the choice 'guess' cannot be bounded"):
+    with pytest.raises(RulebookError, match=r"unbounded\.yaml:13: the options of the choice 'guess' cannot be bounded"):
         Spaces(game, 2)
 
 

@@ -601,7 +601,7 @@ class _Walk:
 
     def refine(self, cond, env):
         """Narrow the whole-number range of a name bound in ``env`` by a ``where`` condition made
-        of comparisons with a bound (``b >= 0 and b <= cards_dealt``), joined by ``and``."""
+        of comparisons with a bound (``b >= 0 and b <= limit``), joined by ``and``."""
         if not isinstance(cond, Tree):
             return
         if cond.data == "and_":

@@ -12,7 +12,7 @@ whole table). Ids are laid out in blocks:
    step's verb (``pass`` or its own); the set-choice ids below; and every value option when the
    choice has at most ``LIST_LIMIT`` texts;
 2. *product blocks*, one per value choice with more texts (a board placement: pair x square x
-   direction x pawn): its texts are ``VERB w1 w2 ...`` with each word from a fixed, sorted set,
+   direction x piece): its texts are ``VERB w1 w2 ...`` with each word from a fixed, sorted set,
    numbered in mixed radix (the last word fastest), never listed one by one.
 
 A value choice's texts come from its ``options`` expression evaluated over the domains of the

@@ -50,7 +50,7 @@ def steps_per_second(env, seconds: float) -> float:
     return turns / (time.perf_counter() - start)
 
 
-def check(name, fn):
+def check(fn):
     """``'ok'`` or the error's first line; PettingZoo's prints are swallowed."""
     try:
         with contextlib.redirect_stdout(io.StringIO()) as out:
@@ -82,16 +82,16 @@ def main(argv=None) -> int:
             sp = Spaces(game, n)
             build = time.perf_counter() - t
             results = {}
-            results["api"], _ = check("api", lambda: api_test(RulebookAECEnv(game, n, spaces_=sp),
+            results["api"], _ = check(lambda: api_test(RulebookAECEnv(game, n, spaces_=sp),
                                                               num_cycles=args.cycles))
-            results["seed"], _ = check("seed", lambda: seed_test(lambda: RulebookAECEnv(game, n, spaces_=sp),
+            results["seed"], _ = check(lambda: seed_test(lambda: RulebookAECEnv(game, n, spaces_=sp),
                                                                  num_cycles=args.cycles))
-            results["cycles"], _ = check("cycles", lambda: max_cycles_test(
+            results["cycles"], _ = check(lambda: max_cycles_test(
                 module_for(f, n, spaces_=sp, illegal="random", schedule="cycles")))
             if args.seconds is not None:
                 speed = steps_per_second(RulebookAECEnv(game, n, spaces_=sp), args.seconds)
             else:
-                status, out = check("bench", lambda: performance_benchmark(RulebookAECEnv(game, n, spaces_=sp)))
+                status, out = check(lambda: performance_benchmark(RulebookAECEnv(game, n, spaces_=sp)))
                 m = re.search(r"([\d.]+) turns per second", out)
                 speed = float(m.group(1)) if m else float("nan")
                 results["bench"] = status

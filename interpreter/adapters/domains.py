@@ -12,25 +12,26 @@ found by walking the whole spec until nothing grows (numbers that keep growing a
 open range). Seats are numbers ``0..n-1``; a player's variable or zone is read from any value (every
 seat shares one domain per variable).
 
-The result maps each ``Choose`` instruction's spec path to the ``A`` of one option (the item of
+The walk keeps, for each ``Choose`` instruction's spec path, the ``A`` of one option (the item of
 its options list); :func:`words` turns it into the sets of words its texts are made of. This is an
-over-approximation: every text a game can offer is covered, some may never be offered.
+over-approximation: every text a game can offer is covered, some may never be offered. Where the
+walk knows nothing (``top``) and the value reaches an option, :func:`words` says so and
+:class:`~interpreter.adapters.spaces.Spaces` reports the choice instead of guessing.
 """
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from ..errors import RulebookError
 from ..expr.compiler import parse
 from ..expr.syntax import Tree
+from ..spec.compile import _DEFINE_KEY
 
 INF = math.inf
 MAX_CONSTS = 4096   # more distinct texts than this in one value: nothing is known of it any more
 MAX_ALTS = 12       # list shapes kept apart before they are merged into one sequence
 MAX_PASSES = 8
-_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([^)]*)\))?\s*$")
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ def maxlen(a: A):
     return max((len(alt[1]) if alt[0] == "tup" else alt[2] for alt in a.lists), default=0)
 
 
-def words(a: A, budget: int = 1_000_000) -> list:
+def words(a: A, card_names: list, budget: int = 1_000_000) -> list:
     """The texts of the values ``a`` may be, as shapes: a list of alternatives, each a list of word
     sets (one per word, in order), as ``_value_text`` writes a value (a list: its items' words).
     Raises ValueError saying what cannot be bounded."""
@@ -175,7 +176,7 @@ def words(a: A, budget: int = 1_000_000) -> list:
             raise ValueError(f"numbers {lo}..{hi}: too many")
         scalars.update(str(i) for i in range(int(lo), int(hi) + 1))
     if a.cards:
-        scalars.update(_CARD_NAMES[0][i] for i in a.cards)
+        scalars.update(card_names[i] for i in a.cards)
     if scalars:
         shapes.append([frozenset(scalars)])
     for alt in a.lists:
@@ -186,7 +187,7 @@ def words(a: A, budget: int = 1_000_000) -> list:
             raise ValueError("a list of no fixed length as one option")
         parts = [[]]
         for item in alt[1]:
-            sub = words(item, budget)
+            sub = words(item, card_names, budget)
             parts = [p + s for p in parts for s in sub]
             if len(parts) > MAX_ALTS * 4:
                 raise ValueError("too many shapes of option")
@@ -200,7 +201,15 @@ def words(a: A, budget: int = 1_000_000) -> list:
     return out
 
 
-_CARD_NAMES = [[]]  # the card names of the game being walked (words() of cards)
+def _named(mapping) -> dict:
+    """``{name: (parameters, value, key)}`` of a ``define`` or ``phases`` mapping (keys ``name`` or
+    ``name(a, b)``; malformed keys, which the compiler reports, are left out)."""
+    out = {}
+    for key, value in (mapping or {}).items():
+        m = _DEFINE_KEY.match(str(key))
+        if m:
+            out[m.group(1)] = ([p.strip() for p in (m.group(2) or "").split(",") if p.strip()], value, key)
+    return out
 
 
 class _Walk:
@@ -212,18 +221,12 @@ class _Walk:
         self.cards = game.cards_in_play(n)
         self.ncards = len(self.cards)
         self.seats = num(0, n - 1)
-        self.defines, self.params = {}, {}
-        for key, body in (spec.get("define") or {}).items():
-            m = _KEY.match(str(key))
-            if m:
-                self.defines[m.group(1)] = parse(str(body))
-                self.params[m.group(1)] = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
-        self.phases, self.phase_params = {}, {}
-        for key, steps in (spec.get("phases") or {}).items():
-            m = _KEY.match(str(key))
-            if m:
-                self.phases[m.group(1)] = steps
-                self.phase_params[m.group(1)] = [p.strip() for p in (m.group(2) or "").split(",") if p.strip()]
+        defines = _named(spec.get("define"))
+        self.defines = {name: parse(str(body)) for name, (_, body, _) in defines.items()}
+        self.params = {name: params for name, (params, _, _) in defines.items()}
+        phases = _named(spec.get("phases"))
+        self.phases = {name: (key, steps) for name, (_, steps, key) in phases.items()}
+        self.phase_params = {name: params for name, (params, _, _) in phases.items()}
         self.gvars = {k: const(v) for k, v in (spec.get("variables") or {}).items()}
         self.pvars = {k: const(v) for k, v in ((spec.get("player_variables") or {}) | (spec.get("team_variables") or {})).items()}
         self.args = {name: {p: BOT for p in ps} for name, ps in self.phase_params.items()}
@@ -269,11 +272,8 @@ class _Walk:
     def run(self):
         spec = self.game.spec
         self.block(spec.get("flow") or [], ("flow",), {})
-        for name, steps in self.phases.items():
-            env = dict(self.args[name])
-            for p in env:
-                env[p] = join(env[p], self.seats) if env[p] == BOT else env[p]
-            key = next(k for k in spec["phases"] if _KEY.match(str(k)).group(1) == name)
+        for name, (key, steps) in self.phases.items():
+            env = {p: self.seats if v == BOT else v for p, v in self.args[name].items()}  # never called: any seat
             self.block(steps or [], ("phases", key), env)
 
     def block(self, steps, path, env):
@@ -293,7 +293,7 @@ class _Walk:
                     v = elem(v)
                 elif key == "add":
                     v = self.binop("+", self.ev_text(str(target), env), v)
-                self.store(str(target), v, env)
+                self.store(parse(str(target)), v, env)
         elif "phase" in s:
             name = s["phase"]
             for p, text in (s.get("args") or {}).items():
@@ -371,8 +371,9 @@ class _Walk:
         self.block(c.get("then"), then_path, inner)
         self.merge_back(env, inner)
 
-    def store(self, target, v, env):
-        tree = parse(target)
+    def store(self, tree, v, env):
+        """Join ``v`` into what the target ``tree`` names: a local, a game or player variable, or
+        an item of one (``covered[square]``, ``pawns[i]``: the container with ``v`` stored)."""
         if tree.data == "name":
             name = str(tree.children[0])
             if name in env:
@@ -382,29 +383,17 @@ class _Walk:
         elif tree.data == "attr":
             self.assign(self.pw, str(tree.children[1]), v)
         elif tree.data == "index":
-            key = self.ev(tree.children[1], env)
-            upd = A(lists=(("seq", v, INF),), maps=(key, v))
-            self.store_into(tree.children[0], upd, env)
+            container, key = tree.children
+            self.store(container, self.stored(self.ev(container, env), self.ev(key, env), v), env)
 
-    def store_into(self, tree, upd, env):
-        """Join a container update into the variable ``tree`` names (a map key or list item set)."""
-        old = self.ev(tree, env)
-        new = A(lists=tuple(("seq", join(_alt_elem(a), elem(A(lists=upd.lists))), len(a[1]) if a[0] == "tup" else a[2])
-                            for a in old.lists),
-                maps=(join(old.maps[0], upd.maps[0]), join(old.maps[1], upd.maps[1])) if old.maps else
-                (upd.maps if not old.lists else None),
-                fields=tuple((k, join(x, upd.maps[1])) for k, x in old.fields))
-        if tree.data == "name":
-            name = str(tree.children[0])
-            if name in env:
-                env[name] = join(env[name], new, self.widen)
-            else:
-                self.assign(self.gw, name, new)
-        elif tree.data == "attr":
-            self.assign(self.pw, str(tree.children[1]), new)
-        elif tree.data == "index":
-            key = self.ev(tree.children[1], env)
-            self.store_into(tree.children[0], A(lists=(("seq", new, INF),), maps=(key, new)), env)
+    @staticmethod
+    def stored(old: A, key: A, v: A) -> A:
+        """The container ``old`` (lists, map, fields) after ``old[key] = v``."""
+        if not (old.lists or old.maps or old.fields):
+            return A(lists=(("seq", v, INF),), maps=(key, v))  # unknown so far: a list or a map
+        return A(lists=tuple(("seq", join(_alt_elem(a), v), len(a[1]) if a[0] == "tup" else a[2]) for a in old.lists),
+                 maps=(join(old.maps[0], key), join(old.maps[1], v)) if old.maps else None,
+                 fields=tuple((k, join(x, v)) for k, x in old.fields))
 
     # -- expressions --------------------------------------------------------------------------
     def ev_text(self, text, env) -> A:
@@ -638,12 +627,9 @@ class _Walk:
         return self.comp(body, [(var, src)], cond, env)
 
     def e_nested_map_(self, t, env):
-        ch = t.children
-        body = ch[0]
-        rest = ch[1:]
-        cond = rest[-1] if len(rest) % 2 == 1 else None
-        pairs = [(rest[i], rest[i + 1]) for i in range(0, len(rest) - (1 if cond is not None or len(rest) % 2 else 0), 2)]
-        return self.comp(body, pairs, cond, env)
+        body, *rest = t.children  # NAME, source pairs, then the where slot (None without one)
+        cond = rest.pop() if len(rest) % 2 else None
+        return self.comp(body, list(zip(rest[::2], rest[1::2])), cond, env)
 
     def e_filter_(self, t, env):
         var, src, cond = t.children
@@ -836,7 +822,7 @@ class _Walk:
 
     def b_str(self, x):
         try:
-            shapes = words(x)
+            shapes = words(x, [c.name for c in self.game.cards])
         except ValueError:
             return TOP
         out = set()
@@ -893,7 +879,6 @@ def choice_domains(game, n: int) -> "_Walk":
     ``eval_bound(choose, "min" | "max")`` and ``max_chance_outcomes`` (a bound from the spec).
     Raises RulebookError when the variables' domains do not settle."""
     from ..engine.chance import DEFAULT_SAMPLES
-    _CARD_NAMES[0] = [c.name for c in game.cards]
     w = _Walk(game, n)
     for k in range(MAX_PASSES):
         w.changed = False

@@ -66,7 +66,9 @@ from ..errors import RulebookError
 
 
 def _natural(text: str):
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text) if t]
+    """Sort key: numbers inside a text compared as numbers, then the text itself (so texts that
+    read alike, ``a01`` and ``a1``, still sort the same way in every process)."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text) if t], text
 
 
 def _names_in(v, out: list) -> None:
@@ -82,7 +84,6 @@ def _names_in(v, out: list) -> None:
 
 LIST_LIMIT = 20_000       # a value choice with more texts than this is a product block (not listed)
 MAX_SET_ACTIONS = 10_000  # set_encoding="auto": exact when a set choice has at most this many sets
-SET_LIST_BUDGET = 20_000  # sets tried when listing the legal sets of a position (exact encoding)
 DONE, UNDO, PICK = "done", "undo", "pick"
 
 
@@ -259,7 +260,7 @@ class Spaces:
                         texts.add(step.action)
                     else:
                         try:
-                            shapes = words(walk.domains.get(step.path, TOP))
+                            shapes = words(walk.domains.get(step.path, TOP), [c.name for c in game.cards])
                         except ValueError as exc:
                             raise RulebookError(
                                 f"{where}: the options of the choice {step.label!r} cannot be bounded from the "

@@ -68,7 +68,10 @@ from ..errors import RulebookError
 def _natural(text: str):
     """Sort key: numbers inside a text compared as numbers, then the text itself (so texts that
     read alike, ``a01`` and ``a1``, still sort the same way in every process)."""
-    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text) if t], text
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in _DIGITS.split(text) if t], text
+
+
+_DIGITS = re.compile(r"(\d+)")
 
 
 def _names_in(v, out: list) -> None:
@@ -284,7 +287,8 @@ class Spaces:
             elif size <= LIST_LIMIT:
                 todo = [[action]]
                 for w in shape:
-                    todo = [t + [x] for t in todo for x in sorted(w, key=_natural)]
+                    ws = sorted(w, key=_natural)
+                    todo = [t + [x] for t in todo for x in ws]
                 texts.update(" ".join(t) for t in todo)
             else:
                 blocks[(action, tuple(tuple(sorted(w, key=_natural)) for w in shape))] = None

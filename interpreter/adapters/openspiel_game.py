@@ -109,7 +109,8 @@ class RulebookState(pyspiel.State):
         if self.rb.is_chance_node():
             self.rb.apply(int(action), CHANCE)
         else:
-            self.rb.apply(self.spaces.action_text(int(action)), self.rb.current_players()[0])
+            seat = self.rb.current_players()[0]
+            self.rb.apply(self.spaces.action_for(self.rb, seat, int(action)), seat)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

@@ -345,6 +345,7 @@ class SpecCompiler:
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
             fingerprint=fingerprint(self.text, options), card_entries=self.card_entries,
+            source_text=self.text,  # what a pickled Game is rebuilt from (Game.__reduce__)
         )
 
     def build_tables(self, cards) -> list:

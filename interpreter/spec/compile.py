@@ -18,6 +18,7 @@ from ..errors import Diagnostic, SpecError
 from ..expr.compiler import Compiler, ExprNameError, ExprSyntaxError, Names, parse
 from ..model.cards import Card
 from .literals import LiteralChecker, deck_values
+from .types import KindFacts
 from .positions import position_of
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
@@ -412,10 +413,14 @@ class SpecCompiler:
         attrs = deck_values(d, cards)
         numeric |= {f".{k}" for k, v in (d.get("player_variables") or {}).items()
                     if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in attrs}
-        checker = LiteralChecker(self.file, attrs, options, numeric, self._expr_position)
+        kinds = KindFacts(d, attrs, self.positions)
+        checker = LiteralChecker(self.file, attrs, options, numeric, self._expr_position, kinds)
         for path, text, tree, shadowed in self.expr_sites:
             checker.check(path, text, tree, shadowed)
         self.diags.extend(checker.out)
+        for path, (target, value) in kinds.text_adds.items():
+            self.error(path, f"add: {target} holds a number, and adding the text {value} to it fails when the "
+                       "rules run", f"write the number without quotes: add: {{{target}: {value.strip(chr(39) + chr(34))}}}")
 
     def check_recursion(self, programs: dict) -> None:
         """Refuse a phase that calls itself (directly or through other phases) on a path with no

@@ -419,8 +419,10 @@ class SpecCompiler:
             checker.check(path, text, tree, shadowed)
         self.diags.extend(checker.out)
         for path, (target, value) in kinds.text_adds.items():
-            self.error(path, f"add: {target} holds a number, and adding the text {value} to it fails when the "
-                       "rules run", f"write the number without quotes: add: {{{target}: {value.strip(chr(39) + chr(34))}}}")
+            line, col = self._expr_position(path, 1, 1)
+            self.diags.append(Diagnostic(
+                self.file, line, col, f"add: {target} holds a number, and adding the text {value} to it fails when "
+                "the rules run", f"write the number without quotes: add: {{{target}: {value.strip(chr(39) + chr(34))}}}"))
 
     def check_recursion(self, programs: dict) -> None:
         """Refuse a phase that calls itself (directly or through other phases) on a path with no
@@ -605,17 +607,38 @@ class SpecCompiler:
                     self.card_entries.append(path[1])  # (i is reused below for diagnostics)
         names_seen: dict[str, tuple] = {}
         for c in out:
+            entry = ("cards", self.card_entries[c.id])
             if " as " in c.name:
-                self.error(("cards",), f"the card name {c.name!r} contains ' as ', which action texts use "
+                self.error(entry + ("name",), f"the card name {c.name!r} contains ' as ', which action texts use "
                            "for modes", "use another word or a hyphen")
                 break
             key = tuple(sorted((k, repr(v)) for k, v in c.attrs.items()))
-            if c.name in names_seen and names_seen[c.name] != key:
-                self.error(("cards",), f"two different cards are both named {c.name!r}",
-                           "give each kind of card its own name (identical copies share one)")
-            names_seen[c.name] = key
+            if c.name in names_seen and names_seen[c.name][0] != key:
+                first = position_of(self.positions, ("cards", names_seen[c.name][1], "name")).line
+                self.error(entry + ("name",), f"two different cards are both named {c.name!r} (the other is "
+                           f"made at line {first})", "give each kind of card its own name (identical copies share one)")
+                names_seen[c.name] = (key, entry[1])  # each clash reported once, at the later entry
+            names_seen.setdefault(c.name, (key, entry[1]))
+        self.check_repeated_entries()
         self.names.card_attrs = attrs_all
         return out
+
+    def check_repeated_entries(self) -> None:
+        """A card entry written twice (pasted again) puts its cards in the deck twice: a warning at
+        the second, since ``count:`` is the way to say copies."""
+        seen: dict = {}
+        for i, entry in enumerate(self.data.get("cards") or []):
+            if not isinstance(entry, dict):
+                continue
+            key = json.dumps(entry, sort_keys=True, default=str)
+            if key in seen:
+                first = position_of(self.positions, ("cards", seen[key])).line
+                count = entry.get("count", 1)
+                self.error(("cards", i), f"this card entry repeats the one at line {first}: its cards are in the "
+                           "deck twice", f"remove it, or write count: {2 * count if isinstance(count, int) else 2} "
+                           "in one entry for that many copies", severity="warning", key=True)
+            else:
+                seen[key] = i
 
     # -- load-time expressions of the card list ------------------------------------------
     def _card_defines(self) -> dict:

@@ -111,3 +111,14 @@ def test_a_bad_table_is_a_located_error(tmp_path, table, message, hint):
         load_game(path)
     (d,) = exc.value.diagnostics
     assert message in d.message and hint in d.hint and d.line > 200
+
+
+def test_the_doc_says_the_bonuses_derived_from_the_bonus_definition():
+    doc = rules_markdown(load_game(SK))
+    for line in ("- capturing green-14, purple-14 or yellow-14 (with any card): +10",
+                 "- capturing black-14 (with any card): +20", "- capturing pirate with skull-king: +30",
+                 "- capturing skull-king with mermaid: +50", "- capturing mermaid with pirate: +20"):
+        assert line in doc
+    assert "- [`classic_score`](#classic_score): §7 classic scoring" in doc  # the definition's own words
+    # the numbers are the definition's: the 2021 rulebook's option changes one of them
+    assert "- capturing skull-king with mermaid: +40" in rules_markdown(load_game(SK, {"preset": "rulebook_2021"}))

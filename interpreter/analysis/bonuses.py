@@ -35,7 +35,7 @@ def _calls(text) -> list:
 def capture_points(game, value) -> list:
     """``[(definition name, [sentence])]`` for each call in ``value`` (an expression text) of a
     definition ``f(cards, w)`` with a game zone as first argument; sentences like ``capturing
-    pirate with skull-king: +30`` (or ``capturing green-14 (with any card): +10``), in deck order."""
+    queen with king: +30`` (or ``capturing red-10 (with any card): +10``), in deck order."""
     zones = {z for z, d in game.zones.items() if not d.per_player}
     out = []
     for name, first in _calls(value):

@@ -119,7 +119,7 @@ def compute_tables(game) -> list[RuleTable]:
                 for ctext, cv, cmode in cols:
                     if isinstance(rv, Card) and isinstance(cv, Card) and cv.id == rv.id:
                         # one card cannot be played twice: the column takes another copy, and
-                        # with none (the one tigress against itself) the cell cannot happen
+                        # with none (a card of which the deck has one) the cell cannot happen
                         cv = next((x for x in in_play if x.name == rv.name and x.id != rv.id), None)
                         if cv is None:
                             line.append(IMPOSSIBLE)

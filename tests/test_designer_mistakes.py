@@ -99,5 +99,16 @@ def test_an_empty_then_left_by_a_dedent_gets_a_hint(tmp_path):
 
 @pytest.mark.parametrize("spec", sorted(p.name for p in (ROOT / "specs").glob("*.yaml")))
 def test_shipped_specs_have_none_of_these_mistakes(spec):
-    words = ("between a number and a text", "holds a number", "repeats the one", "two different cards")
+    words = ("between a number and a text", "holds a number", "repeats the one", "two different cards",
+             "look like numbers")
     assert not [d for d in check_spec(ROOT / "specs" / spec) if any(w in d.message for w in words)]
+
+
+def test_an_option_whose_values_are_quoted_numbers(tmp_path):
+    old = "  mermaid_captures_king_bonus:\n    type: int\n    default: 50\n"
+    path, text = _edit(tmp_path, old, "  mermaid_captures_king_bonus:\n    values: ['40', '50']\n    default: '50'\n")
+    text = text.replace("mermaid_captures_king_bonus: 40}", "mermaid_captures_king_bonus: '40'}")
+    path.write_text(text, encoding="utf-8")
+    line, col = _line_col(text, "['40', '50']")
+    _found(check_spec(path), line, col, ["option mermaid_captures_king_bonus's values are texts",
+                                         "values: [40, 50]"], severity="warning")

@@ -22,6 +22,7 @@ from .types import KindFacts
 from .positions import position_of
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
+_NUMERIC = re.compile(r"^\s*-?\d+(\.\d+)?\s*$")
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000
@@ -418,6 +419,12 @@ class SpecCompiler:
         for path, text, tree, shadowed in self.expr_sites:
             checker.check(path, text, tree, shadowed)
         self.diags.extend(checker.out)
+        for name, values in options.items():
+            if values and all(isinstance(v, str) and _NUMERIC.match(v) for v in values):
+                shown = ", ".join(repr(v) for v in values[:6])
+                self.error(("options", name, "values"), f"option {name}'s values are texts that look like numbers "
+                           f"({shown}): compared or added to numbers they fail when the rules run",
+                           f"write them without quotes: values: [{', '.join(values[:6])}]", severity="warning")
         for path, (target, value) in kinds.text_adds.items():
             line, col = self._expr_position(path, 1, 1)
             self.diags.append(Diagnostic(

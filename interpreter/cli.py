@@ -747,13 +747,17 @@ def _simulate_compare(args, game_a, bots) -> int:
                          progress=lambda i: progress.update(task, completed=i))
     if args.plot:
         plot_comparison(result, args.plot, label_a, label_b)
+    from .agents.registry import describe
+    seat_bots = describe(args.players, bots)
     if args.json:
         print(json.dumps({"a": label_a, "b": label_b, "games": result.games, "players": result.num_players,
-                          "rows": result.rows}, indent=2))
+                          "bots": seat_bots, "rows": result.rows}, indent=2))
     else:
         console.print(f"[bold]A[/bold] = {_escape(label_a)}\n[bold]B[/bold] = {_escape(label_b)}")
         console.print(f"{result.games} games each on the same seeds ({args.seed}..{args.seed + result.games - 1}), "
                       f"{args.players} players; difference B − A with its 95% interval")
+        console.print("bots (the same under A and B): " + _escape(", ".join(
+            f"seat {p} {kind}" for p, kind in enumerate(seat_bots))))
         table = Table(box=None, padding=(0, 2), header_style="bold")
         for col in ("measure", "A", "B", "B − A", "95% interval"):
             table.add_column(col, justify="left" if col == "measure" else "right", no_wrap=True)

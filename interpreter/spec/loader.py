@@ -150,6 +150,13 @@ def _describe(e) -> tuple[str, str]:
             return f"{where}: must be {' or '.join(kinds)}, not {got}", ""
     if e.validator == "enum":
         return f"{where}: {e.instance!r} is not allowed", "one of: " + ", ".join(map(str, e.validator_value))
+    if e.validator == "type" and e.instance is None and e.absolute_path:
+        # `then:` with nothing under it, usually its steps dedented to the level of the `if`
+        key = e.absolute_path[-1]
+        what = "its steps" if e.validator_value == "array" else "its value"
+        return (f"{where}: nothing is written under {key}:",
+                f"write {what} under {key}:, indented further than {key}: itself (a line indented as far as "
+                f"{key}: or less ends it, so the steps after it belong to the block around), or remove {key}:")
     if e.validator == "type":
         return f"{where}: {e.instance!r} is not of type {e.validator_value}", ""
     return f"{where}: {e.message}", ""

@@ -14,8 +14,9 @@ is judged here in Python, independently of the spec's expressions, by the digest
 
 Counted per player count: rounds, stopped, stuck; stuck rounds with such a play left ("a play
 left", which must be 0) or with a pawn no card in play can continue that is not marked blocked
-("unmarked dead end", which must be 0 too); and, as the issue counted them, stuck rounds where some card in play
-fits somewhere on the board (legal or not) and where the player who laid the last card holds one.
+("unmarked dead end", which must be 0 too); and, as the issue counted them, stuck rounds where
+some card in play fits somewhere on the board (legal or not) and where the player who laid the
+last card holds one.
 
     python tools/ligretto_stuck_rounds.py -n 100 --players 2 4 [--seed 1] [--spec FILE]
 """

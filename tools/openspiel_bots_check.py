@@ -128,6 +128,41 @@ def child(spec: str, games: int, sims: int, ismcts_sims: int, seed: int) -> None
           f"ismcts seat 0 mean return {total / games:.2f} over {games} games", flush=True)
 
 
+def quick(spec: str, seed: int) -> None:
+    """One decision of each bot on the first decision of a game (``--quick``; the test suite's
+    check of every spec): the C++ MCTS step, the C++ ISMCTS refusal, an OpenSpiel ISMCTS step, and
+    the state and a sample of it through serialization."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from interpreter.adapters.openspiel_game import UnsupportedByOpenSpiel, register
+
+    game = pyspiel.load_game(register(spec, players=min_players(spec), discovery=2))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, 1, 100, False, seed, False)
+    assert bot.step(state) in state.legal_actions()
+    cpp = pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, 2, -1,
+                            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+    try:
+        cpp.step(state)
+        raise AssertionError("the C++ ISMCTSBot ran on a Python game")
+    except UnsupportedByOpenSpiel:
+        pass
+    py = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), 2.0, 2,
+                          random_state=np.random.RandomState(seed))
+    assert py.step(state) in state.legal_actions()
+    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(s2) == str(state) and s2.history() == state.history()
+    seat = state.current_player()
+    world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(seat) == state.information_state_string(seat)
+    assert game.deserialize_state(world.serialize()).rb.zones == world.rb.zones
+    print(f"{os.path.basename(spec)}: ok")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("specs", nargs="*", help="spec files (default: specs/*.yaml)")
@@ -137,7 +172,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per spec (default 3600)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--quick", action="store_true", help="one decision per bot in this process (first spec)")
     args = ap.parse_args(argv)
+    if args.quick:
+        quick(args.specs[0], args.seed)
+        return 0
     if args.child:
         child(args.specs[0], args.games, args.sims, args.ismcts_sims, args.seed)
         return 0

@@ -18,7 +18,9 @@ run; its exit status is printed) does, in order:
    ``serialize_game_and_state``/``deserialize_game_and_state`` and ``pickle``, and a sampled
    state through ``serialize``/``deserialize_state``, each compared with the original.
 
-Each line gives the seconds each part took. The exit status is 0 when every spec passed.
+The action space is built from ``--discovery`` seeded games (default 10): a value option none of
+them met has no action id and fails the spec with a RulebookError naming it. Each line gives the
+seconds each part took. The exit status is 0 when every spec passed.
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ def min_players(spec: str) -> int:
     return load_game(spec).min_players
 
 
-def child(spec: str, games: int, sims: int, ismcts_sims: int, seed: int) -> None:
+def child(spec: str, games: int, sims: int, ismcts_sims: int, seed: int, discovery: int) -> None:
     import pickle
 
     import numpy as np
@@ -50,7 +52,7 @@ def child(spec: str, games: int, sims: int, ismcts_sims: int, seed: int) -> None
     players = min_players(spec)
     times = {}
     t = time.perf_counter()
-    game = pyspiel.load_game(register(spec, players=players))
+    game = pyspiel.load_game(register(spec, players=players, discovery=discovery))
     times["register"] = time.perf_counter() - t
     rng = np.random.RandomState(seed)
 
@@ -170,6 +172,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sims", type=int, default=2, help="C++ MCTS simulations per decision (default 2)")
     ap.add_argument("--ismcts-sims", type=int, default=4, help="ISMCTS simulations per decision (default 4)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--discovery", type=int, default=10,
+                    help="discovery games of the action space (default 10; more find rarer value options)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per spec (default 3600)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--quick", action="store_true", help="one decision per bot in this process (first spec)")
@@ -178,14 +182,15 @@ def main(argv=None) -> int:
         quick(args.specs[0], args.seed)
         return 0
     if args.child:
-        child(args.specs[0], args.games, args.sims, args.ismcts_sims, args.seed)
+        child(args.specs[0], args.games, args.sims, args.ismcts_sims, args.seed, args.discovery)
         return 0
     specs = args.specs or sorted(glob.glob(os.path.join(ROOT, "specs", "*.yaml")))
     failed = 0
     for spec in specs:
         t = time.perf_counter()
         cmd = [sys.executable, os.path.abspath(__file__), spec, "--child", "--games", str(args.games),
-               "--sims", str(args.sims), "--ismcts-sims", str(args.ismcts_sims), "--seed", str(args.seed)]
+               "--sims", str(args.sims), "--ismcts-sims", str(args.ismcts_sims), "--seed", str(args.seed),
+               "--discovery", str(args.discovery)]
         try:
             run = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             status, out = run.returncode, (run.stdout + run.stderr).strip()

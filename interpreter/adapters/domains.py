@@ -705,6 +705,12 @@ class _Walk:
             args = tuple(self.ev(a, env) for a in arg_trees)
             return self.call_define(name, args)
         args = [self.ev(a, env) if not (isinstance(a, Tree) and a.data == "lambda_") else TOP for a in arg_trees]
+        if name == "group_by" and len(arg_trees) == 2 and isinstance(arg_trees[1], Tree) \
+                and arg_trees[1].data == "lambda_":
+            # {key of each item: the items with that key}: the key is the lambda on one item
+            param, body = arg_trees[1].children
+            keys = self.ev(body, {**env, str(param): elem(args[0])})
+            return A(maps=(keys, seq(elem(args[0]), maxlen(args[0]))))
         fn = getattr(self, "b_" + name, None)
         return fn(*args) if fn is not None else TOP
 
@@ -862,6 +868,11 @@ class _Walk:
         for g in self._boards(b):
             out.update(g.colours.values())
         return A(consts=frozenset(out) | {None})
+
+    def b_domino_colours(self, b, *_):
+        # the colour pairs [first square's colour, second's] of the places next to a cell
+        colours = A(consts=self.b_colour_at(b).consts - {None})
+        return seq(tup([colours, colours]), 8)
 
     def b_adjacent(self, *_):
         return BOOL

@@ -397,3 +397,25 @@ def test_a_change_to_the_generators_drops_the_cached_machine_code(tmp_path):
     (tmp_path / "rng.seed_many-1.py311.nbi").write_text("new")  # cached after the change: kept
     _drop_stale_caches(tmp_path)
     assert (tmp_path / "rng.seed_many-1.py311.nbi").exists()
+
+
+def test_a_new_option_value_costs_no_compile():
+    """Options are run-time data of the kernel (slots of GV after the game variables): every value
+    of an option gives the same module text, so numba's machine code of the first serves them all
+    (Oh Hell's num_tricks_fixed=1, 4, 8, 12 were four compiles); the values reach the games (the
+    same games as the step API: test_same_games_as_the_step_api)."""
+    from interpreter.fast.steps import step_kernel_for
+    sets = [{"num_tricks_fixed": 1}, {"num_tricks_fixed": 4}, {"num_suits": 3, "off_bid_penalty": True},
+            {"num_cards_per_suit": 6, "points_per_trick": 2}]
+    games = [load_game(ROOT / "specs" / "oh_hell.yaml", o) for o in sets]
+    kernels = [kernel_for(g) for g in games]
+    assert len({k.source for k in kernels}) == 1 and len({id(k.module) for k in kernels}) == 1
+    assert len({id(step_kernel_for(g).module) for g in games}) == 1
+    ntf = kernels[0].info["gvars"][-len(games[0].options):]  # the option slots, in declaration order
+    assert ntf[list(games[0].options).index("num_tricks_fixed")] == 1
+    lengths = {int(k.run(4, 5, 1)[1][0]) for k in kernels[:2]}
+    assert len(lengths) == 2  # 1 trick or 4: the option is read when the game runs
+    # Skull King: one module for every option set that types (all but loot=true)
+    sk = [lower(load_game(ROOT / "specs" / "skull_king.yaml", o))[0] for o in ({}, {"kraken": False},
+                                                                                {"scoring": "rascal"})]
+    assert len(set(sk)) == 1

@@ -259,6 +259,7 @@ def test_a_game_the_kernel_flags_is_replayed_by_the_step_api(monkeypatch):
     API, which plays it (or raises its own located error)."""
     game = load_game(ROOT / "specs" / "oh_hell.yaml")
     kernel = kernel_for(game)
+    kernel.ready()  # (it calls run to play no game)
     real = kernel.run
 
     def flagged(players, first, n):
@@ -283,6 +284,35 @@ def test_simulate_fast_says_when_the_kernel_compiles(monkeypatch):
     monkeypatch.setattr(kernel, "compiled", True)
     simulate(game, 2, 4, fast=True, note=notes.append)
     assert len(notes) == 1
+
+
+def test_the_compile_is_announced_and_left_out_of_games_per_second(monkeypatch, capsys):
+    """While the kernel is made ready, `compiling(compiles)` is held (the command's progress line
+    says so); that time is not in result.seconds (games/s) and the output says how long it took."""
+    import contextlib
+    import time
+    from interpreter.cli import main
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    kernel = kernel_for(game)
+    kernel.ready()
+
+    def slow_ready():
+        time.sleep(1.0)
+        return (12.5, 20.0, True)
+    monkeypatch.setattr(kernel, "ready", slow_ready)
+    monkeypatch.setattr(kernel, "compiled", False)
+    held = []
+
+    @contextlib.contextmanager
+    def compiling(compiles):
+        held.append(compiles)
+        yield
+    result = simulate(game, 3, 4, fast=True, compiling=compiling)
+    assert held == [True] and result.kernel_ready == (12.5, 20.0, True) and result.seconds < 1.0
+    assert result.summary()["kernel"] == {"compiled": True, "ready_cpu_seconds": 12.5, "ready_seconds": 20.0}
+    monkeypatch.setattr("interpreter.cli._load", lambda args: game)
+    assert main(["simulate", str(ROOT / "specs" / "oh_hell.yaml"), "-n", "3", "-p", "4", "--fast"]) == 0
+    assert "kernel compiled in 12.5 s CPU (20.0 s wall), not counted" in capsys.readouterr().out
 
 
 # -- the runtime's moves and the memo of repeated helper calls ---------------------------------

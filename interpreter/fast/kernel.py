@@ -85,6 +85,20 @@ class Kernel:
         self.game, self.source, self.info, self.module = game, source, info, module
         self.draws = 1  # how many random draws a game makes, learnt as games are played
         self.compiled = True  # whether numba's cache holds the machine code (set by kernel_for)
+        self.ready_cost = None  # (CPU s, wall s, whether numba compiled) of ready(), once it ran
+
+    def ready(self) -> tuple:
+        """Make the machine code ready before any game is played (numba compiles the driver, or
+        loads it from its cache, at its first call: here a call that plays no game). Returns
+        ``(CPU seconds, wall seconds, compiled)``, ``compiled`` False when it came from the cache
+        (or was ready in this process already); measured once per kernel."""
+        if self.ready_cost is None:
+            import time
+            cpu, wall = time.process_time(), time.perf_counter()
+            self.run(self.game.min_players, 0, 0)
+            self.ready_cost = (time.process_time() - cpu, time.perf_counter() - wall,
+                               bool(getattr(self.module.run, "stats", None) and self.module.run.stats.cache_misses))
+        return self.ready_cost
 
     def run(self, num_players: int, first_seed: int, n_games: int):
         """``(scores int64[n, players], lengths int64[n], errors int64[n])`` of the games of seeds
@@ -158,8 +172,13 @@ def kernel_for(game) -> Kernel:
         source, info = lower(game)
         module, path = load_module(source, "rulebook_kernel")
         kernel = Kernel(game, source, info, module)
-        # numba caches the compiled driver beside the module: without it the first run compiles
-        kernel.compiled = any(path.parent.glob(f"__pycache__/{module.__name__}.run-*.nbi"))
+        # numba caches the compiled driver beside the module (or under NUMBA_CACHE_DIR): without
+        # it the first run compiles
+        try:
+            folder = Path(module.run._cache._cache_path)
+        except AttributeError:
+            folder = path.parent / "__pycache__"
+        kernel.compiled = any(folder.glob(f"{module.__name__}.run-*.nbi"))
         return kernel
     return built_once(_KERNELS, game, build)
 

@@ -100,6 +100,9 @@ class SimulationResult:
     seconds: float = 0.0
     fast: bool = False              # played by the typed kernel (interpreter.fast)
     fast_note: str = ""             # why not, when the kernel was asked for and could not be used
+    # the kernel's machine code made ready before the games (not in `seconds`): CPU and wall
+    # seconds, and whether numba compiled it (else it was loaded from the cache)
+    kernel_ready: tuple | None = None
     teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
     team_wins: dict = field(default_factory=dict)  # team -> wins (a win of a team counts once)
     team_names: list = field(default_factory=list)
@@ -167,6 +170,9 @@ class SimulationResult:
         out = {"game": self.game, "players": self.num_players, "games": self.games,
                "seconds": self.seconds, "games_per_second": self.games_per_second,
                "mean_length": self.length_tally.mean(), "seats": seats}
+        if self.kernel_ready is not None:
+            cpu, wall, compiled = self.kernel_ready
+            out["kernel"] = {"compiled": compiled, "ready_cpu_seconds": cpu, "ready_seconds": wall}
         if self.teams is not None:
             rows = []
             for t in sorted(set(self.teams)):
@@ -241,8 +247,21 @@ BACKENDS = ("process", "dask")
 FAST_CHUNK = 20_000  # games per kernel call (progress is reported between calls)
 
 
-def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None,
-                   note=None):
+def _kernel_ready(game, note=None, compiling=None) -> tuple:
+    """The kernel of ``game`` made ready (compiled, or loaded from the cache): its
+    :meth:`~interpreter.fast.kernel.Kernel.ready` figures. ``note(text)`` is told before a
+    compile; ``compiling(compiles)`` is a context manager held meanwhile (a progress line)."""
+    from contextlib import nullcontext
+    from ..fast.kernel import kernel_for
+    kernel = kernel_for(game)
+    if not kernel.compiled and note is not None:
+        note("compiling the kernel of this spec (the first run only: it takes tens of seconds; the machine "
+             "code is cached for later runs and serves every option value)")
+    with compiling(not kernel.compiled) if compiling is not None else nullcontext():
+        return kernel.ready()
+
+
+def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None):
     """The games of a run, played by the typed kernel, given to ``add(i, outcome)`` in game order
     (or, when ``result`` is given, counted at once by ``result.add_many``: the same statistics);
     a game the kernel flags (a rule error in the step API) is played again by the step API, which
@@ -250,9 +269,6 @@ def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, sp
     from ..fast.kernel import kernel_for
     from ..fast.typepass import NULL
     kernel = kernel_for(game)
-    if not kernel.compiled and note is not None:
-        note("compiling the kernel of this spec and option set (the first run only: it takes tens of "
-             "seconds; the machine code is cached for later runs)")
     lowest = game.winner_rule == "lowest"
     done = 0
     while done < n_games:
@@ -279,7 +295,7 @@ def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, sp
 def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
              jobs: int = 1, schedule: str = "round-robin", speeds: dict | None = None, bots: dict | None = None,
              backend: str = "process", address: str | None = None, on_game=None, fast: bool = False,
-             note=None):
+             note=None, compiling=None):
     """Play ``n_games`` games (game ``i`` with seed ``seed + i``: the same results whatever
     ``jobs`` or ``backend``). ``bots`` maps seats to ``KIND[:budget]`` texts (see
     :mod:`interpreter.agents.registry`); other seats are random bots. ``progress(done)`` is called
@@ -301,7 +317,10 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     ``fast`` extra: numba) when the spec types and every bot is random: the same games, seed by
     seed, as the step API, in this process (whatever ``jobs`` and ``backend``). Otherwise the
     games are played as without it and ``result.fast_note`` says why (``result.fast`` tells which
-    ran). ``note(text)``, when given, is told of slow first steps (the kernel compiling).
+    ran). ``note(text)``, when given, is told of slow first steps (the kernel compiling);
+    ``compiling(compiles)``, when given, is a context manager held while the kernel is made ready
+    (``compiles``: numba compiles it, else it loads from the cache), e.g. a progress line. That
+    time is not in ``result.seconds`` (nor in games per second): ``result.kernel_ready`` holds it.
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""
@@ -327,8 +346,9 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games)) or ""
         if not result.fast_note:
             bulk = result if on_game is None and result.teams is None else None
-            _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk,
-                           note)
+            result.kernel_ready = _kernel_ready(game, note, compiling)
+            start = time.perf_counter()
+            _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk)
             result.seconds = time.perf_counter() - start
             result.fast = True
             return result

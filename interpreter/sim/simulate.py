@@ -261,35 +261,76 @@ def _kernel_ready(game, note=None, compiling=None) -> tuple:
         return kernel.ready()
 
 
-def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None):
-    """The games of a run, played by the typed kernel, given to ``add(i, outcome)`` in game order
-    (or, when ``result`` is given, counted at once by ``result.add_many``: the same statistics);
-    a game the kernel flags (a rule error in the step API) is played again by the step API, which
-    raises its error with the replay command."""
-    from ..fast.kernel import kernel_for
+def _take_fast(game, start, scores, lengths, errors, num_players, seed, add, schedule, speeds, bots,
+               result=None):
+    """Count the kernel's games ``start .. start + len(lengths) - 1`` (their ``scores``,
+    ``lengths`` and error codes, see :meth:`~interpreter.fast.kernel.Kernel.run`): given to
+    ``add(i, outcome)`` in game order, or, when ``result`` is given, counted at once by
+    ``result.add_many`` (the same statistics); a game the kernel flags (a rule error in the step
+    API) is played again by the step API, which raises its error with the replay command."""
     from ..fast.typepass import NULL
-    kernel = kernel_for(game)
     lowest = game.winner_rule == "lowest"
+    if result is not None and not errors.any() and not (scores == NULL).any():
+        result.add_many(scores, lengths, lowest)
+        return
+    for k in range(len(lengths)):
+        if errors[k]:
+            add(start + k, _play_one(game, num_players, seed, start + k, None, schedule, speeds, bots))
+            continue
+        row = [None if x == NULL else int(x) for x in scores[k]]
+        best = (min if lowest else max)(row)
+        add(start + k, (row, [p for p, x in enumerate(row) if x == best], int(lengths[k])))
+
+
+def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None):
+    """The games of a run, played by the typed kernel in this process, counted by
+    :func:`_take_fast` in chunks of FAST_CHUNK games (progress is reported between them)."""
+    from ..fast.kernel import kernel_for
+    kernel = kernel_for(game)
     done = 0
     while done < n_games:
         n = min(FAST_CHUNK, n_games - done)
-        scores, lengths, errors = kernel.run(num_players, seed + done, n)
-        if result is not None and not errors.any() and not (scores == NULL).any():
-            result.add_many(scores, lengths, lowest)
-            done += n
-            if progress is not None:
-                progress(done)
-            continue
-        for k in range(n):
-            if errors[k]:
-                add(done + k, _play_one(game, num_players, seed, done + k, None, schedule, speeds, bots))
-                continue
-            row = [None if x == NULL else int(x) for x in scores[k]]
-            best = (min if lowest else max)(row)
-            add(done + k, (row, [p for p, x in enumerate(row) if x == best], int(lengths[k])))
+        _take_fast(game, done, *kernel.run(num_players, seed + done, n), num_players, seed, add, schedule, speeds,
+                   bots, result)
         done += n
         if progress is not None:
             progress(done)
+
+
+def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices):
+    """Worker of a parallel ``--fast`` run (a process of ``--jobs`` or a Dask worker): the
+    kernel's ``(first game, scores, lengths, errors)`` of the games ``indices`` (a range). The
+    kernel's machine code comes from numba's cache (the parent made it ready: one compile for every
+    worker sharing the cache folder; a worker of another machine compiles its own once). Raises
+    RulebookError when the worker cannot run the kernel (numba missing there)."""
+    from ..fast.kernel import kernel_for
+    from ..fast.typepass import NotTyped
+    game = _worker_game(file, text, options, fingerprint)
+    try:
+        kernel = kernel_for(game)
+    except NotTyped as exc:
+        raise RulebookError(f"a worker cannot run the kernel: {exc}: install the same Rulebook with its fast "
+                            f"extra on every worker, or run without --fast") from None
+    return (indices.start,) + kernel.run(num_players, seed + indices.start, len(indices))
+
+
+def _run_parallel(game, num_players, seed, n_games, jobs, backend, address, extra, add, progress, **chunks):
+    """Play the games on ``jobs`` worker processes or on Dask (see :func:`simulate`), the spec's
+    text sent to them; ``chunks``: :func:`_run_chunks`'s ``fn``, ``size`` and ``take``."""
+    from ..spec.compile import fingerprint
+    from ..spec.loader import read_text
+    text = read_text(game.file)
+    if fingerprint(text, game.options) != game.fingerprint:
+        raise RulebookError(f"{game.file} changed since it was loaded: load it again to simulate it")
+    args = (game.file, text, game.options, game.fingerprint, num_players, seed)
+    if backend == "dask":
+        from .dask_backend import dask_pool
+        with dask_pool(address, jobs) as pool:
+            _run_chunks(pool, args, extra, n_games, add, progress, **chunks)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=jobs) as executor:
+            _run_chunks(_Pool(executor, jobs), args, extra, n_games, add, progress, **chunks)
 
 
 def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
@@ -315,7 +356,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
 
     ``fast=True`` plays the games in the typed playout kernel (:mod:`interpreter.fast`, needs the
     ``fast`` extra: numba) when the spec types and every bot is random: the same games, seed by
-    seed, as the step API, in this process (whatever ``jobs`` and ``backend``). Otherwise the
+    seed, as the step API, on the same ``jobs``/``backend`` (each worker runs the kernel; the machine
+    code is made ready here first, so workers sharing its cache folder compile nothing). Otherwise the
     games are played as without it and ``result.fast_note`` says why (``result.fast`` tells which
     ran). ``note(text)``, when given, is told of slow first steps (the kernel compiling);
     ``compiling(compiles)``, when given, is a context manager held while the kernel is made ready
@@ -346,28 +388,21 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games)) or ""
         if not result.fast_note:
             bulk = result if on_game is None and result.teams is None else None
-            result.kernel_ready = _kernel_ready(game, note, compiling)
+            result.kernel_ready = _kernel_ready(game, note, compiling)  # (in the cache before workers start)
             start = time.perf_counter()
-            _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk)
+            if n_games > 1 and (jobs > 1 or backend == "dask"):
+                size = max(1, min(FAST_CHUNK, n_games // (max(jobs, 1) * 4)))
+                _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (), add, progress,
+                              fn=_fast_chunk, size=size, take=lambda chunk: _take_fast(
+                                  game, *chunk, num_players, seed, add, schedule, speeds, bots, bulk))
+            else:
+                _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk)
             result.seconds = time.perf_counter() - start
             result.fast = True
             return result
     if trace is None and n_games > 1 and (jobs > 1 or backend == "dask"):
-        from ..spec.compile import fingerprint
-        from ..spec.loader import read_text
-        text = read_text(game.file)
-        if fingerprint(text, game.options) != game.fingerprint:
-            raise RulebookError(f"{game.file} changed since it was loaded: load it again to simulate it")
-        args = (game.file, text, game.options, game.fingerprint, num_players, seed)
-        extra = (schedule, speeds, bots)
-        if backend == "dask":
-            from .dask_backend import dask_pool
-            with dask_pool(address, jobs) as pool:
-                _run_chunks(pool, args, extra, n_games, add, progress)
-        else:
-            from concurrent.futures import ProcessPoolExecutor
-            with ProcessPoolExecutor(max_workers=jobs) as executor:
-                _run_chunks(_Pool(executor, jobs), args, extra, n_games, add, progress)
+        _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (schedule, speeds, bots), add,
+                      progress)
     else:
         for i in range(n_games):
             add(i, _play_one(game, num_players, seed, i, trace, schedule, speeds, bots))
@@ -394,35 +429,44 @@ class _Pool:
         return done, pending
 
 
-def _run_chunks(pool, args, extra, n_games, add, progress) -> None:
-    """Play games 0..n_games-1 in chunks of consecutive games on ``pool``; ``add(i, outcome)`` is
-    called in game order (a chunk that finishes early waits for those before it), and
-    ``progress(finished games)`` as chunks finish. At most four chunks per worker are in flight
-    or waiting, so memory does not grow with ``n_games``."""
+def _run_chunks(pool, args, extra, n_games, add, progress, fn=None, size=None, take=None) -> None:
+    """Play games 0..n_games-1 in chunks of consecutive games on ``pool`` (``fn(*args, range,
+    *extra)``, by default :func:`_play_chunk`; ``size`` games each, by default at most 25);
+    ``take(result)`` counts a chunk's result in game order (a chunk that finishes early waits for
+    those before it; by default ``add(i, outcome)`` for each of its ``(i, outcome)``), and
+    ``progress(finished games)`` is called as chunks finish. At most four chunks per worker are in
+    flight or waiting, so memory does not grow with ``n_games``."""
     workers = max(1, pool.workers)
-    size = max(1, min(25, n_games // (workers * 4) or 1))
+    if take is None:
+        def take(outcomes):
+            for i, outcome in outcomes:
+                add(i, outcome)
+    size = size or max(1, min(25, n_games // (workers * 4) or 1))
     starts = iter(range(0, n_games, size))
     in_flight = workers * 4
-    pending, ready = set(), {}   # ready: chunk start -> its outcomes, until those before it are added
-    following = 0                # the next game to add
+    pending, ready = set(), {}   # ready: chunk start -> (its end, its result), until those before it are taken
+    games_of = {}                # a pending future -> its games (a range)
+    following = 0                # the next game to count
     finished = 0
     while True:
         while len(pending) + len(ready) < in_flight:
             k = next(starts, None)
             if k is None:
                 break
-            pending.add(pool.submit(_play_chunk, *args, range(k, min(n_games, k + size)), *extra))
+            games = range(k, min(n_games, k + size))
+            future = pool.submit(fn or _play_chunk, *args, games, *extra)
+            games_of[future] = games
+            pending.add(future)
         if not pending:
             break
         done, pending = pool.wait(pending)
         for fut in done:
-            outcomes = fut.result()
-            ready[outcomes[0][0]] = outcomes
-            finished += len(outcomes)
+            games = games_of.pop(fut)
+            ready[games.start] = (games.stop, fut.result())
+            finished += len(games)
         while following in ready:
-            outcomes = ready.pop(following)
-            for i, outcome in outcomes:
-                add(i, outcome)
-            following = outcomes[-1][0] + 1
+            stop, chunk = ready.pop(following)
+            take(chunk)
+            following = stop
         if progress is not None:
             progress(finished)

@@ -42,6 +42,7 @@ and ``tests/test_fast_kernel.py`` runs it on every spec's module.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from ..expr.syntax import Token, Tree
@@ -63,9 +64,20 @@ class NotTyped(Exception):
     """The spec (with these options) does not type: ``reason`` says what, ``path`` where (a spec
     path such as ``phases.trick[0].choose``)."""
 
-    def __init__(self, reason: str, path: str = ""):
-        super().__init__(f"{reason}" + (f" (at {path})" if path else ""))
-        self.reason, self.path = reason, path
+    def __init__(self, reason: str, path: str = "", line: int = 0):
+        where = ", ".join(x for x in (path and f"at {path}", line and f"spec line {line}") if x)
+        super().__init__(f"{reason}" + (f" ({where})" if where else ""))
+        self.reason, self.path, self.line = reason, path, line
+
+
+def spec_line(game, path: str) -> int:
+    """The spec line of a lowering path such as ``phases.trick[4].then[0].set`` (its nearest
+    part the YAML reader placed: a path into an expression stops at its step), or 0."""
+    keys = tuple(int(k) if k.isdigit() else k for k in re.findall(r"[^.\[\]]+", path))
+    try:
+        return int(game.position(keys).line)
+    except (AttributeError, TypeError):
+        return 0
 
 
 # -- types ------------------------------------------------------------------------------------
@@ -281,8 +293,9 @@ class Lowering:
         # variables
         self.gvars = {k: i for i, k in enumerate(game.var_defaults)}
         self.pvars = {k: i for i, k in enumerate(game.pvar_defaults)}
-        self.gtypes = {k: self.type_of_value(v, f"variable {k}") for k, v in game.var_defaults.items()}
-        self.ptypes = {k: self.type_of_value(v, f"player variable {k}") for k, v in game.pvar_defaults.items()}
+        self.gtypes = {k: self.typed_default(v, f"variable {k}", f"variables.{k}") for k, v in game.var_defaults.items()}
+        self.ptypes = {k: self.typed_default(v, f"player variable {k}", f"player_variables.{k}")
+                       for k, v in game.pvar_defaults.items()}
         self.option_slot = {k: len(self.gvars) + i for i, k in enumerate(k for k in game.options if k not in self.fold)}
         if getattr(game, "teams_fn", None) is not None:
             raise NotTyped("teams (team variables are shared by several seats)", "teams")
@@ -295,10 +308,12 @@ class Lowering:
             params = [p.strip() for p in m.group(2).split(",")] if m.group(2) else []
             self.defines[m.group(1)] = (params, parse(body if isinstance(body, str) else str(body)))
         self.phases = {}
+        self.phase_key = {}  # a phase's name -> its key in the spec (with its parameters)
         for key, body in (self.spec.get("phases") or {}).items():
             m = _DEFINE_KEY.match(str(key))
             params = [p.strip() for p in m.group(2).split(",")] if m and m.group(2) else []
             self.phases[m.group(1) if m else str(key)] = (params, body or [])
+            self.phase_key[m.group(1) if m else str(key)] = str(key)
         self.phase_fn = {name: f"ph{i}" for i, name in enumerate(self.phases)}
         self.depth = 0  # nesting of `for` snapshots (rows of TMP)
         self.max_depth = 1
@@ -396,6 +411,13 @@ class Lowering:
             return CARD
         raise NotTyped(f"{what} holds a {type(v).__name__} (a list or map: the kernel knows numbers, texts, "
                        f"cards and null)")
+
+    def typed_default(self, v, what, path):
+        """The type of a variable's default value; NotTyped located at the variable (``path``)."""
+        try:
+            return self.type_of_value(v, what)
+        except NotTyped as exc:
+            raise NotTyped(exc.reason, path) from None
 
     def fresh(self, prefix="t"):
         self.counter += 1
@@ -1409,7 +1431,7 @@ def _lower_folding(game, steps: bool, bodies_of) -> tuple:
             return _lower(Lowering(game, steps=steps, fold=fold), bodies_of)
         except NotTyped as exc:
             last = exc
-    raise last
+    raise NotTyped(last.reason, last.path, spec_line(game, last.path) if last.path else 0)
 
 
 def _lower(low, bodies_of) -> tuple:
@@ -1448,10 +1470,12 @@ def _lower(low, bodies_of) -> tuple:
     return src, info
 
 
+@functools.lru_cache(maxsize=None)
 def _runtime_digest() -> int:
     """A number that changes with the fixed code the kernel compiles in (runtime.py, rng.py and
     this file): numba's cache of a generated module knows only that module's file, so the module's
-    text (hence its name) must change when the code compiled into it does."""
+    text (hence its name) must change when the code compiled into it does. Read once per process
+    (the code it runs is the code imported; forked workers then make the parent's module)."""
     import hashlib
     from pathlib import Path
     here = Path(__file__).parent
@@ -1486,7 +1510,7 @@ def _phase_bodies(low) -> dict:
             env[p] = (v, INT)
             args.append(v)
         low.depth = low.max_depth  # each phase its own rows of TMP: a phase runs inside another's loops
-        out[name] = (args, _memo(low.block(steps, env, f"phases.{name}"), low.memo_slot))
+        out[name] = (args, _memo(low.block(steps, env, f"phases.{low.phase_key[name]}"), low.memo_slot))
     return out
 
 

@@ -18,6 +18,7 @@ import hashlib
 import importlib.util
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 from .typepass import MAX_LIST, NULL, NotTyped, lower
 
 _KERNELS: dict = {}
+_BUILDING = threading.RLock()
 BATCH = 128  # generators seeded side by side (bots and draws of several games)
 EMAX = 64    # draws of one game seeded ahead at most (more are seeded one by one)
 
@@ -148,20 +150,21 @@ def load_module(source: str, prefix: str):
 def built_once(store: dict, game, build):
     """``build(game)`` once per Game object and process, kept in ``store``; a :class:`NotTyped`
     it raises is kept too and raised again. ``build`` runs only when numba is installed."""
-    hit = store.get(id(game))
-    if hit is not None and hit[0] is game:
-        if isinstance(hit[1], NotTyped):
-            raise hit[1]
-        return hit[1]
-    try:
-        if not available():
-            raise NotTyped("numba is not installed (pip install -e '.[fast]')")
-        made = build(game)
-    except NotTyped as exc:
-        store[id(game)] = (game, exc)
-        raise
-    store[id(game)] = (game, made)
-    return made
+    with _BUILDING:  # one build at a time (Dask's worker threads): CPython 3.11's ast.parse is not thread-safe
+        hit = store.get(id(game))
+        if hit is not None and hit[0] is game:
+            if isinstance(hit[1], NotTyped):
+                raise hit[1]
+            return hit[1]
+        try:
+            if not available():
+                raise NotTyped("numba is not installed (pip install -e '.[fast]')")
+            made = build(game)
+        except NotTyped as exc:
+            store[id(game)] = (game, exc)
+            raise
+        store[id(game)] = (game, made)
+        return made
 
 
 def kernel_for(game) -> Kernel:

@@ -7,6 +7,7 @@ runs are reproducible) and returns a :class:`SimulationResult`.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -211,6 +212,7 @@ def _text(value) -> str:
 
 
 _GAMES = threading.local()  # per worker thread: the games it has loaded (a worker plays many chunks)
+_FORKED: dict = {}  # the parallel run in progress: its process ("pid") and its Game by fingerprint ("games")
 
 
 def _worker_game(file, text, options, fingerprint):
@@ -219,7 +221,8 @@ def _worker_game(file, text, options, fingerprint):
     parent's ``fingerprint``."""
     cache = getattr(_GAMES, "games", None)
     if cache is None:
-        cache = _GAMES.games = {}
+        # a forked worker process starts with its parent's game (and kernel); threads load their own
+        cache = _GAMES.games = dict(_FORKED["games"]) if _FORKED.get("pid") not in (None, os.getpid()) else {}
     game = cache.get(fingerprint)
     if game is None:
         from ..spec.loader import load_game_text
@@ -323,6 +326,7 @@ def _run_parallel(game, num_players, seed, n_games, jobs, backend, address, extr
     if fingerprint(text, game.options) != game.fingerprint:
         raise RulebookError(f"{game.file} changed since it was loaded: load it again to simulate it")
     args = (game.file, text, game.options, game.fingerprint, num_players, seed)
+    _FORKED.update(pid=os.getpid(), games={game.fingerprint: game})
     if backend == "dask":
         from .dask_backend import dask_pool
         with dask_pool(address, jobs) as pool:

@@ -651,7 +651,7 @@ class Lowering:
                 raise NotTyped(f"unknown option {name!r}", self.path)
             v = self.game.options[name]
             ty = self.type_of_value(v, f"option {name}")
-            if name in self.option_slot:  # run-time data: the value is checked when the state is made
+            if name in self.option_slot:  # run-time data: its value is put in GV with the variables' (see _lower)
                 return f"GV[{self.option_slot[name]}]", _known(ty)
             return str(self.value(v, f"option {name}")), ty
         code, ty = self.scalar(obj, env)

@@ -629,8 +629,31 @@ def _progress_bar(quiet: bool):
         from contextlib import nullcontext
         return nullcontext()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    return Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=err_console, transient=True)
+    return Progress(TextColumn("[bold]{task.description}[/bold]"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=err_console, transient=True)
+
+
+def _compiling_line(progress, task):
+    """``simulate(compiling=...)``: while the kernel is made ready, the progress line says it
+    compiles (or loads from the cache), then says simulating again."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def compiling(compiles):
+        progress.update(task, description="compiling the kernel (once per spec)" if compiles
+                        else "loading the kernel")
+        try:
+            yield
+        finally:
+            progress.update(task, description="simulating")
+    return compiling
+
+
+def _kernel_words(ready) -> str:
+    """How the kernel was made ready, for the line of games per second (which leaves it out)."""
+    cpu, wall, compiled = ready
+    return (f"; kernel compiled in {cpu:.1f} s CPU ({wall:.1f} s wall), not counted" if compiled else
+            f"; kernel loaded in {wall:.2f} s, not counted")
 
 
 def cmd_simulate(args) -> int:
@@ -667,15 +690,17 @@ def cmd_simulate(args) -> int:
                  f"starting a local Dask cluster of {args.jobs if args.jobs > 1 else os.cpu_count() or 1} workers")
         err_console.print(f"[dim]{_escape(where)}…[/dim]")
     with _progress_bar(args.quiet) as progress:
-        report = None
+        report = compiling = None
+        note = lambda text: err_console.print(f"[dim]--fast: {_escape(text)}[/dim]")  # noqa: E731
         if progress is not None:
-            task = progress.add_task("games", total=args.games)
+            task = progress.add_task("simulating", total=args.games)
             report = lambda i: progress.update(task, completed=i)  # noqa: E731
+            compiling, note = _compiling_line(progress, task), None  # (the line says it)
         trace = {} if args.trace else None
         result = simulate(game, args.games, args.players, args.seed, progress=report, trace=trace,
                           jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds,
                           bots=bots, backend=args.backend, address=args.address, fast=args.fast,
-                          note=lambda text: err_console.print(f"[dim]--fast: {_escape(text)}[/dim]"))
+                          note=note, compiling=compiling)
     if args.fast and result.fast_note:
         err_console.print(_escape(f"--fast: played by the step API instead: {result.fast_note}"))
     # files first: a failure to write them must not come after (or hide) the statistics' output
@@ -701,7 +726,8 @@ def cmd_simulate(args) -> int:
             timing = f"; {args.schedule} schedule"
         console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
                       f"seed {args.seed}{timing}")
-        console.print(f"{summary['games_per_second']:.3g} games/s ({result.seconds:.2f} s); "
+        kernel = _kernel_words(result.kernel_ready) if result.kernel_ready is not None else ""
+        console.print(f"{summary['games_per_second']:.3g} games/s ({result.seconds:.2f} s{kernel}); "
                       f"mean game length {summary['mean_length']:.1f} actions")
         table = Table(box=None, padding=(0, 2), header_style="bold")
         for col in ("seat", "bot", "mean", "stdev", "min", "max", "win rate (95% interval)"):

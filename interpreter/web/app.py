@@ -187,6 +187,16 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         return JSONResponse({"html": fragment(room, seat, token), "move": room.move})
 
+    async def json_body(request, shape: str) -> dict:
+        """The JSON object a POST carries; Refused (400) naming ``shape`` when it is not one."""
+        try:
+            body = json.loads(await request.body() or b"null")
+        except (ValueError, UnicodeDecodeError):
+            raise Refused(f"the request is not JSON: send {shape}", 400) from None
+        if not isinstance(body, dict):
+            raise Refused(f"send {shape}", 400)
+        return body
+
     async def act(request):
         token = request.path_params["token"]
         room = seat = None
@@ -194,12 +204,7 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             room, seat = lookup(token)
             if seat is None:
                 raise Refused("a spectator's link cannot play: use your seat's own link", 403)
-            try:
-                body = json.loads(await request.body() or b"null")
-            except (ValueError, UnicodeDecodeError):
-                raise Refused("the request is not JSON: send {\"action\": TEXT, \"move\": N}", 400) from None
-            if not isinstance(body, dict):
-                raise Refused("send {\"action\": TEXT, \"move\": N}", 400)
+            body = await json_body(request, "{\"action\": TEXT, \"move\": N}")
             await room.act(seat, body.get("action"), body.get("move"))
         except Refused as exc:
             out = {"error": exc.message}
@@ -215,11 +220,8 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             room, seat = lookup(token)
             if seat is None:
                 raise Refused("a spectator's link cannot play", 403)
-            try:
-                body = json.loads(await request.body() or b"null")
-            except (ValueError, UnicodeDecodeError):
-                raise Refused("the request is not JSON: send {\"action\": TEXT}", 400) from None
-            reason = room.why_not(seat, body.get("action") if isinstance(body, dict) else None)
+            body = await json_body(request, "{\"action\": TEXT}")
+            reason = room.why_not(seat, body.get("action"))
         except Refused as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         return JSONResponse({"legal": reason is None, "reason": reason})
@@ -310,7 +312,10 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
         for z in v["zones"]:
             for part in z.get("parts", [z]):
                 for c in part.get("cards", []):
-                    c["clickable"], c["acts"] = False, []
+                    c["clickable"], c["acts"], c["pickable"] = False, [], False
+        for row in (v["board"] or {}).get("rows", []):
+            for square in row:
+                square["acts"] = []
         last = None
         if step:
             from ..view import history_for

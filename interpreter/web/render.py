@@ -6,7 +6,8 @@ State but what :mod:`interpreter.view` lets the viewer know: the viewer's observ
 (:func:`interpreter.view.event_for`), its own legal actions, the public score table
 (``display.player_columns``, as ``rulebook play`` shows it) and the spec line of the pending
 decision (public: the rules are public). The full State, its seed and its history never go into a
-view. Nothing here knows any game: zones, cards and actions are shown by their spec names.
+view. Nothing here knows any game: zones, cards and actions are shown by their spec names, drawn
+as the spec's ``appearance:`` says (:mod:`interpreter.spec.appearance`, defaults otherwise).
 """
 from __future__ import annotations
 
@@ -172,7 +173,8 @@ def _mark_last(zones, last: str | None) -> None:
 def _seats(zones, rows, titles, names, seat, deciding, chosen) -> list:
     """The players around the table, the viewer last (at the bottom), the others clockwise from the
     viewer's left: ``{"seat", "name", "me", "turn", "chosen", "cells" [(title, value)], "zones"
-    [{"name", "title", "visibility", "show", "sets", ...the seat's part}]}``."""
+    [{"zone", "title", "visibility", "show", ...the seat's part of the zone}]}`` (the zones drawn at
+    the seats, in spec order)."""
     n = len(names)
     order = [(seat + k) % n for k in range(1, n + 1)] if seat is not SPECTATOR else list(range(n))
     out = []
@@ -236,7 +238,11 @@ def table_view(state, seat, events, move: int) -> dict:
     ``log``, ``status`` (a sentence: whose turn, waiting for the others, game over), ``actions``
     (this seat's legal actions), ``set_choice`` (the cards of a set choice, for a multi-select),
     ``card_verb`` (the verb of a card choice: a click on a card sends ``VERB NAME``),
-    ``line`` (the pending step's spec line) and ``move`` (the move number a request must carry).
+    ``line`` (the pending step's spec line), ``move`` (the move number a request must carry), and
+    for the table's drawing: ``seats`` (see :func:`_seats`), ``board`` and ``piles`` (the spec's
+    ``appearance:``, or None), ``last`` (the newest action line of the seat's own log) and ``back``;
+    every card carries its ``face`` (:mod:`interpreter.spec.appearance`), a card of the viewer's with
+    no legal action ``why`` (the engine's reason), a set choice's cards ``pickable``.
     Reads the State only through :func:`interpreter.view.observation_for` and
     :func:`interpreter.view.event_for`, plus ``seat``'s own legal actions."""
     game = state.game

@@ -6,8 +6,9 @@ plays a whole Skull King game and the first moves of every seed game).
     PYTHONPATH=. python tools/web_whole_games.py [SPEC...]      # default: the six seed games
 
 A person clicks a legal card when there is one with a single action, else the first action
-button; in a set choice, the selection is whatever is sent first (the first action button,
-e.g. "stop-melding"). Needs Debian's Chromium at /usr/bin/chromium and Playwright.
+button; in a set choice, they select the first cards of a name they hold at least the set's minimum
+of (the table checks it live) and confirm if the table says it is a legal set, else they send the
+first action button (e.g. "stop-melding"). Needs Debian's Chromium at /usr/bin/chromium and Playwright.
 """
 from __future__ import annotations
 
@@ -21,6 +22,28 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from test_web_browser import (ARGS, CHROMIUM, SEED_GAMES, Server, act, create_game, free_port,  # noqa: E402
                               open_seat, terminal)
+
+
+def person_moves(page) -> bool:
+    """One move of the person at ``page`` (see the module's doc); True if one was taken."""
+    form = page.locator("#set-choice")
+    if form.count() and not terminal(page):
+        low = int(form.get_attribute("data-min") or 1)
+        picks = page.locator("button.card.pickable")
+        names = [b.get_attribute("data-pick") for b in picks.all()]
+        name = next((n for n in names if names.count(n) >= low), None)
+        if name is not None:
+            for i in [i for i, n in enumerate(names) if n == name][:low]:
+                picks.nth(i).click()
+            page.wait_for_function("!/checking|Nothing/.test(document.getElementById('set-verdict').textContent)")
+            if "a legal set" in page.inner_text("#set-verdict"):
+                before = int(page.locator(".tbl").get_attribute("data-move"))
+                page.click("#set-confirm")
+                page.wait_for_function(f"Number(document.querySelector('.tbl').dataset.move) > {before}"
+                                       " || !document.getElementById('message').hidden")
+                return True
+            page.click("#set-clear")
+    return act(page)
 
 
 def main(specs) -> int:
@@ -42,7 +65,7 @@ def main(specs) -> int:
                         break
                     moved = False
                     for pg in pages:
-                        moved = act(pg) or moved
+                        moved = person_moves(pg) or moved
                     if not moved:
                         pages[0].wait_for_timeout(50)  # the bot's turn, or the other page catching up
                 done = all(terminal(pg) for pg in pages)

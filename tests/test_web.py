@@ -377,6 +377,10 @@ def test_diagram_outlines_the_step_the_game_waits_at(tmp_path):
         assert svg.status_code == 200 and f'spec#L{line}"'.encode() in svg.content
         source = client.get(f"/t/{tokens[0]}/spec").text
         assert f'id="L{line}"' in source
+        tables = client.get(f"/t/{tokens[0]}/tables")  # the rules panel's rule tables
+        assert tables.status_code == 200 and "Who wins a trick of two cards" in tables.text
+        assert client.get(f"/t/{tokens[0]}/image/escape").status_code == 404  # the spec has no images
+        assert client.get("/t/not-a-real-token-at-all/tables").status_code == 404
 
 
 def test_lobby_refuses_bad_games_with_a_message(tmp_path):

@@ -187,6 +187,13 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         return JSONResponse({"html": fragment(room, seat, token), "move": room.move})
 
+    def file_room(request):
+        """The Room of the request's link, or the plain-text refusal to answer for a file it asks."""
+        try:
+            return lookup(request.path_params["token"])[0]
+        except Refused as exc:
+            return Response(exc.message, status_code=exc.status, media_type="text/plain")
+
     async def json_body(request, shape: str) -> dict:
         """The JSON object a POST carries; Refused (400) naming ``shape`` when it is not one."""
         try:
@@ -228,11 +235,9 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
 
     async def rule_tables(request):
         """The spec's rule tables (``tables:``) as HTML, computed once per spec and options."""
-        token = request.path_params["token"]
-        try:
-            room, _ = lookup(token)
-        except Refused as exc:
-            return Response(exc.message, status_code=exc.status, media_type="text/plain")
+        room = file_room(request)
+        if isinstance(room, Response):
+            return room
         key = ("tables", room.row["spec"], room.game.fingerprint)
         if key not in diagrams:
             from ..analysis.tables import compute_tables, table_html
@@ -243,11 +248,9 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
 
     async def card_image(request):
         """A card's image file (``appearance: images``), found next to the spec."""
-        token = request.path_params["token"]
-        try:
-            room, _ = lookup(token)
-        except Refused as exc:
-            return Response(exc.message, status_code=exc.status, media_type="text/plain")
+        room = file_room(request)
+        if isinstance(room, Response):
+            return room
         from starlette.responses import FileResponse
         from ..spec.appearance import of as appearance_of
         face = appearance_of(room.game).face(request.path_params["name"])
@@ -326,11 +329,9 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
                     you=state.player_name(seat) if seat is not None else None)
 
     async def diagram(request):
-        token = request.path_params["token"]
-        try:
-            room, _ = lookup(token)
-        except Refused as exc:
-            return Response(exc.message, status_code=exc.status, media_type="text/plain")
+        room = file_room(request)
+        if isinstance(room, Response):
+            return room
         return Response(await diagram_of(room), media_type="image/svg+xml")
 
     def diagram_of(room):

@@ -43,6 +43,17 @@ def person_moves(page) -> bool:
                                        " || !document.getElementById('message').hidden")
                 return True
             page.click("#set-clear")
+    if page.locator(".tbl.realtime").count():  # redrawn many times a second: clicked in the page itself
+        before = int(page.locator(".tbl").get_attribute("data-move"))
+        clicked = page.evaluate("""() => {
+            const card = [...document.querySelectorAll('button.card.legal')]
+                .find(b => JSON.parse(b.dataset.acts || '[]').length === 1);
+            const target = card || document.querySelector('#actions button.act[data-action]');
+            if (target) target.click();
+            return !!target; }""")
+        if clicked:
+            page.wait_for_timeout(100)
+        return clicked and int(page.locator(".tbl").get_attribute("data-move")) > before
     return act(page)
 
 

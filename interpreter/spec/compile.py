@@ -330,6 +330,11 @@ class SpecCompiler:
             self.error(("zones",), "no game zone can hold the cards at the start",
                        "declare a zone such as deck: {visibility: hidden, initial: all}")
         self.check_literals(cards)
+        if isinstance(d.get("appearance"), dict):  # the look at the web table (spec/appearance.py)
+            from .appearance import check as check_appearance
+            for sub, message, hint in check_appearance(d["appearance"], cards, zones, self.file, n.game_vars,
+                                                       set(boards)):
+                self.error(("appearance",) + sub, message, hint)
         errors = [x for x in self.diags if x.severity == "error"]
         if errors:  # warnings wait until the errors are fixed
             raise SpecError(errors)

@@ -45,6 +45,12 @@ def cache_dir() -> Path | None:
     return path
 
 
+def turn_off() -> None:
+    """Cache nothing more in this process (as ``RULEBOOK_CACHE=off``): the language server checks
+    a new text at every pause in typing, and each would leave its files behind."""
+    _DIR[:] = [None]
+
+
 def digest(*parts: str) -> str:
     """SHA-256 (hex) of ``parts`` with the package version: a cache key."""
     from . import __version__

@@ -632,8 +632,31 @@ def _progress_bar(quiet: bool):
         from contextlib import nullcontext
         return nullcontext()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    return Progress(TextColumn("[bold]simulating[/bold]"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=err_console, transient=True)
+    return Progress(TextColumn("[bold]{task.description}[/bold]"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=err_console, transient=True)
+
+
+def _compiling_line(progress, task):
+    """``simulate(compiling=...)``: while the kernel is made ready, the progress line says it
+    compiles (or loads from the cache), then says simulating again."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def compiling(compiles):
+        progress.update(task, description="compiling the kernel (once per spec)" if compiles
+                        else "loading the kernel")
+        try:
+            yield
+        finally:
+            progress.update(task, description="simulating")
+    return compiling
+
+
+def _kernel_words(ready) -> str:
+    """How the kernel was made ready, for the line of games per second (which leaves it out)."""
+    cpu, wall, compiled = ready
+    return (f"; kernel compiled in {cpu:.1f} s CPU ({wall:.1f} s wall), not counted" if compiled else
+            f"; kernel loaded in {wall:.2f} s, not counted")
 
 
 def cmd_simulate(args) -> int:
@@ -670,15 +693,17 @@ def cmd_simulate(args) -> int:
                  f"starting a local Dask cluster of {args.jobs if args.jobs > 1 else os.cpu_count() or 1} workers")
         err_console.print(f"[dim]{_escape(where)}…[/dim]")
     with _progress_bar(args.quiet) as progress:
-        report = None
+        report = compiling = None
+        note = lambda text: err_console.print(f"[dim]--fast: {_escape(text)}[/dim]")  # noqa: E731
         if progress is not None:
-            task = progress.add_task("games", total=args.games)
+            task = progress.add_task("simulating", total=args.games)
             report = lambda i: progress.update(task, completed=i)  # noqa: E731
+            compiling, note = _compiling_line(progress, task), None  # (the line says it)
         trace = {} if args.trace else None
         result = simulate(game, args.games, args.players, args.seed, progress=report, trace=trace,
                           jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds,
                           bots=bots, backend=args.backend, address=args.address, fast=args.fast,
-                          note=lambda text: err_console.print(f"[dim]--fast: {_escape(text)}[/dim]"))
+                          note=note, compiling=compiling)
     if args.fast and result.fast_note:
         err_console.print(_escape(f"--fast: played by the step API instead: {result.fast_note}"))
     # files first: a failure to write them must not come after (or hide) the statistics' output
@@ -704,7 +729,8 @@ def cmd_simulate(args) -> int:
             timing = f"; {args.schedule} schedule"
         console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
                       f"seed {args.seed}{timing}")
-        console.print(f"{summary['games_per_second']:.3g} games/s ({result.seconds:.2f} s); "
+        kernel = _kernel_words(result.kernel_ready) if result.kernel_ready is not None else ""
+        console.print(f"{summary['games_per_second']:.3g} games/s ({result.seconds:.2f} s{kernel}); "
                       f"mean game length {summary['mean_length']:.1f} actions")
         table = Table(box=None, padding=(0, 2), header_style="bold")
         for col in ("seat", "bot", "mean", "stdev", "min", "max", "win rate (95% interval)"):
@@ -750,13 +776,17 @@ def _simulate_compare(args, game_a, bots) -> int:
                          progress=lambda i: progress.update(task, completed=i))
     if args.plot:
         plot_comparison(result, args.plot, label_a, label_b)
+    from .agents.registry import describe
+    seat_bots = describe(args.players, bots)
     if args.json:
         print(json.dumps({"a": label_a, "b": label_b, "games": result.games, "players": result.num_players,
-                          "rows": result.rows}, indent=2))
+                          "bots": seat_bots, "rows": result.rows}, indent=2))
     else:
         console.print(f"[bold]A[/bold] = {_escape(label_a)}\n[bold]B[/bold] = {_escape(label_b)}")
         console.print(f"{result.games} games each on the same seeds ({args.seed}..{args.seed + result.games - 1}), "
                       f"{args.players} players; difference B − A with its 95% interval")
+        console.print("bots (the same under A and B): " + _escape(", ".join(
+            f"seat {p} {kind}" for p, kind in enumerate(seat_bots))))
         table = Table(box=None, padding=(0, 2), header_style="bold")
         for col in ("measure", "A", "B", "B − A", "95% interval"):
             table.add_column(col, justify="left" if col == "measure" else "right", no_wrap=True)
@@ -1029,6 +1059,26 @@ def cmd_games(args) -> int:
     return 1 if out["conflicts"] else 0
 
 
+def cmd_lsp(args) -> int:
+    """``rulebook lsp``: the language server over stdio (:mod:`interpreter.lsp.server`)."""
+    try:
+        from .lsp.server import main as serve_lsp
+    except ImportError as exc:
+        raise RulebookError(f"rulebook lsp needs pygls and lsprotocol ({exc})\n"
+                            "    hint: pip install -e '.[lsp]'") from None
+    return serve_lsp()
+
+
+def cmd_new(args) -> int:
+    """``rulebook new NAME``: a starter spec and its scenario folder (:mod:`interpreter.starter`)."""
+    from .starter import write_starter
+    spec, scenario = write_starter(args.name)
+    console.print(f"wrote {_escape(str(spec))} and {_escape(str(scenario))}\n"
+                  f"next: rulebook validate {_escape(str(spec))}; rulebook test {_escape(str(scenario.parent))}; "
+                  f"rulebook play {_escape(str(spec))} -p 3 --human 0")
+    return 0
+
+
 def _add_schedule_args(p) -> None:
     from .agents.schedule import SCHEDULES
     p.add_argument("--schedule", choices=SCHEDULES, default="round-robin",
@@ -1040,7 +1090,7 @@ def _add_schedule_args(p) -> None:
 
 # every command's name (a test checks it against the parser): when argv names one, the others are
 # left out of the parser altogether
-CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve", "games")  # declared here
+CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve", "games", "lsp", "new")  # declared here
 COMMANDS = (*CORE_COMMANDS, "diagram", "doc", "diff")  # and interpreter.analysis.cli's
 
 
@@ -1192,6 +1242,14 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     gm.add_argument("--db", default="sqlite:///rulebook-games.db", metavar="URL",
                     help="the database, as given to rulebook serve (default sqlite:///rulebook-games.db)")
     gm.set_defaults(func=cmd_games)
+
+    ls = sub.add_parser("lsp", help="a language server for editors (stdio): spec and scenario files checked "
+                        "as you type, completion, hover, rename (pip install -e '.[lsp]'; docs/editors.md)")
+    ls.set_defaults(func=cmd_lsp)
+
+    nw = sub.add_parser("new", help="write a starter spec NAME.yaml and scenarios/NAME/ with one rule scenario")
+    nw.add_argument("name", metavar="NAME", help="the game's file name without .yaml (may include folders)")
+    nw.set_defaults(func=cmd_new)
 
     if sub.wanted not in CORE_COMMANDS:
         try:

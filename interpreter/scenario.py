@@ -95,11 +95,11 @@ def _scenario_wording(d: Diagnostic) -> Diagnostic:
     return Diagnostic(d.file, d.line, d.column, message, hint, d.severity)
 
 
-def read_scenario(path) -> tuple[dict, dict]:
-    """Read and schema-check a scenario file: ``(data, positions)``; raises SpecError with
-    file:line:col."""
+def read_scenario(path, text: str | None = None) -> tuple[dict, dict]:
+    """Read and schema-check a scenario file (``text``: its text, instead of the file's, as an
+    editor holds it): ``(data, positions)``; raises SpecError with file:line:col."""
     file = str(path)
-    text = read_text(path)
+    text = read_text(path) if text is None else text
     try:
         data, positions = load_yaml(text, file)
     except SpecError as exc:

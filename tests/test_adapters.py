@@ -31,7 +31,7 @@ def _need(module):
 @pytest.fixture(scope="module")
 def witches():
     game = load_game(SPECS / "witches_of_blackmore.yaml")
-    return game, Spaces(game, 3, discovery=3)
+    return game, Spaces(game, 3)
 
 
 def test_action_ids_cover_every_legal_action_and_tensors_have_their_shapes(witches):
@@ -59,12 +59,129 @@ def test_action_ids_cover_every_legal_action_and_tensors_have_their_shapes(witch
         sp.action_text(sp.num_actions)
 
 
-def test_value_options_are_discovered_and_card_options_enumerated():
+def test_value_options_are_derived_from_the_spec_and_card_options_enumerated():
+    """Bids 0..the most cards a round can deal, every card (and mode), the optional verbs: all
+    from the spec, none from played games."""
     game = load_game(SPECS / "skull_king.yaml")
-    sp = Spaces(game, 4, discovery=1)
-    assert [f"bid {k}" for k in range(11)] == [t for t in sp.actions if t.startswith("bid ")]
+    sp = Spaces(game, 4)
+    bids = [t for t in sp.actions if t.startswith("bid ")]
+    assert bids[:11] == [f"bid {k}" for k in range(11)] and len(bids) == int(bids[-1].split()[1]) + 1
     assert "play tigress as pirate" in sp.ids and "play tigress as escape" in sp.ids
     assert "play tigress" not in sp.ids and "play black-14" in sp.ids
+    oh = load_game(SPECS / "oh_hell.yaml")  # 3 players: up to 17 tricks, so bids 0..17
+    assert [t for t in Spaces(oh, 3).actions if t.startswith("bid ")] == [f"bid {k}" for k in range(18)]
+
+
+def test_product_block_ids_are_exact_both_ways():
+    """A board placement (pair x square x direction x pawn) is a product block: ids and texts
+    convert both ways without listing the block; every legal placement has its id."""
+    game = load_game(SPECS / "ligretto.yaml")
+    sp = Spaces(game, 2)
+    block = max(sp.actions.blocks, key=lambda b: b.size)
+    assert block.size > 100_000 and sp.num_actions == len(sp.actions)
+    for i in (block.offset, block.offset + 12_345, block.offset + block.size - 1):
+        assert sp.action_id(sp.action_text(i)) == i
+    state = game.new_state(2, 1)
+    rng = random.Random(2)
+    placements = 0
+    for _ in range(150):
+        p = state.current_players()[0]
+        ids = sp.legal_ids(state, p)
+        assert [sp.action_text(i) for i in ids] == [a.text for a in state.legal_actions(p)]
+        placements += sum(sp.action_text(i).startswith("place ") for i in ids)
+        state.apply(sp.action_for(state, p, rng.choice(ids)), p)
+    assert placements > 0
+
+
+def test_action_table_is_the_same_in_another_process_and_needs_no_games(monkeypatch):
+    import subprocess
+    import sys
+    code = ("from interpreter import load_game; from interpreter.adapters.spaces import Spaces; "
+            "print(Spaces(load_game('specs/queen_of_scots.yaml'), 3).action_table_digest)")
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           cwd=SPECS.parent).stdout.strip()
+    game = load_game(SPECS / "queen_of_scots.yaml")
+    monkeypatch.setattr(type(game), "new_state", lambda *a, **k: pytest.fail("a game was played"))
+    sp = Spaces(game, 3)
+    assert sp.action_table_digest == other == Spaces(game, 3, seed=7).action_table_digest
+
+
+def test_a_choice_the_spec_cannot_bound_is_named_with_its_line(tmp_path):
+    spec = tmp_path / "unbounded.yaml"
+    spec.write_text("""name: Unbounded
+players: {min: 2, max: 2}
+cards:
+  - each: {rank: "range(1, 5)"}
+    name: "c{rank}"
+zones:
+  deck: {visibility: hidden, initial: all}
+variables: {counter: 0}
+flow:
+  - while: "counter < 5"
+    max: 10
+    do:
+      - choose:
+          action: guess
+          player: 0
+          options: "range(0, counter + 1)"
+          as: g
+          then:
+            - add: {counter: "g + 1"}
+""")
+    game = load_game(spec)
+    with pytest.raises(RulebookError, match=r"unbounded\.yaml:13: the options of the choice 'guess' cannot be bounded"):
+        Spaces(game, 2)
+
+
+@pytest.mark.parametrize("encoding", ["auto", "picks"])
+def test_set_choices_in_both_encodings(encoding):
+    """President's exchange (2 cards) and plays (1-4 cards of a rank, or as many as the play to
+    beat, which the spec bounds by the deck only): ``auto`` lists every exchange as one id and
+    builds plays card by card (``pick NAME`` ids then ``done``); ``picks`` builds both so. A
+    whole game plays through the ids."""
+    game = load_game(SPECS / "president.yaml", {"rounds": 2})
+    sp = Spaces(game, 4, set_encoding=encoding)
+    assert {"pick 3c", "done", "undo"} <= set(sp.actions.texts) and "play 3c 3d" not in sp.ids
+    assert ("give 3c 3d" in sp.ids) == (encoding == "auto")
+    if encoding == "auto":
+        with pytest.raises(RulebookError, match=r"president\.yaml:\d+: the set choice 'play' has more than"):
+            Spaces(game, 4, set_encoding="exact")
+    state = game.new_state(4, 5)
+    rng = random.Random(4)
+    seen = set()
+    while not state.is_terminal():
+        p = state.current_players()[0]
+        ids = sp.legal_ids(state, p)
+        assert ids and len(set(ids)) == len(ids)
+        i = rng.choice(ids)
+        text = sp.action_for(state, p, i)
+        seen.add(sp.action_text(i).split()[0])
+        state.apply(text, p)
+    assert {"pick", "done"} <= seen and ("give" in seen) == (encoding == "auto") and state.winners()
+
+
+def test_game_state_and_environment_pickle():
+    import pickle
+    game = load_game(SPECS / "hearts.yaml")
+    again = pickle.loads(pickle.dumps(game))
+    assert again.fingerprint == game.fingerprint and again.options == game.options
+    state = game.new_state(4, 3)
+    rng = random.Random(1)
+    for _ in range(9):
+        p = state.current_players()[0]
+        state.apply(rng.choice(state.legal_actions(p)), p)
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.to_json() == state.to_json() and copy.legal_actions(p) == state.legal_actions(p)
+    _need("pettingzoo")
+    from interpreter.adapters.pettingzoo_env import env as make_env
+    e = make_env(SPECS / "hearts.yaml", 4)
+    e.reset(seed=2)
+    for _ in range(5):
+        obs, *_ = e.last()
+        e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    e2 = pickle.loads(pickle.dumps(e))
+    assert e2.agent_selection == e.agent_selection
+    assert np.array_equal(e2.last()[0]["action_mask"], e.last()[0]["action_mask"])
 
 
 def test_tensors_hide_what_the_seat_may_not_see(witches):
@@ -85,15 +202,36 @@ def test_tensors_hide_what_the_seat_may_not_see(witches):
     assert not np.array_equal(sp.observation(state, watcher), sp.observation(other, watcher))
 
 
-def test_pettingzoo_api_test():
+def _player_counts():
+    for f in sorted(SPECS.glob("*.yaml")):
+        game = load_game(f)
+        for n in sorted({game.min_players, game.max_players}):
+            yield f, n
+
+
+@pytest.mark.parametrize("spec,n", list(_player_counts()), ids=lambda x: getattr(x, "stem", x))
+def test_pettingzoo_api_test_on_every_spec(spec, n):
     _need("pettingzoo")
     from pettingzoo.test import api_test
     from interpreter.adapters.pettingzoo_env import RulebookAECEnv
+    api_test(RulebookAECEnv(load_game(spec), n), num_cycles=3)
+
+
+def test_pettingzoo_seed_and_max_cycles_tests():
+    _need("pettingzoo")
+    from pettingzoo.test import api_test, max_cycles_test, seed_test
+    from interpreter.adapters.pettingzoo_env import RulebookAECEnv, module_for
     game = load_game(SPECS / "witches_of_blackmore.yaml")
-    env = RulebookAECEnv(game, 3, discovery=2)
-    api_test(env, num_cycles=300)
-    sk = RulebookAECEnv(load_game(SPECS / "skull_king.yaml"), 4, discovery=1, reward="score")
-    api_test(sk, num_cycles=120)
+    env = RulebookAECEnv(game, 3)
+    api_test(env, num_cycles=100)
+    seed_test(lambda: RulebookAECEnv(game, 3), num_cycles=50)
+    seed_test(lambda: RulebookAECEnv(load_game(SPECS / "president.yaml"), 4), num_cycles=20)
+    max_cycles_test(module_for(SPECS / "go_fish.yaml", 3, illegal="random", schedule="cycles"))
+    sk = RulebookAECEnv(load_game(SPECS / "skull_king.yaml"), 4, reward="score")
+    api_test(sk, num_cycles=30)
+    with pytest.raises(RulebookError, match="not legal"):
+        sk.reset(seed=1)
+        sk.step(next(i for i in range(sk.spaces.num_actions) if i not in sk.legal_ids(0)))
     # a whole game by the mask, with rewards at the end
     env.reset(seed=3)
     total = {a: 0.0 for a in env.possible_agents}

@@ -81,6 +81,49 @@ def test_unknown_board_at_run_time_is_a_rule_error(game):
         ev(state, "step('small', 'a1', 'north')")
 
 
+def _dominoes_by_hand(grid, cell, taken):
+    """domino_colours computed the long way: every ordered pair [x, y] of neighbouring free
+    squares with x next to cell, as colours, each pair once."""
+    out = []
+    for x in grid.neighbours.get(cell, ()):
+        for y in grid.neighbours[x]:
+            pair = [grid.colours[x], grid.colours[y]]
+            if cell not in (x, y) and x not in taken and y not in taken and pair not in out:
+                out.append(pair)
+    return out
+
+
+@pytest.mark.parametrize("path", ["closures", "generated"])
+def test_domino_colours_lists_the_free_places_next_to_a_square(game, path, monkeypatch):
+    from interpreter.expr import codegen
+    monkeypatch.setattr(codegen, "ENABLED", path == "generated")
+    monkeypatch.setattr(codegen, "WARM_CALLS", 0)  # generated code from the first call
+    state = game.new_state(2, seed=0)
+    # RGBR / GBR. / BRGB: from b2, x is b1, c2, b3 or a2 and y one of x's other neighbours
+    assert ev(state, "domino_colours('small', 'b2')") == [
+        ["green", "blue"], ["green", "red"], ["red", "blue"], ["red", "green"]]
+    # a list and a map of taken squares (c1 taken, a3 covered): fewer places
+    assert ev(state, "domino_colours('small', 'b2', ['c1'], {'a3': 'card'})") == [
+        ["green", "red"], ["red", "green"]]
+    assert ev(state, "domino_colours('small', 'd3', ['c3'])") == []      # its only neighbour taken
+    assert ev(state, "domino_colours('small', 'z9')") == []              # off the board
+    # "does a red-blue piece fit next to b2, either way round?"
+    assert ev(state, "let d = domino_colours('small', 'b2', ['c1']); ['red', 'blue'] in d or ['blue', 'red'] in d")
+    grid = game.boards["small"]
+    for taken in ([], ["b2"], ["a1", "c2", "b3"], grid.cells[::2]):
+        for cell in grid.cells:
+            got = ev(state, f"domino_colours('small', '{cell}', {taken!r})")
+            assert got == _dominoes_by_hand(grid, cell, taken), (cell, taken)
+
+
+def test_domino_colours_refuses_taken_squares_that_are_not_a_list_or_map(game, tmp_path):
+    state = game.new_state(2, seed=0)
+    with pytest.raises(RuleError, match="taken squares must be lists of cells or maps"):
+        ev(state, "domino_colours('small', 'b2', 'c1')")
+    with pytest.raises(RuleError, match="no board named 'huge'"):
+        ev(state, "let b = 'huge'; domino_colours(b, 'a1')")
+
+
 def test_the_game_plays_on_the_board_and_replays_exactly(game):
     for seed in range(5):
         state = game.new_state(2, seed=seed)

@@ -153,6 +153,10 @@ def test_every_spec_types_or_says_why(spec, opts):
         assert exc.reason.strip(), "a spec that does not type must say why"
         note = why_not(game, min(4, game.max_players))
         assert note and exc.reason in note
+        assert exc.path and exc.line > 0 and f"spec line {exc.line}" in note  # where, as the editor shows it
+        assert spec.read_text().splitlines()[exc.line - 1].strip()
+        if spec.stem == "skull_queen":  # a variable holding a list: its own line
+            assert spec.read_text().splitlines()[exc.line - 1].strip().startswith(exc.path.split(".")[-1] + ":")
         return
     check_source(src)  # only the templates' nodes, fixed and generated names, numbers
     data, _ = load_yaml(spec.read_text(), str(spec))
@@ -259,6 +263,7 @@ def test_a_game_the_kernel_flags_is_replayed_by_the_step_api(monkeypatch):
     API, which plays it (or raises its own located error)."""
     game = load_game(ROOT / "specs" / "oh_hell.yaml")
     kernel = kernel_for(game)
+    kernel.ready()  # (it calls run to play no game)
     real = kernel.run
 
     def flagged(players, first, n):
@@ -283,6 +288,35 @@ def test_simulate_fast_says_when_the_kernel_compiles(monkeypatch):
     monkeypatch.setattr(kernel, "compiled", True)
     simulate(game, 2, 4, fast=True, note=notes.append)
     assert len(notes) == 1
+
+
+def test_the_compile_is_announced_and_left_out_of_games_per_second(monkeypatch, capsys):
+    """While the kernel is made ready, `compiling(compiles)` is held (the command's progress line
+    says so); that time is not in result.seconds (games/s) and the output says how long it took."""
+    import contextlib
+    import time
+    from interpreter.cli import main
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    kernel = kernel_for(game)
+    kernel.ready()
+
+    def slow_ready():
+        time.sleep(1.0)
+        return (12.5, 20.0, True)
+    monkeypatch.setattr(kernel, "ready", slow_ready)
+    monkeypatch.setattr(kernel, "compiled", False)
+    held = []
+
+    @contextlib.contextmanager
+    def compiling(compiles):
+        held.append(compiles)
+        yield
+    result = simulate(game, 3, 4, fast=True, compiling=compiling)
+    assert held == [True] and result.kernel_ready == (12.5, 20.0, True) and result.seconds < 1.0
+    assert result.summary()["kernel"] == {"compiled": True, "ready_cpu_seconds": 12.5, "ready_seconds": 20.0}
+    monkeypatch.setattr("interpreter.cli._load", lambda args: game)
+    assert main(["simulate", str(ROOT / "specs" / "oh_hell.yaml"), "-n", "3", "-p", "4", "--fast"]) == 0
+    assert "kernel compiled in 12.5 s CPU (20.0 s wall), not counted" in capsys.readouterr().out
 
 
 # -- the runtime's moves and the memo of repeated helper calls ---------------------------------
@@ -397,3 +431,25 @@ def test_a_change_to_the_generators_drops_the_cached_machine_code(tmp_path):
     (tmp_path / "rng.seed_many-1.py311.nbi").write_text("new")  # cached after the change: kept
     _drop_stale_caches(tmp_path)
     assert (tmp_path / "rng.seed_many-1.py311.nbi").exists()
+
+
+def test_a_new_option_value_costs_no_compile():
+    """Options are run-time data of the kernel (slots of GV after the game variables): every value
+    of an option gives the same module text, so numba's machine code of the first serves them all
+    (Oh Hell's num_tricks_fixed=1, 4, 8, 12 were four compiles); the values reach the games (the
+    same games as the step API: test_same_games_as_the_step_api)."""
+    from interpreter.fast.steps import step_kernel_for
+    sets = [{"num_tricks_fixed": 1}, {"num_tricks_fixed": 4}, {"num_suits": 3, "off_bid_penalty": True},
+            {"num_cards_per_suit": 6, "points_per_trick": 2}]
+    games = [load_game(ROOT / "specs" / "oh_hell.yaml", o) for o in sets]
+    kernels = [kernel_for(g) for g in games]
+    assert len({k.source for k in kernels}) == 1 and len({id(k.module) for k in kernels}) == 1
+    assert len({id(step_kernel_for(g).module) for g in games}) == 1
+    ntf = kernels[0].info["gvars"][-len(games[0].options):]  # the option slots, in declaration order
+    assert ntf[list(games[0].options).index("num_tricks_fixed")] == 1
+    lengths = {int(k.run(4, 5, 1)[1][0]) for k in kernels[:2]}
+    assert len(lengths) == 2  # 1 trick or 4: the option is read when the game runs
+    # Skull King: one module for every option set that types (all but loot=true)
+    sk = [lower(load_game(ROOT / "specs" / "skull_king.yaml", o))[0] for o in ({}, {"kraken": False},
+                                                                                {"scoring": "rascal"})]
+    assert len(set(sk)) == 1

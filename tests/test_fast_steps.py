@@ -147,6 +147,24 @@ def test_bad_actions_are_refused_and_change_nothing():
     assert len(st.history) == 2
 
 
+def test_an_offered_action_with_a_player_is_checked_cheaply_and_fully():
+    """apply(action, player) of the Action just listed costs what apply(action) costs (a test of
+    the player's kind and seat, not the full check: README's loop passes the player), and still
+    refuses another seat or a seat that is not a whole number, changing nothing."""
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    st = game.new_state(4, seed=5, fast=True)
+    seat = st.current_players()[0]
+    for other, why in (((seat + 1) % 4, "has nothing to choose now"), (True, "there is no seat"),
+                       (np.int64(seat), "there is no seat"), (float(seat), "there is no seat")):
+        offered = st.legal_actions()[0]
+        with pytest.raises(IllegalAction, match=why):
+            st.apply(offered, other)
+        assert st.history == [] and st.current_players() == [seat]
+    offered = st.legal_actions(seat)[0]
+    st.apply(offered, seat)
+    assert st.history == [[seat, offered.text]]
+
+
 def test_clone_and_to_state_are_the_same_position():
     game = load_game(ROOT / "specs" / "oh_hell.yaml")
     st = game.new_state(4, seed=8, fast=True)

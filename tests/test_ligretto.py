@@ -128,3 +128,18 @@ def test_board_generator_check_passes():
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "large: 12 x 12" in out.stdout and "small: 12 x 8" in out.stdout and out.stdout.strip().endswith("ok")
+
+
+def test_stuck_rounds_have_no_play_left():
+    """§1 Dead end / Round end: a round ends with "nobody can lay a card" only when no card in
+    play can be laid, judged in Python by tools/ligretto_stuck_rounds.py (next to a usable pawn,
+    anywhere for a blocker, behind one or two jokers), and every pawn no card in play can continue
+    is then blocked. A few seeded rounds; the tool runs hundreds."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("ligretto_stuck_rounds", ROOT / "tools" / "ligretto_stuck_rounds.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    ends = [tool.one_round(game(1), n, seed) for n, seed in ((2, 3), (2, 11), (4, 8), (4, 15))]
+    stuck = [e for e in ends if "stuck" in e]
+    assert stuck, "none of these rounds ended stuck: pick seeds that do (python tools/ligretto_stuck_rounds.py)"
+    assert all(e["a play left"] == 0 and e["unmarked dead end"] == 0 for e in stuck), stuck

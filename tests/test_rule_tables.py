@@ -59,6 +59,25 @@ def test_rule_tables_appear_in_the_doc_the_html_diagram_and_the_diff(house):
     assert "Who wins a trick of two cards: led pirate, follows skull-king: skull-king → pirate" in changes
 
 
+def test_a_card_against_itself_needs_a_second_copy_or_is_impossible():
+    trick = compute_tables(load_game(SK))[0]
+    for card in ("green-12", "skull-king", "tigress as pirate"):
+        assert _cell(trick, card, card) == "—"          # one of it in the deck: it cannot meet itself
+    assert _cell(trick, "tigress as pirate", "tigress as escape") == "—"  # the same one tigress
+    assert _cell(trick, "escape", "escape") == "escape"   # five escapes: the first played wins
+    assert _cell(trick, "mermaid", "mermaid") == "mermaid"
+
+
+def test_the_diff_names_a_new_table_row_and_column(tmp_path):
+    path = tmp_path / "kraken_always.yaml"
+    path.write_text(SK.read_text().replace("  - name: kraken\n    when: options.kraken\n", "  - name: kraken\n"))
+    text = spec_diff(load_game(SK), load_game(path))
+    assert "Who wins a trick of two cards: new row led kraken: green-12 —," in text
+    assert "Who wins a trick of two cards: new column follows kraken: green-12 —," in text
+    back = spec_diff(load_game(path), load_game(SK))
+    assert "no longer row led kraken" in back and "no longer column follows kraken" in back
+
+
 def test_svg_keeps_real_text_and_links_each_box_to_its_spec_line():
     game = load_game(SK)
     svg = render(flow_graph(game), "svg", link=lambda line: f"skull_king.yaml#L{line}").decode()
@@ -92,3 +111,14 @@ def test_a_bad_table_is_a_located_error(tmp_path, table, message, hint):
         load_game(path)
     (d,) = exc.value.diagnostics
     assert message in d.message and hint in d.hint and d.line > 200
+
+
+def test_the_doc_says_the_bonuses_derived_from_the_bonus_definition():
+    doc = rules_markdown(load_game(SK))
+    for line in ("- capturing green-14, purple-14 or yellow-14 (with any card): +10",
+                 "- capturing black-14 (with any card): +20", "- capturing pirate with skull-king: +30",
+                 "- capturing skull-king with mermaid: +50", "- capturing mermaid with pirate: +20"):
+        assert line in doc
+    assert "- [`classic_score`](#classic_score): §7 classic scoring" in doc  # the definition's own words
+    # the numbers are the definition's: the 2021 rulebook's option changes one of them
+    assert "- capturing skull-king with mermaid: +40" in rules_markdown(load_game(SK, {"preset": "rulebook_2021"}))

@@ -193,3 +193,25 @@ def test_a_failing_game_on_a_dask_worker_keeps_its_replay_command(local_cluster,
     game = load_game(path)
     with pytest.raises(RuleError, match=r"watch it with: rulebook play .*broken.yaml --players 4 --seed \d+"):
         simulate(game, 6, 4, 0, backend="dask", address=local_cluster.scheduler_address)
+
+
+def test_the_kernel_runs_in_every_worker_with_the_same_games(local_cluster, monkeypatch):
+    """`--fast -j 2` and `--fast --backend dask` play in the kernel in the workers (their chunks
+    come back as the kernel's arrays: sent to _take_fast) and give one process's games, game by
+    game, and its statistics."""
+    game = load_game(OH_HELL)
+    one = games_of(game, 150, 4, 11, fast=True)
+    one[1].pop("kernel")  # (how the kernel was made ready: only the parent's counts)
+    taken = []
+    real = sim_module._take_fast
+    monkeypatch.setattr(sim_module, "_take_fast", lambda g, start, *rest: (taken.append(start), real(g, start, *rest)))
+    two = games_of(game, 150, 4, 11, fast=True, jobs=2)
+    two[1].pop("kernel")
+    assert one == two and sorted(taken) == list(range(0, 150, 18))  # 150 // (2 workers * 4 chunks) per chunk
+    taken.clear()
+    dask = games_of(game, 150, 4, 11, fast=True, backend="dask", address=local_cluster.scheduler_address)
+    dask[1].pop("kernel")
+    assert one == dask and taken
+    assert one[0] == games_of(game, 150, 4, 11)[0]  # the step API's games
+    bulk = simulate(game, 150, 4, 11, fast=True, jobs=2)
+    assert bulk.fast and bulk.summary()["seats"] == simulate(game, 150, 4, 11, fast=True).summary()["seats"]

@@ -64,3 +64,13 @@ def test_cli_compare_says_it_does_not_run_fast(capsys):
     assert main(["simulate", str(WITCHES), "-p", "3", "-n", "2", "-q", "--compare-option", "wheel=ascending",
                  "--fast"]) != 0
     assert "drop --jobs/--backend/--trace/--fast" in capsys.readouterr().err.replace("\n", " ")
+
+
+def test_cli_compare_names_the_bots(bonus, capsys):
+    assert main(["simulate", str(WITCHES), "-p", "3", "-n", "2", "-q", "--compare", str(bonus),
+                 "--bot", "1=first"]) == 0
+    out = capsys.readouterr().out
+    assert "bots (the same under A and B): seat 0 random, seat 1 first, seat 2 random" in " ".join(out.split())
+    assert main(["simulate", str(WITCHES), "-p", "3", "-n", "2", "-q", "--compare", str(bonus), "--json"]) == 0
+    import json
+    assert json.loads(capsys.readouterr().out)["bots"] == ["random", "random", "random"]

@@ -57,6 +57,11 @@ def buttons(fragment: str) -> list:
     return [html.unescape(a) for a in re.findall(r'<button type="button" class="act" data-action="([^"]*)"', fragment)]
 
 
+def picks(fragment: str) -> list:
+    """The cards a set choice offers, one entry per card (``data-pick``)."""
+    return [html.unescape(a) for a in re.findall(r'data-pick="([^"]*)"', fragment)]
+
+
 def move_of(fragment: str) -> int:
     return int(re.search(r'data-move="(\d+)"', fragment).group(1))
 
@@ -86,16 +91,22 @@ def hidden_names(state, seat) -> set:
 def assert_no_leak(state, events, seat, fragment: str) -> None:
     """``fragment`` (a table sent to ``seat``, drawn at ``state``) holds no card ``seat`` may not
     see outside its log, and its log is exactly the lines the per-seat filter lets it read."""
-    log = re.search(r'<ol id="log" class="log-lines">(.*?)</ol>', fragment, re.S)
+    log = re.search(r'<ol id="log" class="log-lines"[^>]*>(.*?)</ol>', fragment, re.S)
     assert log is not None
     outside = fragment[:log.start()] + fragment[log.end():]
+    lines = [line["text"] for line in log_lines(state, events, seat)]
+    last = re.search(r'<p class="last-move" id="last-move">(.*?)</p>', outside, re.S)
+    if last is not None:  # the last move repeats the newest action line of the seat's own log, nothing else
+        assert html.unescape(last.group(1)) == next(t["text"] for t in reversed(log_lines(state, events, seat))
+                                                    if t["kind"] == "action")
+        outside = outside[:last.start()] + outside[last.end():]
     names = hidden_names(state, seat)
     if names:
         found = re.search(r"(?<![\w-])(" + "|".join(re.escape(html.escape(n)) for n in sorted(names, key=len, reverse=True))
                           + r")(?![\w-])", outside)
         assert found is None, f"seat {seat} was sent {found.group(1)!r}, which it may not see"
     got = [html.unescape(x) for x in re.findall(r"<li class=\"\w+\">(.*?)</li>", log.group(1), re.S)]
-    assert got == [line["text"] for line in log_lines(state, events, seat)]
+    assert got == lines
 
 
 def state_at(room, move):
@@ -293,16 +304,42 @@ def test_set_choice_is_a_multi_select_sent_whole(tmp_path):
     with TestClient(app) as client:
         tokens, _ = create(client, spec=spec, seats=("human", "random", "random"))
         r = client.get(f"/t/{tokens[0]}/view").json()
-        form = re.search(r'<form class="set-choice" id="set-choice" data-verb="([^"]+)">(.*?)</form>', r["html"], re.S)
+        form = re.search(r'<form class="set-choice" id="set-choice" data-verb="([^"]+)" data-min="3" data-max="3">(.*?)</form>',
+                         r["html"], re.S)
         assert form is not None, r["html"]
         verb = form.group(1)
-        names = re.findall(r'<input type="checkbox" name="pick" value="([^"]+)">', form.group(2))
+        names = picks(r["html"])  # each card of the hand, one by one (copies of a name too)
         assert len(names) >= 3 and "at least 3, at most 3" in form.group(2)
         assert not any(b.startswith("pick ") for b in buttons(r["html"]))  # picks are the checkboxes
         bad = client.post(f"/t/{tokens[0]}/act", json={"action": f"{verb} {names[0]}", "move": r["move"]})
         assert bad.status_code == 409  # one card is not a set of 3
         ok = client.post(f"/t/{tokens[0]}/act", json={"action": f"{verb} {' '.join(names[:3])}", "move": r["move"]})
         assert ok.status_code == 200, ok.json()
+
+
+def test_a_set_is_checked_live_and_nothing_changes(tmp_path):
+    """POST /check answers whether an action would be taken (a set choice asks it as cards are
+    selected), with the engine's reason when not, and changes neither the game nor the database."""
+    spec = "tests/specs/three_card_pass.yaml"
+    app = make_app(tmp_path, specs=(spec,))
+    with TestClient(app) as client:
+        tokens, spectator = create(client, spec=spec, seats=("human", "random", "random"))
+        r = client.get(f"/t/{tokens[0]}/view").json()
+        verb = re.search(r'id="set-choice" data-verb="([^"]+)"', r["html"]).group(1)
+        names = picks(r["html"])
+        room = room_of(app)
+        ok = client.post(f"/t/{tokens[0]}/check", json={"action": f"{verb} {' '.join(names[:3])}"}).json()
+        assert ok == {"legal": True, "reason": None}
+        bad = client.post(f"/t/{tokens[0]}/check", json={"action": f"{verb} {names[0]}"}).json()
+        assert bad["legal"] is False and bad["reason"]
+        assert client.post(f"/t/{spectator}/check", json={"action": f"{verb} {names[0]}"}).status_code == 403
+        assert client.post(f"/t/{tokens[0]}/check", content=b"{nope").status_code == 400
+        # (the bots pass their cards meanwhile): nothing of seat 0's was applied or stored
+        assert all(seat != 0 for seat, _ in room.state.history)
+        assert all(seat != 0 for seat, _ in room.store.game(room.id)["actions"])
+        assert client.post(f"/t/{tokens[0]}/act", json={"action": f"{verb} {' '.join(names[:3])}",
+                                                         "move": client.get(f"/t/{tokens[0]}/view").json()["move"]}
+                           ).status_code == 200  # and the set checked legal is taken
 
 
 def test_realtime_phase_is_pushed_live(tmp_path):
@@ -340,6 +377,10 @@ def test_diagram_outlines_the_step_the_game_waits_at(tmp_path):
         assert svg.status_code == 200 and f'spec#L{line}"'.encode() in svg.content
         source = client.get(f"/t/{tokens[0]}/spec").text
         assert f'id="L{line}"' in source
+        tables = client.get(f"/t/{tokens[0]}/tables")  # the rules panel's rule tables
+        assert tables.status_code == 200 and "Who wins a trick of two cards" in tables.text
+        assert client.get(f"/t/{tokens[0]}/image/escape").status_code == 404  # the spec has no images
+        assert client.get("/t/not-a-real-token-at-all/tables").status_code == 404
 
 
 def test_lobby_refuses_bad_games_with_a_message(tmp_path):
@@ -430,11 +471,10 @@ def test_every_spec_plays_at_the_web_table(tmp_path, spec):
             if 'data-terminal="yes"' in r["html"] or acted >= 15:
                 break
             choices = buttons(r["html"])
-            form = re.search(r'<form class="set-choice" id="set-choice" data-verb="([^"]+)">(.*?)</form>', r["html"], re.S)
+            form = re.search(r'<form class="set-choice" id="set-choice" data-verb="([^"]+)" data-min="(\d*)"', r["html"])
             if form:
-                names = [html.unescape(x) for x in re.findall(r'name="pick" value="([^"]+)"', form.group(2))]
-                low = re.search(r"at least (\d+)", form.group(2))
-                choices = choices + [f"{html.unescape(form.group(1))} " + " ".join(names[:int(low.group(1)) if low else 1])]
+                names = picks(r["html"])
+                choices = choices + [f"{html.unescape(form.group(1))} " + " ".join(names[:int(form.group(2) or 1)])]
             if not choices:
                 continue  # the bots' turn: they move in the server's loop
             out = client.post(f"/t/{tokens[0]}/act", json={"action": rng.choice(choices), "move": r["move"]})

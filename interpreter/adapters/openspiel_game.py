@@ -12,38 +12,92 @@ The game is sequential with explicit chance (``shuffle`` and ``random`` steps ar
 ``1 / number of winners`` and the others 0. A simultaneous step is played one seat after the other
 (none sees the others' secret choices); a real-time block lets the first seat that may act act.
 Player actions are the ids of :class:`~interpreter.adapters.spaces.Spaces`; observation and
-information-state tensors and strings come from the same class (and ``State.observation``).
+information-state tensors and strings come from the same class (and ``State.observation``; the
+information-state string shows no chance outcome, since an outcome's label tells the deal).
 ``max_game_length`` is twice the longest discovery game (a bound OpenSpiel asks for, not a rule).
+
+**Resampling.** ``state.resample_from_infostate(seat, sampler)`` returns a state the seat could be in
+(:class:`~interpreter.agents.determinize.Determiniser`: the cards it cannot see dealt again among
+the places it cannot see, keeping what it has seen and what other players have shown they lack).
+OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) calls it.
+
+**OpenSpiel's C++ bots.** ``pyspiel.MCTSBot.step`` and ``pyspiel.ISMCTSBot.step`` release Python's
+GIL (open_spiel 2.0.2, ``python/pybind11/bots.cc``), and a Python game's methods then run without it:
+the process dies of a segmentation fault. Importing this module makes those two ``step`` methods hold
+the GIL when the state is a Python game's (they call the search through ``pyspiel.Bot.step``, which
+does not release it); states of C++ games keep the original. The C++ ISMCTS also needs
+``State::ResampleFromInfostate``, which OpenSpiel's bridge for Python games (``PyState``) does not pass
+on to Python, and its ``SetResampler`` is not exposed to Python: on a Python game it raises
+:class:`UnsupportedByOpenSpiel` (from ``step``, ``step_with_policy``, ``get_policy`` and
+``pyspiel.evaluate_bots``), before any C++ code runs, unless the installed OpenSpiel does forward it
+(checked once, by calling the C++ method).
+
+**Serialization.** ``pyspiel.serialize_game_and_state`` / ``deserialize_game_and_state`` (and
+``random_sim_test(..., serialize=True)``) work: a state's Python side pickles as its history (a
+sampled state: the history when it was sampled, the seat and the sample's seed, and the actions
+since). ``pickle`` of the game gives the :func:`register` arguments (it registers the game again in
+another process; the spec path must be valid there); ``pickle`` of a state gives its game and its
+serialization. ``deserialize_game_and_state`` in another process needs :func:`register` first
+(OpenSpiel loads a Python game by its registered name).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import random
 import re
+from dataclasses import dataclass
 
 import numpy as np
 import pyspiel
 
+from ..errors import RulebookError
 from ..model.state import CHANCE
 from ..spec.loader import load_game
 from .spaces import Spaces
 
-_REGISTERED: dict = {}
+_REGISTERED: dict = {}  # (spec, options JSON, players) -> short name
+_BY_NAME: dict = {}  # short name -> _Registration
+
+
+class UnsupportedByOpenSpiel(RulebookError):
+    """Something OpenSpiel cannot do with a game written in Python (raised before OpenSpiel's C++
+    code is reached; the message says what to use instead)."""
+
+
+@dataclass
+class _Registration:
+    """One registered game: what :func:`register` was given (``source``, to load it again) and
+    what it built."""
+    name: str
+    source: tuple  # register()'s arguments: (spec, players, options, discovery, name)
+    game: object  # the compiled Rulebook Game
+    players: int
+    spaces: Spaces
+    game_type: object = None
+    info: object = None
+    state_class: type = None
+
+    def new_rb(self):
+        """A new Rulebook State in chance mode (the first position of the OpenSpiel game)."""
+        return self.game.new_state(self.players, 0, chance=True)
 
 
 def register(spec, players: int, options: dict | None = None, discovery: int = 10, name: str | None = None) -> str:
     """Register ``spec`` (a path) for ``players`` seats with pyspiel; returns its short name (for
     ``pyspiel.load_game``). Registering the same spec, options and players again returns the same
-    name."""
-    game = load_game(spec, options or {})
+    name. Raises SpecError for a malformed spec or options."""
     key = (str(spec), json.dumps(options or {}, sort_keys=True), players)
     if key in _REGISTERED:
         return _REGISTERED[key]
+    game = load_game(spec, options or {})
     short = name or "python_rulebook_" + re.sub(r"[^a-z0-9]+", "_", game.name.lower()).strip("_") + f"_{players}p"
     if options:
         short += "_" + hashlib.sha256(key[1].encode()).hexdigest()[:8]  # stable across runs
     sp = Spaces(game, players, discovery=discovery)
-    game_type = pyspiel.GameType(
+    reg = _Registration(short, (str(spec), players, options, discovery, name), game, players, sp)
+    reg.game_type = pyspiel.GameType(
         short_name=short, long_name=f"Rulebook: {game.name} ({players} players)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -54,50 +108,161 @@ def register(spec, players: int, options: dict | None = None, discovery: int = 1
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={})
-    info = pyspiel.GameInfo(
+    reg.info = pyspiel.GameInfo(
         num_distinct_actions=sp.num_actions, max_chance_outcomes=max(sp.max_chance_outcomes, 1),
         num_players=players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
         max_game_length=2 * sp.max_length + 10)
-
-    class _Game(RulebookGame):
-        def __init__(self, params=None):
-            super().__init__(game_type, info, params, game, players, sp)
-
-    pyspiel.register_game(game_type, _Game)
+    # the states of this game know it through their class, so a state's __dict__ (which OpenSpiel
+    # deep-copies at each clone and pickles to serialize) holds only its position
+    reg.state_class = type("RulebookState", (RulebookState,), {"reg": reg, "__module__": __name__})
+    # a class, not a function, as the creator: OpenSpiel's registry frees it after Python has shut
+    # down, and a function freed then aborts the process (a class lives in reference cycles)
+    game_class = type("RulebookGame", (RulebookGame,), {"reg": reg, "__module__": __name__})
+    pyspiel.register_game(reg.game_type, game_class)
+    _BY_NAME[short] = reg
     _REGISTERED[key] = short
     return short
 
 
-class RulebookGame(pyspiel.Game):
-    """A pyspiel Game over a compiled Rulebook game (made by :func:`register`)."""
+def _load(spec, players, options, discovery, name):
+    """The game :func:`register` makes of these arguments (how a pickled game is loaded)."""
+    return pyspiel.load_game(register(spec, players, options, discovery, name))
 
-    def __init__(self, game_type, info, params, game, players, sp):
-        super().__init__(game_type, info, params or {})
-        self.rb_game, self.rb_players, self.spaces = game, players, sp
+
+class RulebookGame(pyspiel.Game):
+    """A pyspiel Game over a compiled Rulebook game (made by :func:`register`; ``rb_game``,
+    ``rb_players`` and ``spaces`` are the Rulebook Game, the number of seats and the Spaces)."""
+
+    reg = None  # the _Registration, set on each game's subclass by register()
+
+    def __init__(self, params=None):
+        reg = self.reg
+        super().__init__(reg.game_type, reg.info, params or {})
+        self.rb_game, self.rb_players, self.spaces = reg.game, reg.players, reg.spaces
 
     def new_initial_state(self):
-        return RulebookState(self)
+        return self.reg.state_class(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return RulebookObserver(self.spaces, perfect_recall)
 
+    def __reduce__(self):
+        return _load, self.reg.source
+
+
+class _Position:
+    """The Python side of a :class:`RulebookState` (its only attribute): the Rulebook State ``rb``;
+    ``known``: seat -> Determiniser that has observed every action of ``rb`` (kept up to date as
+    actions are applied; a clone starts without, and rebuilds one by replay when asked); ``origin``:
+    None for a position reached by play, ``(history length, seat, seed)`` for a sample made by
+    :meth:`RulebookState.resample_from_infostate` and the positions played on from it."""
+    __slots__ = ("rb", "name", "known", "origin")
+
+    def __init__(self, rb, name, origin=None):
+        self.rb, self.name, self.known, self.origin = rb, name, None, origin
+
+    def __deepcopy__(self, memo):
+        # OpenSpiel's Clone deep-copies the state's attributes: a search must not pay the
+        # determinisers' observing at each of its moves
+        return _Position(self.rb.clone(), self.name, self.origin)
+
+    def __reduce__(self):
+        return _restore, (self.name, self.rb.history, self.origin)
+
+
+def _observe_rng(rb, seat) -> random.Random:
+    """The generator a Determiniser's probe uses before the next action of ``rb`` (the same as the
+    project's search bots, so a replay learns exactly what play learnt)."""
+    return random.Random(len(rb.history) * 7919 + seat)
+
+
+def _replay(reg, history, seat=None):
+    """``(Rulebook State after history, Determiniser of seat that observed it, or None)``."""
+    from ..agents.determinize import Determiniser
+    rb = reg.new_rb()
+    det = None if seat is None else Determiniser(reg.game, seat)
+    for player, text in history:
+        if det is not None and player != CHANCE:
+            det.observe(rb, player, text, _observe_rng(rb, seat))
+        rb.apply(text, player)
+    return rb, det
+
+
+def _sample(det, rb, seed: int):
+    """A determinisation of ``rb`` by ``det`` from ``seed``. In a simultaneous step the others'
+    secret choices are drawn again at random among their legal options (OpenSpiel plays the step
+    seat after seat, so who has chosen must stay as it is; what they chose must not be carried)."""
+    from ..engine.run import legal_options
+    rng = random.Random(seed)
+    world = det.sample(rb, rng, keep_commits=True)
+    pending = world.pending
+    if pending is not None and pending.get("simultaneous"):
+        committed = dict(pending["committed"])
+        for key in [k for k in committed if k != str(det.seat)]:
+            player = int(key)
+            pending["committed"] = {k: v for k, v in committed.items() if k != key}
+            world._legal_cache = {}
+            opts = legal_options(world, player)
+            if isinstance(opts, list) and opts:  # (a product decision keeps its choice: a known limit)
+                c = opts[rng.randrange(len(opts))]
+                committed[key] = (player, c[1], c[2], c[3])
+        pending["committed"] = committed
+        world._legal_cache = {}
+    return world
+
+
+def _restore(name, history, origin):
+    """The _Position that ``_Position.__reduce__`` gave (the game ``name`` must be registered)."""
+    reg = _BY_NAME.get(name)
+    if reg is None:
+        raise RulebookError(f"the OpenSpiel game {name!r} is not registered in this process: call "
+                            "interpreter.adapters.openspiel_game.register(spec, players, options) first")
+    if origin is None:
+        return _Position(_replay(reg, history)[0], name)
+    n, seat, seed = origin
+    rb, det = _replay(reg, history[:n], seat)
+    rb = _sample(det, rb, seed)
+    for player, text in history[n:]:
+        rb.apply(text, player)
+    return _Position(rb, name, origin)
+
 
 class RulebookState(pyspiel.State):
-    """A pyspiel State wrapping a Rulebook State in chance mode (pyspiel clones it with
-    ``copy.deepcopy``, which is ``State.clone``)."""
+    """A pyspiel State wrapping a Rulebook State in chance mode (``rb``; ``spaces`` is the game's
+    Spaces). OpenSpiel clones it by deep-copying its one attribute (the Rulebook State's
+    ``clone``)."""
+
+    reg = None  # the _Registration, set on each game's subclass by register()
 
     def __init__(self, game, rb_state=None):
         super().__init__(game)
-        self.spaces = game.spaces
-        self.rb = rb_state if rb_state is not None else game.rb_game.new_state(game.rb_players, 0, chance=True)
+        if rb_state is not None:
+            self._pos = _Position(rb_state, self.reg.name)
+        # else made when first needed: OpenSpiel's Clone makes a new initial state, then replaces
+        # its attributes with the copies
+
+    def _position(self) -> _Position:
+        pos = self.__dict__.get("_pos")
+        if pos is None:
+            pos = self._pos = _Position(self.reg.new_rb(), self.reg.name)
+        return pos
+
+    @property
+    def rb(self):
+        return self._position().rb
+
+    @property
+    def spaces(self) -> Spaces:
+        return self.reg.spaces
 
     def current_player(self):
-        if self.rb.is_terminal():
+        rb = self.rb
+        if rb.is_terminal():
             return pyspiel.PlayerId.TERMINAL
-        if self.rb.is_chance_node():
+        if rb.is_chance_node():
             return pyspiel.PlayerId.CHANCE
-        return self.rb.current_players()[0]
+        return rb.current_players()[0]
 
     def _legal_actions(self, player):
         return sorted(self.spaces.legal_ids(self.rb, player))
@@ -106,10 +271,16 @@ class RulebookState(pyspiel.State):
         return [(a.index, p) for a, p in self.rb.chance_outcomes()]
 
     def _apply_action(self, action):
-        if self.rb.is_chance_node():
-            self.rb.apply(int(action), CHANCE)
-        else:
-            self.rb.apply(self.spaces.action_text(int(action)), self.rb.current_players()[0])
+        pos = self._position()
+        rb = pos.rb
+        if rb.is_chance_node():
+            rb.apply(int(action), CHANCE)
+            return
+        player = rb.current_players()[0]
+        text = self.spaces.action_for(rb, player, int(action))
+        for seat, det in (pos.known or {}).items():
+            det.observe(rb, player, text, _observe_rng(rb, seat))
+        rb.apply(text, player)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -121,20 +292,56 @@ class RulebookState(pyspiel.State):
         return self.rb.is_terminal()
 
     def returns(self):
-        n = self.rb.num_players
-        if not self.rb.is_terminal():
+        rb = self.rb
+        n = rb.num_players
+        if not rb.is_terminal():
             return [0.0] * n
-        winners = self.rb.winners()
+        winners = rb.winners()
         return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
 
-    def __str__(self):
-        return json.dumps({"history": self.rb.history, "to_act": self.rb.current_players()})
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A new state ``player_id`` cannot tell from this one: the cards it cannot see dealt again
+        by :class:`~interpreter.agents.determinize.Determiniser` (which keeps what the seat has
+        seen and what others have shown they lack), with a fresh seed for the rules' own draws.
+        ``probability_sampler``: a callable giving a float in [0, 1) (as
+        ``pyspiel.UniformProbabilitySampler``), drawn once for the sample's seed. The state keeps
+        its history (OpenSpiel's, and the Rulebook State's).
 
+        Raises UnsupportedByOpenSpiel for a state that is itself a sample (or played on from one):
+        what the seat learnt is known only along the real game."""
+        pos = self._position()
+        if pos.origin is not None:
+            raise UnsupportedByOpenSpiel("resample_from_infostate of a sampled state (or one played on from "
+                                         "it): resample the real game's state instead")
+        seat = int(player_id)
+        if not 0 <= seat < self.reg.players:
+            raise RulebookError(f"resample_from_infostate: there is no seat {player_id!r} "
+                                f"(seats 0..{self.reg.players - 1})")
+        known = pos.known or {}
+        det = known.get(seat)
+        if det is None:
+            det = _replay(self.reg, pos.rb.history, seat)[1]
+            pos.known = {**known, seat: det}
+        seed = int(float(probability_sampler()) * (1 << 53))
+        world = self.clone()  # OpenSpiel's Clone keeps OpenSpiel's history and move number
+        world._pos = _Position(_sample(det, pos.rb, seed), pos.name, (len(pos.rb.history), seat, seed))
+        return world
+
+    def __str__(self):
+        rb = self.rb
+        return json.dumps({"history": rb.history, "to_act": rb.current_players()})
+
+    def __reduce__(self):
+        return self.get_game().deserialize_state, (self.serialize(),)
+
+    def __deepcopy__(self, memo):
+        return self.clone()
 
 
 class RulebookObserver:
     """pyspiel observer: ``tensor`` (numpy ``float32``) and ``dict`` (``{"observation": tensor}``),
-    filled by ``set_from(state, player)``; ``string_from`` gives the seat's view as JSON."""
+    filled by ``set_from(state, player)``; ``string_from`` gives the seat's view as JSON (with
+    perfect recall, the history as the seat may know it, chance outcomes hidden)."""
 
     def __init__(self, sp: Spaces, perfect_recall: bool):
         self.spaces, self.perfect_recall = sp, perfect_recall
@@ -147,8 +354,103 @@ class RulebookObserver:
         self.tensor[:] = t
 
     def string_from(self, state, player):
+        rb = state.rb
         if self.perfect_recall:
             from ..view import history_for
-            return json.dumps({"observation": state.rb.observation(player),
-                               "history": history_for(state.rb, player)}, sort_keys=True, default=str)
-        return json.dumps(state.rb.observation(player), sort_keys=True, default=str)
+            # a chance outcome is a label of one of a few seeded deals: it would tell every card
+            history = [{"player": CHANCE, "hidden": "chance outcome"} if h["player"] == CHANCE else h
+                       for h in history_for(rb, player)]
+            return json.dumps({"observation": rb.observation(player), "history": history},
+                              sort_keys=True, default=str)
+        return json.dumps(rb.observation(player), sort_keys=True, default=str)
+
+
+# -- OpenSpiel's C++ bots on Python games ------------------------------------------------------------
+_ISMCTS_MESSAGE = (
+    "OpenSpiel's C++ ISMCTSBot cannot search a game written in Python: it asks the C++ State for "
+    "ResampleFromInfostate, which OpenSpiel's bridge for Python games does not pass on to Python, and "
+    "ISMCTSBot's SetResampler is not exposed to Python. Use OpenSpiel's ISMCTS written in Python, which "
+    "calls this game's resample_from_infostate (it samples only what the seat may know): "
+    "open_spiel.python.algorithms.ismcts.ISMCTSBot(game, "
+    "open_spiel.python.algorithms.mcts.RandomRolloutEvaluator(1, numpy.random.RandomState(0)), 2.0, 100, "
+    "random_state=numpy.random.RandomState(0)); pyspiel.evaluate_bots accepts it")
+_forwarded = []  # [bool] once checked: whether C++ ResampleFromInfostate reaches Python here
+
+
+def _python_state(state) -> bool:
+    """Whether ``state`` belongs to a game written in Python (states of C++ games have no
+    ``__dict__``; this is how OpenSpiel's bridge itself tells them apart)."""
+    return isinstance(state, pyspiel.State) and hasattr(state, "__dict__")
+
+
+def _resample_reaches_python(state) -> bool:
+    """Whether OpenSpiel's C++ ``State::ResampleFromInfostate`` calls a Python game's
+    ``resample_from_infostate`` (it does not in open_spiel 2.0.2); asked once, of the C++ method."""
+    if not _forwarded:
+        err = os.dup(2)  # OpenSpiel prints its error on standard error before raising it
+        quiet = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(quiet, 2)
+        try:
+            pyspiel.State.resample_from_infostate(state, 0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            _forwarded.append(True)
+        except pyspiel.SpielError:
+            _forwarded.append(False)
+        finally:
+            os.dup2(err, 2)
+            os.close(err)
+            os.close(quiet)
+    return _forwarded[0]
+
+
+def _ismcts_refused(state) -> bool:
+    return (_python_state(state) and state.get_game().get_type().information
+            != pyspiel.GameType.Information.PERFECT_INFORMATION and not _resample_reaches_python(state))
+
+
+def _holding_gil(released, ismcts: bool):
+    """A ``step`` for a C++ bot class: on a Python game's state, the C++ search through
+    ``pyspiel.Bot.step`` (which keeps the GIL); otherwise ``released``, the original binding."""
+    def step(self, state):
+        if not _python_state(state):
+            return released(self, state)
+        if ismcts and _ismcts_refused(state):
+            raise UnsupportedByOpenSpiel(_ISMCTS_MESSAGE)
+        return pyspiel.Bot.step(self, state)
+    step.rulebook_original = released
+    step.__doc__ = released.__doc__
+    return step
+
+
+def _refusing(original):
+    """A method of the C++ ISMCTSBot that raises UnsupportedByOpenSpiel on a Python game's state."""
+    def method(self, state):
+        if _ismcts_refused(state):
+            raise UnsupportedByOpenSpiel(_ISMCTS_MESSAGE)
+        return original(self, state)
+    method.rulebook_original = original
+    method.__doc__ = original.__doc__
+    return method
+
+
+def _evaluate_bots(original):
+    def evaluate_bots(state, bots, seed):
+        if any(isinstance(b, pyspiel.ISMCTSBot) for b in bots) and _ismcts_refused(state):
+            raise UnsupportedByOpenSpiel(_ISMCTS_MESSAGE)
+        return original(state, bots, seed)
+    evaluate_bots.rulebook_original = original
+    evaluate_bots.__doc__ = original.__doc__
+    return evaluate_bots
+
+
+def _guard_cpp_bots() -> None:
+    """Install the wrappers described in the module doc (once per process)."""
+    if hasattr(pyspiel.MCTSBot.step, "rulebook_original"):
+        return
+    pyspiel.MCTSBot.step = _holding_gil(pyspiel.MCTSBot.step, ismcts=False)
+    pyspiel.ISMCTSBot.step = _holding_gil(pyspiel.ISMCTSBot.step, ismcts=True)
+    for attr in ("step_with_policy", "get_policy"):
+        setattr(pyspiel.ISMCTSBot, attr, _refusing(getattr(pyspiel.ISMCTSBot, attr)))
+    pyspiel.evaluate_bots = _evaluate_bots(pyspiel.evaluate_bots)
+
+
+_guard_cpp_bots()

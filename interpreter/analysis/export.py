@@ -175,9 +175,9 @@ def to_mermaid(G, heat: Heat | None = None, title: str = "") -> str:
         if d["kind"] == "game_over":
             cat = "start"
         a, b = _M_SHAPE.get(cat, ("[", "]"))
-        classes.setdefault(cat, []).append(ids[n])
+        classes.setdefault(_class(cat), []).append(ids[n])
         if d.get("variant"):
-            classes.setdefault("variant", []).append(ids[n])
+            classes.setdefault(_class("variant"), []).append(ids[n])
         label = "<br/>".join(_m(x) for x in _lines(G, n, heat))
         return f'{indent}{ids[n]}{a}"{label}"{b}'
 
@@ -206,12 +206,18 @@ def to_mermaid(G, heat: Heat | None = None, title: str = "") -> str:
         color = ",color:#ffffff" if cat == "start" else ""
         dash = ",stroke-dasharray:5 3" if cat == "variant" else ""
         if cat == "variant":
-            out.append(f"  classDef {cat} stroke:{edge},stroke-width:2px{dash}")
+            out.append(f"  classDef {_class(cat)} stroke:{edge},stroke-width:2px{dash}")
         else:
-            out.append(f"  classDef {cat} fill:{fill},stroke:{edge}{color}")
+            out.append(f"  classDef {_class(cat)} fill:{fill},stroke:{edge}{color}")
     for cat, members_ in classes.items():
         out.append(f"  class {','.join(members_)} {cat}")
     return "\n".join(out) + "\n"
+
+
+def _class(category: str) -> str:
+    """The Mermaid class of a box category. Prefixed, because categories such as ``end`` and
+    ``call`` are Mermaid keywords, and a class named ``end`` stops Mermaid 11's parser."""
+    return "k_" + _safe(category)
 
 
 def _safe(name) -> str:

@@ -594,7 +594,7 @@ class _Doc:
         pvars = set(s.get("player_variables") or {})
         wanted = closure(refs(score), self.defines).attrs & pvars
         steps = []
-        for _ in range(2):
+        for _ in range(3):
             new = set()
             for n, d in self.G.nodes(data=True):
                 if d["kind"] not in ("set", "add") or n in steps or d.get("inactive"):
@@ -624,10 +624,38 @@ class _Doc:
             if used:
                 self.w("using " + ", ".join(f"[`{u}`](#{_anchor(u)})" for u in sorted(used)) + ".")
                 self.w()
+                keys = {define_name(k): k for k in s.get("define") or {}}
+                said = [(u, self.src.note(("define", keys[u]), key=True)) for u in sorted(used) if u in keys]
+                said = [(u, note) for u, note in said if note]
+                if said:
+                    self.w("In the spec's words:")
+                    self.w()
+                    for u, note in said:
+                        self.w(f"- [`{u}`](#{_anchor(u)}): {_md(note)}")
+                    self.w()
+            for n in steps:
+                body = self.G.nodes[n]["step"].get(self.G.nodes[n]["kind"]) or {}
+                for v in body.values():
+                    self.bonuses(v)
         cols = (s.get("display") or {}).get("player_columns")
         if cols:
             self.w("The score table shows " + ", ".join(
                 f"`{c}`" if isinstance(c, str) else ", ".join(f"{t} (`{e}`)" for t, e in c.items()) for c in cols) + ".")
+            self.w()
+
+    def bonuses(self, value) -> None:
+        """The points a definition of a trick and its winning card gives (``f(ZONE, w)`` called
+        where the score changes), worked out on every pair of cards and said in words: "capturing
+        X with Y: +N", "with any card" when the winner makes no difference."""
+        from .bonuses import capture_points
+        for call, lines in capture_points(self.game, value):
+            if not lines:
+                continue
+            self.w(f"What [`{call}`](#{_anchor(call)}) gives, worked out from its definition on a trick of "
+                   "two cards (the captured card and the winning card), with the options chosen:")
+            self.w()
+            for line in lines:
+                self.w(f"- {line}")
             self.w()
 
     def variants(self):

@@ -19,7 +19,8 @@ the rule does (``rulebook doc``, the HTML diagram and ``rulebook diff`` show the
 Rows and columns are ``cards`` (card names, ``NAME as MODE`` for a declared mode; cards the
 chosen options leave out of the deck are left out of the table) or ``values`` (a list
 expression). Card rows are played by seat 0 and card columns by seat 1 (``played_by`` and
-``mode`` are set as if they had been played); ``set`` assigns variables (``NAME`` or ``p.NAME``,
+``mode`` are set as if they had been played; a card against itself takes a second copy for the
+column, and is written ``—`` when there is only one); ``set`` assigns variables (``NAME`` or ``p.NAME``,
 ``p`` being seat 0) before each cell is computed; ``cell`` sees the row and column names and ``p``.
 """
 from __future__ import annotations
@@ -58,6 +59,9 @@ class RuleTable:
     cells: list
     line: int = 0
     error: str = ""
+
+
+IMPOSSIBLE = "—"  # a cell that cannot happen in play (a card against itself, of which there is one)
 
 
 def _display(value) -> str:
@@ -109,9 +113,17 @@ def compute_tables(game) -> list[RuleTable]:
             rows, cols = _axis(t.rows, ctx), _axis(t.cols, ctx)
             table.rows = [r[0] for r in rows]
             table.columns = [c[0] for c in cols]
+            in_play = [game.cards[i] for i in game.cards_in_play(max(2, game.min_players))]
             for rtext, rv, rmode in rows:
                 line = []
                 for ctext, cv, cmode in cols:
+                    if isinstance(rv, Card) and isinstance(cv, Card) and cv.id == rv.id:
+                        # one card cannot be played twice: the column takes another copy, and
+                        # with none (a card of which the deck has one) the cell cannot happen
+                        cv = next((x for x in in_play if x.name == rv.name and x.id != rv.id), None)
+                        if cv is None:
+                            line.append(IMPOSSIBLE)
+                            continue
                     scratch = fresh()
                     if isinstance(rv, Card):
                         scratch.marks[rv.id] = [0, rmode]
@@ -127,7 +139,7 @@ def compute_tables(game) -> list[RuleTable]:
                     c.work = 0
                     value = t.cell(c)
                     # the row's or column's card is named as on its axis ("joker as high")
-                    line.append(ctext if value is cv and isinstance(cv, Card) else
+                    line.append(ctext if isinstance(cv, Card) and value is cv else
                                 rtext if value is rv and isinstance(rv, Card) else _display(value))
                 table.cells.append(line)
         except RulebookError as exc:
@@ -167,11 +179,27 @@ def table_html(t: RuleTable) -> str:
             f"<tbody>{rows}</tbody></table>")
 
 
+def _line(t: RuleTable, what: str, item: str) -> str:
+    """The cells of one row or column of ``t``, as ``other: cell`` pairs."""
+    if what == "row":
+        return ", ".join(f"{c} {v}" for c, v in zip(t.columns, t.cells[t.rows.index(item)]))
+    j = t.columns.index(item)
+    return ", ".join(f"{r} {row[j]}" for r, row in zip(t.rows, t.cells))
+
+
 def table_changes(a: RuleTable, b: RuleTable) -> list[str]:
-    """The cells of a table that differ between two specs, as sentences."""
+    """What differs in a table between two specs, as sentences: rows and columns added (with
+    their cells) or removed, then the cells that changed."""
     if a.error or b.error:
         return [] if a.error == b.error else [f"{b.title}: {b.error or 'now computed'}"]
     out = []
+    for what, name, old, new in (("row", b.row_name, a.rows, b.rows), ("column", b.col_name, a.columns, b.columns)):
+        added, removed = [x for x in new if x not in old], [x for x in old if x not in new]
+        for verb, items in (("new", added), ("no longer", removed)):
+            if items:
+                plural = "s" if len(items) > 1 else ""
+                out.append(f"{b.title}: {verb} {what}{plural} {name} " + ", ".join(items) +
+                           (": " + "; ".join(_line(b, what, x) for x in items) if verb == "new" else ""))
     ca = {(r, c): a.cells[i][j] for i, r in enumerate(a.rows) for j, c in enumerate(a.columns)}
     cb = {(r, c): b.cells[i][j] for i, r in enumerate(b.rows) for j, c in enumerate(b.columns)}
     for key in [k for k in cb if k in ca and ca[k] != cb[k]]:

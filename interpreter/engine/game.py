@@ -61,6 +61,20 @@ class Game:
                 cache[num_players] = out
         return cache[num_players]
 
+    def __reduce__(self):
+        """A Game pickles as its spec text, file name and options (rebuilt by compiling them
+        again, so a pickle holds no compiled code): for multiprocess training and OpenSpiel's
+        serialisation."""
+        return _load_pickled, (self.source_text, self.file, dict(self.options))
+
+    def __copy__(self):  # a shallow copy (scenario setups replace the boards of one)
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self, memo):  # immutable: copies share it
+        return self
+
     def position(self, path):
         """The source position (line, column) of a spec path."""
         return position_of(self.positions, path)
@@ -249,3 +263,21 @@ class Game:
             if c.name == name:
                 return c
         raise RulebookError(f"there is no card named {name!r} in {self.name}")
+
+
+_UNPICKLED: dict = {}  # (spec text, file, options) -> Game: the states of one pickle stream share their Game
+
+
+def _load_pickled(text: str, file: str, options: dict) -> Game:
+    """The Game of a pickle (see :meth:`Game.__reduce__`), compiled once per process and kept
+    (the last 8 specs)."""
+    import json
+    key = (text, file, json.dumps(options, sort_keys=True, default=str))
+    game = _UNPICKLED.get(key)
+    if game is None:
+        from ..spec.loader import load_game_text
+        game = load_game_text(text, file, options)
+        if len(_UNPICKLED) >= 8:
+            _UNPICKLED.pop(next(iter(_UNPICKLED)))
+        _UNPICKLED[key] = game
+    return game

@@ -286,6 +286,35 @@ def _marked(ctx, b, mark):
     return list(_grid(ctx, b).marks.get(mark, ()))
 
 
+def _domino_colours(ctx, b, cell, *taken):
+    """The colours ``[c1, c2]`` of every free place for a domino (a piece covering two
+    neighbouring squares) that touches square ``cell`` of board ``b``: c1 is the colour of a
+    square x sharing an edge with ``cell``, c2 that of a neighbour y of x. A square is free when
+    it is on the board, is not ``cell`` and is in none of ``taken`` (each a list of cells or a map
+    whose keys are cells). A list of 2-item lists of colour names, each pair once, in the order
+    first found (x, then y, each in the order up, right, down, left); a domino that fits either
+    way round shows as ``[c1, c2]`` or ``[c2, c1]`` depending on which square touches ``cell``.
+    ``[]`` when ``cell`` is not a square of the board. RuleError for an unknown board or a
+    ``taken`` that is neither a list nor a map."""
+    grid = _grid(ctx, b)
+    for t in taken:
+        if type(t) is not list and type(t) is not dict:
+            raise RuleError(f"domino_colours: taken squares must be lists of cells or maps from cells, not {t!r:.60}")
+    near, colours = grid.neighbours, grid.colours
+
+    def free(x):
+        return x != cell and not any(x in t for t in taken)
+    out = []
+    for x in near.get(cell, ()):
+        if free(x):
+            for y in near[x]:
+                if free(y):
+                    pair = [colours[x], colours[y]]
+                    if pair not in out:
+                        out.append(pair)
+    return out
+
+
 BUILTINS = {
     "count": _count,
     "len": _count,
@@ -326,10 +355,11 @@ BUILTINS = {
     "adjacent": _adjacent,
     "direction": _direction,
     "marked": _marked,
+    "domino_colours": _domino_colours,
 }
 
 # Built-ins whose first argument names a board (checked at load time when it is a literal).
-BOARD_ARGS = {"cells", "colour_at", "neighbours", "step", "marked"}
+BOARD_ARGS = {"cells", "colour_at", "neighbours", "step", "marked", "domino_colours"}
 
 # Built-ins whose arguments at these positions must be lambdas (x => expr).
 LAMBDA_ARGS = {"sort_by": {1}, "group_by": {1}, "argmax": {1}, "argmin": {1}}

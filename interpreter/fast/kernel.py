@@ -18,6 +18,7 @@ import hashlib
 import importlib.util
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 from .typepass import MAX_LIST, NULL, NotTyped, lower
 
 _KERNELS: dict = {}
+_BUILDING = threading.RLock()
 BATCH = 128  # generators seeded side by side (bots and draws of several games)
 EMAX = 64    # draws of one game seeded ahead at most (more are seeded one by one)
 
@@ -85,6 +87,20 @@ class Kernel:
         self.game, self.source, self.info, self.module = game, source, info, module
         self.draws = 1  # how many random draws a game makes, learnt as games are played
         self.compiled = True  # whether numba's cache holds the machine code (set by kernel_for)
+        self.ready_cost = None  # (CPU s, wall s, whether numba compiled) of ready(), once it ran
+
+    def ready(self) -> tuple:
+        """Make the machine code ready before any game is played (numba compiles the driver, or
+        loads it from its cache, at its first call: here a call that plays no game). Returns
+        ``(CPU seconds, wall seconds, compiled)``, ``compiled`` False when it came from the cache
+        (or was ready in this process already); measured once per kernel."""
+        if self.ready_cost is None:
+            import time
+            cpu, wall = time.process_time(), time.perf_counter()
+            self.run(self.game.min_players, 0, 0)
+            self.ready_cost = (time.process_time() - cpu, time.perf_counter() - wall,
+                               bool(getattr(self.module.run, "stats", None) and self.module.run.stats.cache_misses))
+        return self.ready_cost
 
     def run(self, num_players: int, first_seed: int, n_games: int):
         """``(scores int64[n, players], lengths int64[n], errors int64[n])`` of the games of seeds
@@ -134,20 +150,21 @@ def load_module(source: str, prefix: str):
 def built_once(store: dict, game, build):
     """``build(game)`` once per Game object and process, kept in ``store``; a :class:`NotTyped`
     it raises is kept too and raised again. ``build`` runs only when numba is installed."""
-    hit = store.get(id(game))
-    if hit is not None and hit[0] is game:
-        if isinstance(hit[1], NotTyped):
-            raise hit[1]
-        return hit[1]
-    try:
-        if not available():
-            raise NotTyped("numba is not installed (pip install -e '.[fast]')")
-        made = build(game)
-    except NotTyped as exc:
-        store[id(game)] = (game, exc)
-        raise
-    store[id(game)] = (game, made)
-    return made
+    with _BUILDING:  # one build at a time (Dask's worker threads): CPython 3.11's ast.parse is not thread-safe
+        hit = store.get(id(game))
+        if hit is not None and hit[0] is game:
+            if isinstance(hit[1], NotTyped):
+                raise hit[1]
+            return hit[1]
+        try:
+            if not available():
+                raise NotTyped("numba is not installed (pip install -e '.[fast]')")
+            made = build(game)
+        except NotTyped as exc:
+            store[id(game)] = (game, exc)
+            raise
+        store[id(game)] = (game, made)
+        return made
 
 
 def kernel_for(game) -> Kernel:
@@ -158,8 +175,13 @@ def kernel_for(game) -> Kernel:
         source, info = lower(game)
         module, path = load_module(source, "rulebook_kernel")
         kernel = Kernel(game, source, info, module)
-        # numba caches the compiled driver beside the module: without it the first run compiles
-        kernel.compiled = any(path.parent.glob(f"__pycache__/{module.__name__}.run-*.nbi"))
+        # numba caches the compiled driver beside the module (or under NUMBA_CACHE_DIR): without
+        # it the first run compiles
+        try:
+            folder = Path(module.run._cache._cache_path)
+        except AttributeError:
+            folder = path.parent / "__pycache__"
+        kernel.compiled = any(folder.glob(f"{module.__name__}.run-*.nbi"))
         return kernel
     return built_once(_KERNELS, game, build)
 

@@ -294,7 +294,10 @@ class FastState:
         the player is not to act, or the action is not legal; a rule that fails is reported as the
         step API reports it (the position is replayed in a State to say what failed)."""
         sim = self._sim
-        if action is not self._offer or player is not None or sim is not None:
+        # the Action the legal actions just built is legal for its seat: only the player given
+        # (a whole number, that seat) is left to check, in two tests
+        if action is not self._offer or sim is not None or \
+                (player is not None and (player.__class__ is not int or player != self._seat)):
             action = self._check(action, player)
         self._offer = _NOTHING
         self.records.append(action)

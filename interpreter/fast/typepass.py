@@ -42,6 +42,7 @@ and ``tests/test_fast_kernel.py`` runs it on every spec's module.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 
 from ..expr.syntax import Token, Tree
@@ -63,9 +64,20 @@ class NotTyped(Exception):
     """The spec (with these options) does not type: ``reason`` says what, ``path`` where (a spec
     path such as ``phases.trick[0].choose``)."""
 
-    def __init__(self, reason: str, path: str = ""):
-        super().__init__(f"{reason}" + (f" (at {path})" if path else ""))
-        self.reason, self.path = reason, path
+    def __init__(self, reason: str, path: str = "", line: int = 0):
+        where = ", ".join(x for x in (path and f"at {path}", line and f"spec line {line}") if x)
+        super().__init__(f"{reason}" + (f" ({where})" if where else ""))
+        self.reason, self.path, self.line = reason, path, line
+
+
+def spec_line(game, path: str) -> int:
+    """The spec line of a lowering path such as ``phases.trick[4].then[0].set`` (its nearest
+    part the YAML reader placed: a path into an expression stops at its step), or 0."""
+    keys = tuple(int(k) if k.isdigit() else k for k in re.findall(r"[^.\[\]]+", path))
+    try:
+        return int(game.position(keys).line)
+    except (AttributeError, TypeError):
+        return 0
 
 
 # -- types ------------------------------------------------------------------------------------
@@ -114,6 +126,24 @@ def _fold(code: str):
             a = b
         return True
     return ev(tree)
+
+
+def _declared_attributes(entries) -> dict:
+    """Attribute name -> the type of its literal values (or NUL when none is a plain literal), in
+    the order the spec's card entries (``cards:``; their ``each``, ``attributes`` and modes) name
+    them, whatever their ``when``."""
+    out: dict = {}
+    for entry in entries or []:
+        if not isinstance(entry, dict):
+            continue
+        values = [(k, v) for k, vs in (entry.get("each") or {}).items() for v in (vs if isinstance(vs, list) else [None])]
+        values += list((entry.get("attributes") or {}).items())
+        values += [(k, v) for m in (entry.get("modes") or {}).values() for k, v in (m or {}).items()]
+        for k, v in values:
+            ty = NUL if isinstance(v, str) and not v else {bool: BOOL, int: INT, str: TEXT}.get(type(v), NUL)
+            joined = _join(out.get(k, NUL), ty)
+            out[k] = joined if joined is not None else out.get(k, NUL)
+    return out
 
 
 class ListT:
@@ -220,10 +250,16 @@ def _indent(lines, n=1):
 
 
 class Lowering:
-    """One spec with one choice of options, lowered to the source of a numba module."""
+    """One spec with one choice of options, lowered to the source of a numba module.
 
-    def __init__(self, game, steps: bool = False):
+    ``fold``: the options whose values are written into the module as constants (a condition on
+    them decided there, the branch not taken left out); every other option is read at run time
+    from its slot of ``GV`` after the game variables (:attr:`option_slot`), so that the module,
+    hence its compiled machine code, serves every value of those options."""
+
+    def __init__(self, game, steps: bool = False, fold=frozenset()):
         self.game = game
+        self.fold = frozenset(fold)
         self.spec = game.spec
         # steps: the module of the kernel's step API (interpreter.fast.steps): a choice waits for
         # the caller (a generator yields) instead of asking a random bot, and phases are inlined
@@ -252,57 +288,15 @@ class Lowering:
             raise NotTyped("cards of each player (per_player card entries: the deck depends on the seats)", "cards")
         if self.ncards == 0:
             raise NotTyped("the game has no cards")
-        # card attributes
-        names = []
-        for card in game.cards:
-            for k in card.attrs:
-                if k not in names:
-                    names.append(k)
-        self.attr_index = {k: i for i, k in enumerate(names)}
-        self.attr_index.update({"name": len(names), "id": len(names) + 1})
-        self.attr_types: dict = {}
-        table = []
-        for k in names:
-            col, t = [], NUL
-            for card in game.cards:
-                v = card.attrs.get(k)
-                col.append(self.value(v, f"card attribute {k}"))
-                t = _join(t, self.type_of_value(v))
-                if t is None:
-                    raise NotTyped(f"card attribute {k!r} holds values of several kinds", "cards")
-            table.append(col)
-            self.attr_types[k] = t if t != NUL else INT
-        table.append([self.text(c.name) for c in game.cards])
-        table.append(list(range(self.ncards)))
-        self.attr_types["name"], self.attr_types["id"] = TEXT, INT
-        # a card's modes (played as one of several kinds): how many, then each one's text
-        self.modes = [list(c.modes or ()) for c in game.cards]
-        self.max_modes = max(len(m) for m in self.modes)
-        self.nmodes_row = len(table)
-        table.append([len(m) for m in self.modes])
-        for k in range(self.max_modes):
-            table.append([self.value(m[k], "a mode") if k < len(m) else NULL for m in self.modes])
-        self.n_attrs = len(names)
-        for k in range(self.max_modes):  # what each mode sets: attribute a of mode k, or NO_OVERRIDE
-            for a in names:
-                row = []
-                for card, m in zip(game.cards, self.modes):
-                    over = card.modes.get(m[k]) if k < len(m) else None
-                    row.append(self.value(over[a], f"mode attribute {a}") if over and a in over else NO_OVERRIDE)
-                    if over and a in over and _join(self.attr_types[a], self.type_of_value(over[a])) is None:
-                        raise NotTyped(f"mode {m[k]!r} sets attribute {a!r} to another kind of value", "cards")
-                table.append(row)
-        # each card's name as a small number (cards of one name give one option: see s_choose)
-        name_ids: dict = {}
-        self.name_id_row = len(table)
-        table.append([name_ids.setdefault(c.name, len(name_ids)) for c in game.cards])
-        self.attr_table = table
-        self.names_unique = len({c.name for c in game.cards}) == self.ncards
+        self.card_table()  # types the cards (the table is made again once the rules are lowered)
+        self.texts = {}
         # variables
         self.gvars = {k: i for i, k in enumerate(game.var_defaults)}
         self.pvars = {k: i for i, k in enumerate(game.pvar_defaults)}
-        self.gtypes = {k: self.type_of_value(v, f"variable {k}") for k, v in game.var_defaults.items()}
-        self.ptypes = {k: self.type_of_value(v, f"player variable {k}") for k, v in game.pvar_defaults.items()}
+        self.gtypes = {k: self.typed_default(v, f"variable {k}", f"variables.{k}") for k, v in game.var_defaults.items()}
+        self.ptypes = {k: self.typed_default(v, f"player variable {k}", f"player_variables.{k}")
+                       for k, v in game.pvar_defaults.items()}
+        self.option_slot = {k: len(self.gvars) + i for i, k in enumerate(k for k in game.options if k not in self.fold)}
         if getattr(game, "teams_fn", None) is not None:
             raise NotTyped("teams (team variables are shared by several seats)", "teams")
         # definitions
@@ -314,13 +308,68 @@ class Lowering:
             params = [p.strip() for p in m.group(2).split(",")] if m.group(2) else []
             self.defines[m.group(1)] = (params, parse(body if isinstance(body, str) else str(body)))
         self.phases = {}
+        self.phase_key = {}  # a phase's name -> its key in the spec (with its parameters)
         for key, body in (self.spec.get("phases") or {}).items():
             m = _DEFINE_KEY.match(str(key))
             params = [p.strip() for p in m.group(2).split(",")] if m and m.group(2) else []
             self.phases[m.group(1) if m else str(key)] = (params, body or [])
+            self.phase_key[m.group(1) if m else str(key)] = str(key)
         self.phase_fn = {name: f"ph{i}" for i, name in enumerate(self.phases)}
         self.depth = 0  # nesting of `for` snapshots (rows of TMP)
         self.max_depth = 1
+
+    def card_table(self) -> list:
+        """The card attribute table (rows of ``ATTR``: each attribute, name, id, modes, what each mode
+        sets, name number), with the attributes' types, the mode rows' places and whether names are
+        unique set on ``self``. Raises NotTyped for a value the kernel cannot hold."""
+        # card attributes: those the spec's card entries name, whichever cards the options keep (the
+        # same rows and types for every option set: one module for them all)
+        declared = _declared_attributes(self.spec.get("cards"))
+        names = list(declared)
+        for card in self.game.cards:
+            for k in card.attrs:
+                if k not in names:
+                    names.append(k)
+        self.attr_index = {k: i for i, k in enumerate(names)}
+        self.attr_index.update({"name": len(names), "id": len(names) + 1})
+        self.attr_types: dict = {}
+        table = []
+        for k in names:
+            col, t = [], declared.get(k, NUL)
+            for card in self.game.cards:
+                v = card.attrs.get(k)
+                col.append(self.value(v, f"card attribute {k}"))
+                t = _join(t, self.type_of_value(v))
+                if t is None:
+                    raise NotTyped(f"card attribute {k!r} holds values of several kinds", "cards")
+            table.append(col)
+            self.attr_types[k] = t if t != NUL else INT
+        table.append([self.text(c.name) for c in self.game.cards])
+        table.append(list(range(self.ncards)))
+        self.attr_types["name"], self.attr_types["id"] = TEXT, INT
+        # a card's modes (played as one of several kinds): how many, then each one's text
+        self.modes = [list(c.modes or ()) for c in self.game.cards]
+        self.max_modes = max(len(m) for m in self.modes)
+        self.nmodes_row = len(table)
+        table.append([len(m) for m in self.modes])
+        for k in range(self.max_modes):
+            table.append([self.value(m[k], "a mode") if k < len(m) else NULL for m in self.modes])
+        self.n_attrs = len(names)
+        for k in range(self.max_modes):  # what each mode sets: attribute a of mode k, or NO_OVERRIDE
+            for a in names:
+                row = []
+                for card, m in zip(self.game.cards, self.modes):
+                    over = card.modes.get(m[k]) if k < len(m) else None
+                    row.append(self.value(over[a], f"mode attribute {a}") if over and a in over else NO_OVERRIDE)
+                    if over and a in over and _join(self.attr_types[a], self.type_of_value(over[a])) is None:
+                        raise NotTyped(f"mode {m[k]!r} sets attribute {a!r} to another kind of value", "cards")
+                table.append(row)
+        # each card's name as a small number (cards of one name give one option: see s_choose)
+        name_ids: dict = {}
+        self.name_id_row = len(table)
+        table.append([name_ids.setdefault(c.name, len(name_ids)) for c in self.game.cards])
+        self.names_unique = len({c.name for c in self.game.cards}) == self.ncards
+        return table
 
     # -- values and texts ---------------------------------------------------------------------
     def text(self, s: str) -> int:
@@ -362,6 +411,13 @@ class Lowering:
             return CARD
         raise NotTyped(f"{what} holds a {type(v).__name__} (a list or map: the kernel knows numbers, texts, "
                        f"cards and null)")
+
+    def typed_default(self, v, what, path):
+        """The type of a variable's default value; NotTyped located at the variable (``path``)."""
+        try:
+            return self.type_of_value(v, what)
+        except NotTyped as exc:
+            raise NotTyped(exc.reason, path) from None
 
     def fresh(self, prefix="t"):
         self.counter += 1
@@ -594,7 +650,10 @@ class Lowering:
             if name not in self.game.options:
                 raise NotTyped(f"unknown option {name!r}", self.path)
             v = self.game.options[name]
-            return str(self.value(v, f"option {name}")), self.type_of_value(v, f"option {name}")
+            ty = self.type_of_value(v, f"option {name}")
+            if name in self.option_slot:  # run-time data: its value is put in GV with the variables' (see _lower)
+                return f"GV[{self.option_slot[name]}]", _known(ty)
+            return str(self.value(v, f"option {name}")), ty
         code, ty = self.scalar(obj, env)
         if ty == CARD:
             if name == "played_by":
@@ -1298,7 +1357,7 @@ class Lowering:
         site = len(self.sites) - 1
         out = lines_s + [f"{tot} = 0", f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
             _indent(listing + [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return",
-                               f"if {tot} + {n} > {max(MAX_LIST, self.ncards)}:", f"    RI[{RI_ERROR}] = 6", "    return",
+                               f"if {tot} + {n} > len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return",
                                f"TMP[{base + 4}, {k}] = {tot}", f"TMP[{base + 5}, {k}] = {n}",
                                f"for {q} in range({n}):", f"    TMP[{base + 2}, {tot} + {q}] = OPT[0, {q}]",
                                f"    TMP[{base + 3}, {tot} + {q}] = OPT[1, {q}]", f"{tot} += {n}"])
@@ -1340,8 +1399,11 @@ from interpreter.fast.runtime import (NULL, truthy, attr_get, attr_mode, card_ge
 def lower(game) -> tuple:
     """``(source, info)``: the numba module of ``game`` (a Game with its options) and what the
     driver needs (``info``: zone rows, card attribute table, variable defaults...). Raises
-    :class:`NotTyped` with the reason when the spec does not type."""
-    return _lower(Lowering(game), _bodies)
+    :class:`NotTyped` with the reason when the spec does not type.
+
+    The options are run-time data of the module where the rules type that way (the same source,
+    hence one compile, for every value of them); see :func:`_lower_folding`."""
+    return _lower_folding(game, False, _bodies)
 
 
 def lower_steps(game) -> tuple:
@@ -1353,7 +1415,23 @@ def lower_steps(game) -> tuple:
     chooses cards, its options' type, its optional action, and for a simultaneous choice the rows
     of TMP that hold its options. Raises :class:`NotTyped` as :func:`lower` does, and for a phase
     that runs itself."""
-    return _lower(Lowering(game, steps=True), _step_bodies)
+    return _lower_folding(game, True, _step_bodies)
+
+
+def _lower_folding(game, steps: bool, bodies_of) -> tuple:
+    """:func:`_lower` with as few options folded into the module as the rules allow: none (every
+    option read at run time), else one yes/no switch (a variant whose rules the kernel cannot
+    type is left out when it is off: the other options stay run-time data), else every switch,
+    else every option (the module is then made for this option set alone). Raises the last
+    attempt's NotTyped."""
+    switches = [k for k, v in game.options.items() if isinstance(v, bool)]
+    attempts = [frozenset()] + [frozenset([k]) for k in switches] + [frozenset(switches), frozenset(game.options)]
+    for fold in dict.fromkeys(attempts):
+        try:
+            return _lower(Lowering(game, steps=steps, fold=fold), bodies_of)
+        except NotTyped as exc:
+            last = exc
+    raise NotTyped(last.reason, last.path, spec_line(game, last.path) if last.path else 0)
 
 
 def _lower(low, bodies_of) -> tuple:
@@ -1382,7 +1460,9 @@ def _lower(low, bodies_of) -> tuple:
     check_source(src)
     info = {
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
-        "attrs": low.attr_table, "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()],
+        "attrs": low.card_table(),  # (after the rules: their texts are numbered first, the deck's after)
+        "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()] +
+                 [low.value(game.options[k], f"option {k}") for k in low.option_slot],
         "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2,
         "memo": low.memo_slots, "sites": list(low.sites),
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
@@ -1390,10 +1470,12 @@ def _lower(low, bodies_of) -> tuple:
     return src, info
 
 
+@functools.lru_cache(maxsize=None)
 def _runtime_digest() -> int:
     """A number that changes with the fixed code the kernel compiles in (runtime.py, rng.py and
     this file): numba's cache of a generated module knows only that module's file, so the module's
-    text (hence its name) must change when the code compiled into it does."""
+    text (hence its name) must change when the code compiled into it does. Read once per process
+    (the code it runs is the code imported; forked workers then make the parent's module)."""
     import hashlib
     from pathlib import Path
     here = Path(__file__).parent
@@ -1428,7 +1510,7 @@ def _phase_bodies(low) -> dict:
             env[p] = (v, INT)
             args.append(v)
         low.depth = low.max_depth  # each phase its own rows of TMP: a phase runs inside another's loops
-        out[name] = (args, _memo(low.block(steps, env, f"phases.{name}"), low.memo_slot))
+        out[name] = (args, _memo(low.block(steps, env, f"phases.{low.phase_key[name]}"), low.memo_slot))
     return out
 
 
@@ -1517,7 +1599,8 @@ _GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
 _FIXED = frozenset(STATE_ARGS) | {
     "np", "njit", "NULL", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
     "max2", "randbelow_row", "shuffle_row", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
-    "sort_row", "new_game", "raw", "memo", "move_card", "flow", "score", "run", "range", "abs", "max", "min", "True", "False",
+    "sort_row", "new_game", "raw", "memo", "move_card", "flow", "score", "run", "range", "abs", "max", "min", "len",
+    "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
     "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH", "e", "nb", "used", "j", "steps", "scores",
     "interpreter", "numba", "cache", "boundscheck", "_nrt"}

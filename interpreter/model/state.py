@@ -332,6 +332,14 @@ class State:
         """``copy.deepcopy`` is :meth:`clone` (the Game is shared: it is immutable)."""
         return self.clone()
 
+    def __copy__(self) -> "State":
+        return self.clone()
+
+    def __reduce__(self):
+        """A State pickles as its Game and :meth:`to_json` (rebuilt by :meth:`from_json`, which
+        checks it)."""
+        return _state_from_pickle, (self.game, self.to_json())
+
     def record(self, player: int, text: str) -> None:
         """Append ``[player, text]`` to the history (copying it first if a clone shares it)."""
         if self._hist_shared:
@@ -368,6 +376,11 @@ class State:
         ``SaveError``) saying what is wrong and where; never a Python error."""
         from .saved import state_from_json
         return state_from_json(cls, game, text, getattr(game, "check_loaded_state", None))
+
+
+def _state_from_pickle(game, text: str) -> "State":
+    """The State of a pickle (see :meth:`State.__reduce__`)."""
+    return State.from_json(game, text)
 
 
 _dict_copy = dict.copy

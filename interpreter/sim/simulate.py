@@ -7,6 +7,7 @@ runs are reproducible) and returns a :class:`SimulationResult`.
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -100,6 +101,9 @@ class SimulationResult:
     seconds: float = 0.0
     fast: bool = False              # played by the typed kernel (interpreter.fast)
     fast_note: str = ""             # why not, when the kernel was asked for and could not be used
+    # the kernel's machine code made ready before the games (not in `seconds`): CPU and wall
+    # seconds, and whether numba compiled it (else it was loaded from the cache)
+    kernel_ready: tuple | None = None
     teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
     team_wins: dict = field(default_factory=dict)  # team -> wins (a win of a team counts once)
     team_names: list = field(default_factory=list)
@@ -167,6 +171,9 @@ class SimulationResult:
         out = {"game": self.game, "players": self.num_players, "games": self.games,
                "seconds": self.seconds, "games_per_second": self.games_per_second,
                "mean_length": self.length_tally.mean(), "seats": seats}
+        if self.kernel_ready is not None:
+            cpu, wall, compiled = self.kernel_ready
+            out["kernel"] = {"compiled": compiled, "ready_cpu_seconds": cpu, "ready_seconds": wall}
         if self.teams is not None:
             rows = []
             for t in sorted(set(self.teams)):
@@ -205,6 +212,7 @@ def _text(value) -> str:
 
 
 _GAMES = threading.local()  # per worker thread: the games it has loaded (a worker plays many chunks)
+_FORKED: dict = {}  # the parallel run in progress: its process ("pid") and its Game by fingerprint ("games")
 
 
 def _worker_game(file, text, options, fingerprint):
@@ -213,7 +221,8 @@ def _worker_game(file, text, options, fingerprint):
     parent's ``fingerprint``."""
     cache = getattr(_GAMES, "games", None)
     if cache is None:
-        cache = _GAMES.games = {}
+        # a forked worker process starts with its parent's game (and kernel); threads load their own
+        cache = _GAMES.games = dict(_FORKED["games"]) if _FORKED.get("pid") not in (None, os.getpid()) else {}
     game = cache.get(fingerprint)
     if game is None:
         from ..spec.loader import load_game_text
@@ -241,45 +250,97 @@ BACKENDS = ("process", "dask")
 FAST_CHUNK = 20_000  # games per kernel call (progress is reported between calls)
 
 
-def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None,
-                   note=None):
-    """The games of a run, played by the typed kernel, given to ``add(i, outcome)`` in game order
-    (or, when ``result`` is given, counted at once by ``result.add_many``: the same statistics);
-    a game the kernel flags (a rule error in the step API) is played again by the step API, which
-    raises its error with the replay command."""
+def _kernel_ready(game, note=None, compiling=None) -> tuple:
+    """The kernel of ``game`` made ready (compiled, or loaded from the cache): its
+    :meth:`~interpreter.fast.kernel.Kernel.ready` figures. ``note(text)`` is told before a
+    compile; ``compiling(compiles)`` is a context manager held meanwhile (a progress line)."""
+    from contextlib import nullcontext
     from ..fast.kernel import kernel_for
-    from ..fast.typepass import NULL
     kernel = kernel_for(game)
     if not kernel.compiled and note is not None:
-        note("compiling the kernel of this spec and option set (the first run only: it takes tens of "
-             "seconds; the machine code is cached for later runs)")
+        note("compiling the kernel of this spec (the first run only: it takes tens of seconds; the machine "
+             "code is cached for later runs and serves every option value)")
+    with compiling(not kernel.compiled) if compiling is not None else nullcontext():
+        return kernel.ready()
+
+
+def _take_fast(game, start, scores, lengths, errors, num_players, seed, add, schedule, speeds, bots,
+               result=None):
+    """Count the kernel's games ``start .. start + len(lengths) - 1`` (their ``scores``,
+    ``lengths`` and error codes, see :meth:`~interpreter.fast.kernel.Kernel.run`): given to
+    ``add(i, outcome)`` in game order, or, when ``result`` is given, counted at once by
+    ``result.add_many`` (the same statistics); a game the kernel flags (a rule error in the step
+    API) is played again by the step API, which raises its error with the replay command."""
+    from ..fast.typepass import NULL
     lowest = game.winner_rule == "lowest"
+    if result is not None and not errors.any() and not (scores == NULL).any():
+        result.add_many(scores, lengths, lowest)
+        return
+    for k in range(len(lengths)):
+        if errors[k]:
+            add(start + k, _play_one(game, num_players, seed, start + k, None, schedule, speeds, bots))
+            continue
+        row = [None if x == NULL else int(x) for x in scores[k]]
+        best = (min if lowest else max)(row)
+        add(start + k, (row, [p for p, x in enumerate(row) if x == best], int(lengths[k])))
+
+
+def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None):
+    """The games of a run, played by the typed kernel in this process, counted by
+    :func:`_take_fast` in chunks of FAST_CHUNK games (progress is reported between them)."""
+    from ..fast.kernel import kernel_for
+    kernel = kernel_for(game)
     done = 0
     while done < n_games:
         n = min(FAST_CHUNK, n_games - done)
-        scores, lengths, errors = kernel.run(num_players, seed + done, n)
-        if result is not None and not errors.any() and not (scores == NULL).any():
-            result.add_many(scores, lengths, lowest)
-            done += n
-            if progress is not None:
-                progress(done)
-            continue
-        for k in range(n):
-            if errors[k]:
-                add(done + k, _play_one(game, num_players, seed, done + k, None, schedule, speeds, bots))
-                continue
-            row = [None if x == NULL else int(x) for x in scores[k]]
-            best = (min if lowest else max)(row)
-            add(done + k, (row, [p for p, x in enumerate(row) if x == best], int(lengths[k])))
+        _take_fast(game, done, *kernel.run(num_players, seed + done, n), num_players, seed, add, schedule, speeds,
+                   bots, result)
         done += n
         if progress is not None:
             progress(done)
 
 
+def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices):
+    """Worker of a parallel ``--fast`` run (a process of ``--jobs`` or a Dask worker): the
+    kernel's ``(first game, scores, lengths, errors)`` of the games ``indices`` (a range). The
+    kernel's machine code comes from numba's cache (the parent made it ready: one compile for every
+    worker sharing the cache folder; a worker of another machine compiles its own once). Raises
+    RulebookError when the worker cannot run the kernel (numba missing there)."""
+    from ..fast.kernel import kernel_for
+    from ..fast.typepass import NotTyped
+    game = _worker_game(file, text, options, fingerprint)
+    try:
+        kernel = kernel_for(game)
+    except NotTyped as exc:
+        raise RulebookError(f"a worker cannot run the kernel: {exc}: install the same Rulebook with its fast "
+                            f"extra on every worker, or run without --fast") from None
+    return (indices.start,) + kernel.run(num_players, seed + indices.start, len(indices))
+
+
+def _run_parallel(game, num_players, seed, n_games, jobs, backend, address, extra, add, progress, **chunks):
+    """Play the games on ``jobs`` worker processes or on Dask (see :func:`simulate`), the spec's
+    text sent to them; ``chunks``: :func:`_run_chunks`'s ``fn``, ``size`` and ``take``."""
+    from ..spec.compile import fingerprint
+    from ..spec.loader import read_text
+    text = read_text(game.file)
+    if fingerprint(text, game.options) != game.fingerprint:
+        raise RulebookError(f"{game.file} changed since it was loaded: load it again to simulate it")
+    args = (game.file, text, game.options, game.fingerprint, num_players, seed)
+    _FORKED.update(pid=os.getpid(), games={game.fingerprint: game})
+    if backend == "dask":
+        from .dask_backend import dask_pool
+        with dask_pool(address, jobs) as pool:
+            _run_chunks(pool, args, extra, n_games, add, progress, **chunks)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=jobs) as executor:
+            _run_chunks(_Pool(executor, jobs), args, extra, n_games, add, progress, **chunks)
+
+
 def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
              jobs: int = 1, schedule: str = "round-robin", speeds: dict | None = None, bots: dict | None = None,
              backend: str = "process", address: str | None = None, on_game=None, fast: bool = False,
-             note=None):
+             note=None, compiling=None):
     """Play ``n_games`` games (game ``i`` with seed ``seed + i``: the same results whatever
     ``jobs`` or ``backend``). ``bots`` maps seats to ``KIND[:budget]`` texts (see
     :mod:`interpreter.agents.registry`); other seats are random bots. ``progress(done)`` is called
@@ -299,9 +360,13 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
 
     ``fast=True`` plays the games in the typed playout kernel (:mod:`interpreter.fast`, needs the
     ``fast`` extra: numba) when the spec types and every bot is random: the same games, seed by
-    seed, as the step API, in this process (whatever ``jobs`` and ``backend``). Otherwise the
+    seed, as the step API, on the same ``jobs``/``backend`` (each worker runs the kernel; the machine
+    code is made ready here first, so workers sharing its cache folder compile nothing). Otherwise the
     games are played as without it and ``result.fast_note`` says why (``result.fast`` tells which
-    ran). ``note(text)``, when given, is told of slow first steps (the kernel compiling).
+    ran). ``note(text)``, when given, is told of slow first steps (the kernel compiling);
+    ``compiling(compiles)``, when given, is a context manager held while the kernel is made ready
+    (``compiles``: numba compiles it, else it loads from the cache), e.g. a progress line. That
+    time is not in ``result.seconds`` (nor in games per second): ``result.kernel_ready`` holds it.
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""
@@ -327,27 +392,21 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games)) or ""
         if not result.fast_note:
             bulk = result if on_game is None and result.teams is None else None
-            _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk,
-                           note)
+            result.kernel_ready = _kernel_ready(game, note, compiling)  # (in the cache before workers start)
+            start = time.perf_counter()
+            if n_games > 1 and (jobs > 1 or backend == "dask"):
+                size = max(1, min(FAST_CHUNK, n_games // (max(jobs, 1) * 4)))
+                _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (), add, progress,
+                              fn=_fast_chunk, size=size, take=lambda chunk: _take_fast(
+                                  game, *chunk, num_players, seed, add, schedule, speeds, bots, bulk))
+            else:
+                _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk)
             result.seconds = time.perf_counter() - start
             result.fast = True
             return result
     if trace is None and n_games > 1 and (jobs > 1 or backend == "dask"):
-        from ..spec.compile import fingerprint
-        from ..spec.loader import read_text
-        text = read_text(game.file)
-        if fingerprint(text, game.options) != game.fingerprint:
-            raise RulebookError(f"{game.file} changed since it was loaded: load it again to simulate it")
-        args = (game.file, text, game.options, game.fingerprint, num_players, seed)
-        extra = (schedule, speeds, bots)
-        if backend == "dask":
-            from .dask_backend import dask_pool
-            with dask_pool(address, jobs) as pool:
-                _run_chunks(pool, args, extra, n_games, add, progress)
-        else:
-            from concurrent.futures import ProcessPoolExecutor
-            with ProcessPoolExecutor(max_workers=jobs) as executor:
-                _run_chunks(_Pool(executor, jobs), args, extra, n_games, add, progress)
+        _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (schedule, speeds, bots), add,
+                      progress)
     else:
         for i in range(n_games):
             add(i, _play_one(game, num_players, seed, i, trace, schedule, speeds, bots))
@@ -374,35 +433,44 @@ class _Pool:
         return done, pending
 
 
-def _run_chunks(pool, args, extra, n_games, add, progress) -> None:
-    """Play games 0..n_games-1 in chunks of consecutive games on ``pool``; ``add(i, outcome)`` is
-    called in game order (a chunk that finishes early waits for those before it), and
-    ``progress(finished games)`` as chunks finish. At most four chunks per worker are in flight
-    or waiting, so memory does not grow with ``n_games``."""
+def _run_chunks(pool, args, extra, n_games, add, progress, fn=None, size=None, take=None) -> None:
+    """Play games 0..n_games-1 in chunks of consecutive games on ``pool`` (``fn(*args, range,
+    *extra)``, by default :func:`_play_chunk`; ``size`` games each, by default at most 25);
+    ``take(result)`` counts a chunk's result in game order (a chunk that finishes early waits for
+    those before it; by default ``add(i, outcome)`` for each of its ``(i, outcome)``), and
+    ``progress(finished games)`` is called as chunks finish. At most four chunks per worker are in
+    flight or waiting, so memory does not grow with ``n_games``."""
     workers = max(1, pool.workers)
-    size = max(1, min(25, n_games // (workers * 4) or 1))
+    if take is None:
+        def take(outcomes):
+            for i, outcome in outcomes:
+                add(i, outcome)
+    size = size or max(1, min(25, n_games // (workers * 4) or 1))
     starts = iter(range(0, n_games, size))
     in_flight = workers * 4
-    pending, ready = set(), {}   # ready: chunk start -> its outcomes, until those before it are added
-    following = 0                # the next game to add
+    pending, ready = set(), {}   # ready: chunk start -> (its end, its result), until those before it are taken
+    games_of = {}                # a pending future -> its games (a range)
+    following = 0                # the next game to count
     finished = 0
     while True:
         while len(pending) + len(ready) < in_flight:
             k = next(starts, None)
             if k is None:
                 break
-            pending.add(pool.submit(_play_chunk, *args, range(k, min(n_games, k + size)), *extra))
+            games = range(k, min(n_games, k + size))
+            future = pool.submit(fn or _play_chunk, *args, games, *extra)
+            games_of[future] = games
+            pending.add(future)
         if not pending:
             break
         done, pending = pool.wait(pending)
         for fut in done:
-            outcomes = fut.result()
-            ready[outcomes[0][0]] = outcomes
-            finished += len(outcomes)
+            games = games_of.pop(fut)
+            ready[games.start] = (games.stop, fut.result())
+            finished += len(games)
         while following in ready:
-            outcomes = ready.pop(following)
-            for i, outcome in outcomes:
-                add(i, outcome)
-            following = outcomes[-1][0] + 1
+            stop, chunk = ready.pop(following)
+            take(chunk)
+            following = stop
         if progress is not None:
             progress(finished)

@@ -18,9 +18,11 @@ from ..errors import Diagnostic, SpecError
 from ..expr.compiler import Compiler, ExprNameError, ExprSyntaxError, Names, parse
 from ..model.cards import Card
 from .literals import LiteralChecker, deck_values
+from .types import KindFacts
 from .positions import position_of
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
+_NUMERIC = re.compile(r"^\s*-?\d+(\.\d+)?\s*$")
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000
@@ -256,7 +258,7 @@ class SpecCompiler:
         n = self.names
         n.options = dict(options)
         boards = self.build_boards()
-        cards = self.build_cards(options)
+        cards = self.cards = self.build_cards(options)  # kept: the language server lists them
         zones = self.build_zones()
         n.game_vars = set((d.get("variables") or {}).keys())
         n.player_vars = set((d.get("player_variables") or {}).keys()) | set((d.get("team_variables") or {}).keys())
@@ -328,6 +330,11 @@ class SpecCompiler:
             self.error(("zones",), "no game zone can hold the cards at the start",
                        "declare a zone such as deck: {visibility: hidden, initial: all}")
         self.check_literals(cards)
+        if isinstance(d.get("appearance"), dict):  # the look at the web table (spec/appearance.py)
+            from .appearance import check as check_appearance
+            for sub, message, hint in check_appearance(d["appearance"], cards, zones, self.file, n.game_vars,
+                                                       set(boards)):
+                self.error(("appearance",) + sub, message, hint)
         errors = [x for x in self.diags if x.severity == "error"]
         if errors:  # warnings wait until the errors are fixed
             raise SpecError(errors)
@@ -345,6 +352,7 @@ class SpecCompiler:
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
             fingerprint=fingerprint(self.text, options), card_entries=self.card_entries,
+            source_text=self.text,  # what a pickled Game is rebuilt from (Game.__reduce__)
         )
 
     def build_tables(self, cards) -> list:
@@ -412,10 +420,22 @@ class SpecCompiler:
         attrs = deck_values(d, cards)
         numeric |= {f".{k}" for k, v in (d.get("player_variables") or {}).items()
                     if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in attrs}
-        checker = LiteralChecker(self.file, attrs, options, numeric, self._expr_position)
+        kinds = KindFacts(d, attrs, self.positions)
+        checker = LiteralChecker(self.file, attrs, options, numeric, self._expr_position, kinds)
         for path, text, tree, shadowed in self.expr_sites:
             checker.check(path, text, tree, shadowed)
         self.diags.extend(checker.out)
+        for name, values in options.items():
+            if values and all(isinstance(v, str) and _NUMERIC.match(v) for v in values):
+                shown = ", ".join(repr(v) for v in values[:6])
+                self.error(("options", name, "values"), f"option {name}'s values are texts that look like numbers "
+                           f"({shown}): compared or added to numbers they fail when the rules run",
+                           f"write them without quotes: values: [{', '.join(values[:6])}]", severity="warning")
+        for path, (target, value) in kinds.text_adds.items():
+            line, col = self._expr_position(path, 1, 1)
+            self.diags.append(Diagnostic(
+                self.file, line, col, f"add: {target} holds a number, and adding the text {value} to it fails when "
+                "the rules run", f"write the number without quotes: add: {{{target}: {value.strip(chr(39) + chr(34))}}}"))
 
     def check_recursion(self, programs: dict) -> None:
         """Refuse a phase that calls itself (directly or through other phases) on a path with no
@@ -600,17 +620,38 @@ class SpecCompiler:
                     self.card_entries.append(path[1])  # (i is reused below for diagnostics)
         names_seen: dict[str, tuple] = {}
         for c in out:
+            entry = ("cards", self.card_entries[c.id])
             if " as " in c.name:
-                self.error(("cards",), f"the card name {c.name!r} contains ' as ', which action texts use "
+                self.error(entry + ("name",), f"the card name {c.name!r} contains ' as ', which action texts use "
                            "for modes", "use another word or a hyphen")
                 break
             key = tuple(sorted((k, repr(v)) for k, v in c.attrs.items()))
-            if c.name in names_seen and names_seen[c.name] != key:
-                self.error(("cards",), f"two different cards are both named {c.name!r}",
-                           "give each kind of card its own name (identical copies share one)")
-            names_seen[c.name] = key
+            if c.name in names_seen and names_seen[c.name][0] != key:
+                first = position_of(self.positions, ("cards", names_seen[c.name][1], "name")).line
+                self.error(entry + ("name",), f"two different cards are both named {c.name!r} (the other is "
+                           f"made at line {first})", "give each kind of card its own name (identical copies share one)")
+                names_seen[c.name] = (key, entry[1])  # each clash reported once, at the later entry
+            names_seen.setdefault(c.name, (key, entry[1]))
+        self.check_repeated_entries()
         self.names.card_attrs = attrs_all
         return out
+
+    def check_repeated_entries(self) -> None:
+        """A card entry written twice (pasted again) puts its cards in the deck twice: a warning at
+        the second, since ``count:`` is the way to say copies."""
+        seen: dict = {}
+        for i, entry in enumerate(self.data.get("cards") or []):
+            if not isinstance(entry, dict):
+                continue
+            key = json.dumps(entry, sort_keys=True, default=str)
+            if key in seen:
+                first = position_of(self.positions, ("cards", seen[key])).line
+                count = entry.get("count", 1)
+                self.error(("cards", i), f"this card entry repeats the one at line {first}: its cards are in the "
+                           "deck twice", f"remove it, or write count: {2 * count if isinstance(count, int) else 2} "
+                           "in one entry for that many copies", severity="warning", key=True)
+            else:
+                seen[key] = i
 
     # -- load-time expressions of the card list ------------------------------------------
     def _card_defines(self) -> dict:

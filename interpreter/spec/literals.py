@@ -23,6 +23,7 @@ import difflib
 from ..expr.syntax import Token, Tree
 
 from ..errors import Diagnostic
+from .types import NUMBER, TEXT, operand_span, surely
 
 _ORDER_OPS = {"<", "<=", ">", ">="}
 
@@ -43,8 +44,9 @@ class LiteralChecker:
     position inside the expression at ``path`` into a file position.
     """
 
-    def __init__(self, file, attr_values: dict, option_values: dict, numeric_names: set, locate):
+    def __init__(self, file, attr_values: dict, option_values: dict, numeric_names: set, locate, kinds=None):
         self.file = file
+        self.kinds = kinds  # a KindFacts (interpreter.spec.types): what variables and names can hold
         self.attr_values = attr_values
         self.option_values = option_values
         self.numeric_names = numeric_names
@@ -56,16 +58,20 @@ class LiteralChecker:
         """Check one expression (``tree`` parsed from ``text``); ``shadowed`` are names bound
         around it (parameters, loop variables) that hide game variables of the same name."""
         self._text, self._path = text, path
-        todo = [(tree, frozenset(shadowed))]  # iterative: trees may nest deeper than Python recursion
+        env = self.kinds.env_at(path) if self.kinds is not None else {}
+        env = {k: v for k, v in env.items() if k in shadowed}
+        todo = [(tree, frozenset(shadowed), env)]  # iterative: trees may nest deeper than Python recursion
         while todo:
-            t, self._shadowed = todo.pop()
+            t, self._shadowed, self._env = todo.pop()
             if not isinstance(t, Tree):
                 continue
             self._node(t)
-            inner = self._shadowed
+            inner, inner_env = self._shadowed, self._env
             if t.data in ("let_expr", "lambda_", "map_", "filter_", "nested_map_"):
-                inner = inner | {str(c) for c in t.children if isinstance(c, Token)}
-            todo.extend((c, inner) for c in t.children if isinstance(c, Tree))
+                names = {str(c) for c in t.children if isinstance(c, Token)}
+                inner = inner | names
+                inner_env = {k: v for k, v in inner_env.items() if k not in names}
+            todo.extend((c, inner, inner_env) for c in t.children if isinstance(c, Tree))
 
     def _node(self, t) -> None:
         d = t.data
@@ -76,7 +82,7 @@ class LiteralChecker:
                 self._literal_against(a, b)
                 self._literal_against(b, a)
             elif op in _ORDER_OPS:
-                self._mixed(a, b, f"'{op}'")
+                self._mixed(a, b, f"'{op}'", t.children[1])
         elif d in ("in_", "not_in"):
             a, b = t.children
             if isinstance(b, Tree) and b.data == "list_":
@@ -88,7 +94,7 @@ class LiteralChecker:
             op = str(op)
             # text * n repeats and text % x formats; the other mixes always fail
             if op in ("+", "-", "/", "//") or (op == "%" and self._kind(a) == "number"):
-                self._mixed(a, b, f"'{op}'")
+                self._mixed(a, b, f"'{op}'", t.children[1])
 
     # -- literals compared with attributes and options ------------------------------------------
     def _literal_against(self, subject, lit) -> None:
@@ -143,16 +149,38 @@ class LiteralChecker:
                     return "number"
         return None
 
-    def _mixed(self, a, b, op) -> None:
+    def _kinds(self, t):
+        """What ``t`` can hold (see :class:`~interpreter.spec.types.KindFacts`), or None."""
+        if self.kinds is None:
+            return None
+        return self.kinds.kind(t, self._env, self._shadowed - set(self._env))
+
+    def _mixed(self, a, b, op, op_token=None) -> None:
         ka, kb = self._kind(a), self._kind(b)
-        if {ka, kb} != {"number", "text"}:
+        if {ka, kb} == {"number", "text"}:
+            lit = a if ka == "text" else b
+            token = lit.children[0]
+            line, col = self._where(token)
+            self.out.append(Diagnostic(
+                self.file, line, col, f"{op} between a number and a text ({str(token)}) fails when the rules run",
+                "write the number without quotes, or use str(x) to build a text"))
             return
-        lit = a if ka == "text" else b
-        token = lit.children[0]
-        line, col = self._where(token)
-        self.out.append(Diagnostic(
-            self.file, line, col, f"{op} between a number and a text ({str(token)}) fails when the rules run",
-            "write the number without quotes, or use str(x) to build a text"))
+        if self.kinds is None or op_token is None:
+            return
+        # a name that holds a text (a bid chosen from "['0', '1']") against a number
+        for x, y, kx in ((a, b, ka), (b, a, kb)):
+            why = self.kinds.describe(x, self._env, self._shadowed)
+            kx_all, ky_all = self._kinds(x), self._kinds(y)
+            text = kx != "number" and ky_all is not None and kx_all is not None and TEXT in kx_all and (
+                why or surely(kx_all, TEXT))
+            if text and (surely(ky_all, NUMBER) or self._kind(y) == "number"):
+                line, col = self._where(op_token)
+                shown = " ".join(_source(self._text, x).split()) or "a value"
+                self.out.append(Diagnostic(
+                    self.file, line, col, f"{op} between a number and a text fails when the rules run: "
+                    f"{shown} can be a text", (why + "; " if why else "") +
+                    "write numbers without quotes (options: \"[0, 1, 2]\", not \"['0', '1', '2']\")"))
+                return
 
     def _where(self, token) -> tuple[int, int]:
         tline = getattr(token, "line", None)
@@ -160,6 +188,12 @@ class LiteralChecker:
         if tline is None or not isinstance(self._text, str):
             return self.locate(self._path, 1, 1)
         return self.locate(self._path, tline, tcol)
+
+
+def _source(text, t) -> str:
+    """The text of the sub-expression ``t`` of the expression ``text`` (empty when unknown)."""
+    span = operand_span(t)
+    return text[span[0]:span[1]] if span and isinstance(text, str) else ""
 
 
 def deck_values(data: dict, cards: list) -> dict:

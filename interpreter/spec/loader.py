@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gc
 import json
+import os
+import re
 from collections.abc import Mapping
 from contextlib import contextmanager
 from functools import lru_cache
@@ -148,6 +150,13 @@ def _describe(e) -> tuple[str, str]:
             return f"{where}: must be {' or '.join(kinds)}, not {got}", ""
     if e.validator == "enum":
         return f"{where}: {e.instance!r} is not allowed", "one of: " + ", ".join(map(str, e.validator_value))
+    if e.validator == "type" and e.instance is None and e.absolute_path:
+        # `then:` with nothing under it, usually its steps dedented to the level of the `if`
+        key = e.absolute_path[-1]
+        what = "its steps" if e.validator_value == "array" else "its value"
+        return (f"{where}: nothing is written under {key}:",
+                f"write {what} under {key}:, indented further than {key}: itself (a line indented as far as "
+                f"{key}: or less ends it, so the steps after it belong to the block around), or remove {key}:")
     if e.validator == "type":
         return f"{where}: {e.instance!r} is not of type {e.validator_value}", ""
     return f"{where}: {e.message}", ""
@@ -292,12 +301,61 @@ def _collector_paused():
 def check_spec(path, options: dict | None = None) -> list[Diagnostic]:
     """All diagnostics of a spec (errors and warnings), never raising for the spec's faults."""
     try:
-        game = load_game(path, options)
+        text = read_text(path)
     except SpecError as exc:
         return exc.diagnostics
-    diags = list(game.warnings)
+    return check_text(text, str(path), options)[0]
+
+
+def check_text(text: str, file: str, options: dict | None = None) -> tuple:
+    """:func:`check_spec` of a spec given as its ``text`` (``file`` names it, and locates its
+    modeline's schema): ``(diagnostics, compiler, game)``, the compiler (its recorded expressions
+    and names; None when the YAML or the schema check failed) and the Game (None on an error), for
+    the language server. Never raises for the spec's faults."""
+    compiler = None
+    lines = modeline_diagnostics(text, file)
+    try:
+        with _collector_paused():
+            data, positions, text = parse_spec(text, file)
+            with tree_shelf(text):
+                compiler = SpecCompiler(data, positions, file, text)
+                game = compiler.build(options)
+    except SpecError as exc:
+        return lines + exc.diagnostics, compiler, None
+    diags = lines + list(game.warnings)
     try:
         from ..analysis.checks import static_checks
     except ImportError:  # analysis not available
-        return diags
-    return diags + static_checks(game)
+        return diags, compiler, game
+    return diags + static_checks(game), compiler, game
+
+
+MODELINE = re.compile(r"^#\s*yaml-language-server:.*?\$schema=(\S+)", re.M)
+
+
+def modeline_diagnostics(text: str, file: str) -> list[Diagnostic]:
+    """A warning when the ``# yaml-language-server: $schema=...`` line at the top of ``text``
+    names a schema file that does not exist (a relative path is read from ``file``'s folder): the
+    editor then loads no schema and checks nothing. URLs other than file:// are not looked at."""
+    head = "\n".join(text.split("\n", 20)[:20])  # the modeline is one of the first lines
+    m = MODELINE.search(head)
+    if not m:
+        return []
+    target = m.group(1)
+    if target.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+        where = Path(unquote(urlparse(target).path))
+    elif "://" in target:
+        return []
+    else:
+        where = Path(os.path.normpath(Path(file).resolve().parent / target))
+    if where.is_file():
+        return []
+    kind = "scenario" if "scenario" in where.name else "game"
+    right = (SCHEMA_DIR / f"{kind}.schema.json").resolve().as_uri()
+    line = head.count("\n", 0, m.start()) + 1
+    return [Diagnostic(file, line, m.start(1) - m.start() + 1,
+                       f"the modeline's schema {target} does not exist (from this file: {where}), so an "
+                       "editor's YAML extension checks and completes nothing",
+                       f"write $schema={right} (rulebook schema --path prints its path), or remove the line "
+                       "and use rulebook lsp, which supplies the schema", "warning")]

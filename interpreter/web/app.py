@@ -14,7 +14,11 @@ Routes (``TOKEN`` is a seat's private link token, the spectator token, or the cr
   ``{"ok": true, "html", "move"}`` or an error status with ``{"error": MESSAGE}``, changing nothing;
 - ``WS /t/TOKEN/ws``: the table fragment after every change (``{"html", "move"}``);
 - ``GET /t/TOKEN/replay?step=N``: a finished game, step by step, as that viewer saw it;
-- ``GET /t/TOKEN/diagram.svg`` and ``GET /t/TOKEN/spec``: the rule-flow diagram and the spec text.
+- ``POST /t/TOKEN/check`` with JSON ``{"action": TEXT}``: ``{"legal": bool, "reason"}``, changing nothing
+  (a set choice asks it as cards are selected);
+- ``GET /t/TOKEN/diagram.svg``, ``GET /t/TOKEN/tables`` and ``GET /t/TOKEN/spec``: the rule-flow
+  diagram, the spec's rule tables (HTML) and the spec text; ``GET /t/TOKEN/image/NAME``: a card's
+  image file (``appearance: images``).
 """
 from __future__ import annotations
 
@@ -191,6 +195,23 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         return JSONResponse({"html": fragment(room, seat, token), "move": room.move})
 
+    def file_room(request):
+        """The Room of the request's link, or the plain-text refusal to answer for a file it asks."""
+        try:
+            return lookup(request.path_params["token"])[0]
+        except Refused as exc:
+            return Response(exc.message, status_code=exc.status, media_type="text/plain")
+
+    async def json_body(request, shape: str) -> dict:
+        """The JSON object a POST carries; Refused (400) naming ``shape`` when it is not one."""
+        try:
+            body = json.loads(await request.body() or b"null")
+        except (ValueError, UnicodeDecodeError):
+            raise Refused(f"the request is not JSON: send {shape}", 400) from None
+        if not isinstance(body, dict):
+            raise Refused(f"send {shape}", 400)
+        return body
+
     async def act(request):
         token = request.path_params["token"]
         room = seat = None
@@ -198,12 +219,7 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             room, seat = lookup(token)
             if seat is None:
                 raise Refused("a spectator's link cannot play: use your seat's own link", 403)
-            try:
-                body = json.loads(await request.body() or b"null")
-            except (ValueError, UnicodeDecodeError):
-                raise Refused("the request is not JSON: send {\"action\": TEXT, \"move\": N}", 400) from None
-            if not isinstance(body, dict):
-                raise Refused("send {\"action\": TEXT, \"move\": N}", 400)
+            body = await json_body(request, "{\"action\": TEXT, \"move\": N}")
             await room.act(seat, body.get("action"), body.get("move"))
         except StoreUnavailable as exc:
             return JSONResponse({"error": str(exc)}, status_code=503)
@@ -213,6 +229,46 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
                 out.update(html=fragment(room, seat, token), move=room.move)
             return JSONResponse(out, status_code=exc.status)
         return JSONResponse({"ok": True, "html": fragment(room, seat, token), "move": room.move})
+
+    async def check(request):
+        """Whether an action would be taken now, changing nothing (a set choice asks as cards are selected)."""
+        token = request.path_params["token"]
+        try:
+            room, seat = lookup(token)
+            if seat is None:
+                raise Refused("a spectator's link cannot play", 403)
+            body = await json_body(request, "{\"action\": TEXT}")
+            reason = room.why_not(seat, body.get("action"))
+        except Refused as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"legal": reason is None, "reason": reason})
+
+    async def rule_tables(request):
+        """The spec's rule tables (``tables:``) as HTML, computed once per spec and options."""
+        room = file_room(request)
+        if isinstance(room, Response):
+            return room
+        key = ("tables", room.row["spec"], room.game.fingerprint)
+        if key not in diagrams:
+            from ..analysis.tables import compute_tables, table_html
+            game = room.game
+            diagrams[key] = asyncio.ensure_future(asyncio.to_thread(
+                lambda: "".join(table_html(t) for t in compute_tables(game))))
+        return HTMLResponse(await diagrams[key])
+
+    async def card_image(request):
+        """A card's image file (``appearance: images``), found next to the spec."""
+        room = file_room(request)
+        if isinstance(room, Response):
+            return room
+        from starlette.responses import FileResponse
+        from ..spec.appearance import of as appearance_of
+        face = appearance_of(room.game).face(request.path_params["name"])
+        folder = Path(room.row["spec"]).resolve().parent
+        path = (folder / face["image"]).resolve() if face.get("image") else None
+        if path is None or folder not in path.parents or not path.is_file():  # never a file outside the spec's folder
+            return Response("no image for this card", status_code=404, media_type="text/plain")
+        return FileResponse(path)
 
     async def socket(websocket):
         token = websocket.path_params["token"]
@@ -269,7 +325,10 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
         for z in v["zones"]:
             for part in z.get("parts", [z]):
                 for c in part.get("cards", []):
-                    c["clickable"], c["acts"] = False, []
+                    c["clickable"], c["acts"], c["pickable"] = False, [], False
+        for row in (v["board"] or {}).get("rows", []):
+            for square in row:
+                square["acts"] = []
         last = None
         if step:
             from ..view import history_for
@@ -280,11 +339,9 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
                     you=state.player_name(seat) if seat is not None else None)
 
     async def diagram(request):
-        token = request.path_params["token"]
-        try:
-            room, _ = lookup(token)
-        except Refused as exc:
-            return Response(exc.message, status_code=exc.status, media_type="text/plain")
+        room = file_room(request)
+        if isinstance(room, Response):
+            return room
         return Response(await diagram_of(room), media_type="image/svg+xml")
 
     def diagram_of(room):
@@ -329,6 +386,9 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
         Route("/t/{token}", table),
         Route("/t/{token}/view", view),
         Route("/t/{token}/act", act, methods=["POST"]),
+        Route("/t/{token}/check", check, methods=["POST"]),
+        Route("/t/{token}/tables", rule_tables),
+        Route("/t/{token}/image/{name}", card_image),
         WebSocketRoute("/t/{token}/ws", socket),
         Route("/t/{token}/replay", replay),
         Route("/t/{token}/diagram.svg", diagram),

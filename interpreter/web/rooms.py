@@ -104,6 +104,15 @@ class Room:
         if state.pending is not before:  # the decision closed (or a real-time action ran): a new one opens
             self.decision_start = len(state.history)
 
+    def why_not(self, seat: int, text) -> str | None:
+        """Why ``seat`` may not send action ``text`` now (the engine's reason), or None when it
+        may: tried on a copy of the State, so nothing changes (a set choice asks this as cards are
+        selected)."""
+        if not isinstance(text, str) or not text.strip():
+            return "send {\"action\": TEXT}"
+        from .render import refusal
+        return refusal(self.state, seat, text.strip())
+
     def check_move(self, seat: int, move) -> None:
         """Refuse (409) an action sent from an out-of-date table: ``move`` must be the current move
         number, or, while the same decision is still open and ``seat`` has not acted since, an

@@ -1,0 +1,114 @@
+"""Mistakes a designer makes editing a shipped spec, each reported by ``validate`` at its line.
+
+Every case edits a copy of ``specs/skull_king.yaml`` the way a designer would (a number quoted, a
+card entry pasted twice, a dedent) and checks the diagnostic's line, column and words.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.spec.loader import check_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+SKULL_KING = (ROOT / "specs" / "skull_king.yaml").read_text(encoding="utf-8")
+
+
+def _edit(tmp_path, old: str, new: str, count: int = 1) -> tuple[Path, str]:
+    assert SKULL_KING.count(old) >= 1, old
+    text = SKULL_KING.replace(old, new, count)
+    path = tmp_path / "house_rules.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+def _line_col(text: str, needle: str, start_line: int = 1) -> tuple[int, int]:
+    """The 1-based line and column of ``needle``, searching from ``start_line``."""
+    lines = text.split("\n")
+    for i in range(start_line - 1, len(lines)):
+        if needle in lines[i]:
+            return i + 1, lines[i].index(needle) + 1
+    raise AssertionError(needle)
+
+
+def _found(diags, line, col=None, words=(), severity="error"):
+    hits = [d for d in diags if d.line == line and (col is None or d.column == col) and d.severity == severity
+            and all(w in d.message + " " + d.hint for w in words)]
+    assert hits, "\n".join(f"{d.line}:{d.column} {d.severity} {d.message} / {d.hint}" for d in diags)
+    return hits[0]
+
+
+def test_a_text_added_to_a_number_variable(tmp_path):
+    path, text = _edit(tmp_path, "- add: {round: 1}", "- add: {round: \"'1'\"}")
+    line, col = _line_col(text, "'1'")
+    d = _found(check_spec(path), line, col, ["add: round holds a number", "'1'", "add: {round: 1}"])
+    assert d.file == str(path)
+
+
+def test_bids_written_as_texts_are_reported_at_the_comparison_inside_the_definition(tmp_path):
+    path, text = _edit(tmp_path, 'options: "range(0, cards_dealt + 1)"', "options: \"['0','1','2']\"")
+    diags = check_spec(path)
+    line, col = _line_col(text, "if p.bid > 0")
+    set_line, _ = _line_col(text, "- set: {player.bid: amount}")
+    d = _found(diags, line, col + len("if p.bid "), ["'>' between a number and a text", "p.bid can be a text",
+                                                     f"set to a text at line {set_line}"])
+    assert "define" not in d.message
+    # nothing is reported at the step that calls the definition (the score step)
+    call_line, _ = _line_col(text, "round_score(p)", _line_col(text, "flow:")[0])
+    assert not [x for x in diags if x.line == call_line]
+
+
+def test_a_text_option_compared_with_a_number_in_a_step(tmp_path):
+    # a choice's options written as texts and the chosen value compared in the same choice's then:
+    path, text = _edit(tmp_path, 'options: "range(0, cards_dealt + 1)"', "options: \"['0','1']\"")
+    text = text.replace("- set: {player.bid: amount}", "- set: {player.bid: amount}\n          - if: \"amount > "
+                        "cards_dealt\"\n            then: [{log: too many}]", 1)
+    path.write_text(text, encoding="utf-8")
+    line, col = _line_col(text, "amount > cards_dealt")
+    _found(check_spec(path), line, col + len("amount "), ["'>' between a number and a text", "amount can be a text"])
+
+
+def test_numbers_compared_with_numbers_are_not_reported(tmp_path):
+    path, _ = _edit(tmp_path, "- add: {round: 1}", "- add: {round: \"1 + 0\"}")
+    assert not [d for d in check_spec(path) if "between a number and a text" in d.message or "add:" in d.message]
+
+
+def test_a_card_entry_pasted_twice_is_reported_at_the_second(tmp_path):
+    entry = "  - name: skull-king\n    attributes: {kind: king}\n"
+    path, text = _edit(tmp_path, entry, entry + entry)
+    first, _ = _line_col(text, "- name: skull-king")
+    _found(check_spec(path), first + 2, None, [f"repeats the one at line {first}", "count: 2"], severity="warning")
+
+
+def test_a_name_used_for_two_different_cards_is_reported_at_the_later_entry(tmp_path):
+    path, text = _edit(tmp_path, "  - name: skull-king\n", "  - name: mermaid\n")
+    first, _ = _line_col(text, "- name: mermaid")
+    second, col = _line_col(text, "- name: mermaid", first + 1)
+    _found(check_spec(path), second, col + len("- name: "), ["two different cards are both named 'mermaid'",
+                                                            f"line {first}"])
+
+
+def test_an_empty_then_left_by_a_dedent_gets_a_hint(tmp_path):
+    old = "      then:\n        - move: {from: deck, to: ghost, count: cards_dealt}"
+    path, text = _edit(tmp_path, old, "      then:\n    - move: {from: deck, to: ghost, count: cards_dealt}")
+    line, _ = _line_col(text, "then:", _line_col(text, "- if: ghost_game")[0])
+    d = _found(check_spec(path), line, None, ["nothing is written under then:", "indented further than then:"])
+    assert "None" not in d.message
+
+
+@pytest.mark.parametrize("spec", sorted(p.name for p in (ROOT / "specs").glob("*.yaml")))
+def test_shipped_specs_have_none_of_these_mistakes(spec):
+    words = ("between a number and a text", "holds a number", "repeats the one", "two different cards",
+             "look like numbers")
+    assert not [d for d in check_spec(ROOT / "specs" / spec) if any(w in d.message for w in words)]
+
+
+def test_an_option_whose_values_are_quoted_numbers(tmp_path):
+    old = "  mermaid_captures_king_bonus:\n    type: int\n    default: 50\n"
+    path, text = _edit(tmp_path, old, "  mermaid_captures_king_bonus:\n    values: ['40', '50']\n    default: '50'\n")
+    text = text.replace("mermaid_captures_king_bonus: 40}", "mermaid_captures_king_bonus: '40'}")
+    path.write_text(text, encoding="utf-8")
+    line, col = _line_col(text, "['40', '50']")
+    _found(check_spec(path), line, col, ["option mermaid_captures_king_bonus's values are texts",
+                                         "values: [40, 50]"], severity="warning")

@@ -1,0 +1,109 @@
+"""PettingZoo's own checks and speed on every shipped spec, at its minimum and maximum player counts.
+
+    python tools/adapter_bench.py                      # every spec: api_test, seed_test, max_cycles_test, speed
+    python tools/adapter_bench.py --specs oh_hell president --seconds 2 --cycles 200
+
+For each spec and player count it prints the time to build the action spaces, the number of action
+ids, the result of ``pettingzoo.test.api_test`` (``--cycles`` cycles), ``seed_test``,
+``max_cycles_test`` (through :func:`interpreter.adapters.pettingzoo_env.module_for`, with
+``schedule="cycles"``, every seat one step per cycle, and ``illegal="random"``: that test samples
+actions without the mask) and ``performance_benchmark``
+(PettingZoo's own: it runs 5 s and prints turns per second; ``--seconds S`` times our own loop of
+the same kind for S seconds instead, which is what the table's steps/s column shows then).
+Exit status 1 if any check failed.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import random
+import re
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from interpreter import load_game  # noqa: E402
+from interpreter.adapters.pettingzoo_env import RulebookAECEnv, module_for  # noqa: E402
+from interpreter.adapters.spaces import Spaces  # noqa: E402
+
+
+def steps_per_second(env, seconds: float) -> float:
+    """Masked random turns per second (observe, mask, step), as performance_benchmark plays them."""
+    rng = random.Random(0)
+    env.reset(seed=0)
+    turns, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for agent in env.agent_iter(env.num_agents):
+            obs, _, term, trunc, _ = env.last()
+            env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            turns += 1
+            if all(env.terminations.values()) or all(env.truncations.values()):
+                env.reset()
+    return turns / (time.perf_counter() - start)
+
+
+def check(fn):
+    """``'ok'`` or the error's first line; PettingZoo's prints are swallowed."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            fn()
+        return "ok", out.getvalue()
+    except Exception as exc:  # a failed check is a row of the table, not the end of the run
+        if os.environ.get("ADAPTER_BENCH_TRACE"):
+            traceback.print_exc()
+        return f"FAIL {type(exc).__name__}: {str(exc).splitlines()[0][:80] if str(exc) else ''}", ""
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--specs", nargs="*", help="spec names (default: every spec in specs/)")
+    ap.add_argument("--cycles", type=int, default=100, help="api_test and seed_test cycles")
+    ap.add_argument("--seconds", type=float, default=None,
+                    help="time our own loop for S seconds instead of performance_benchmark's 5 s")
+    args = ap.parse_args(argv)
+    from pettingzoo.test import api_test, max_cycles_test, performance_benchmark, seed_test
+    files = sorted((ROOT / "specs").glob("*.yaml"))
+    if args.specs:
+        files = [f for f in files if f.stem in args.specs]
+    failed = False
+    print(f"{'spec':24} {'n':>2} {'build':>6} {'ids':>8} {'api':>4} {'seed':>4} {'cycles':>6} {'steps/s':>8}")
+    for f in files:
+        game = load_game(f)
+        for n in sorted({game.min_players, game.max_players}):
+            t = time.perf_counter()
+            sp = Spaces(game, n)
+            build = time.perf_counter() - t
+            results = {}
+            results["api"], _ = check(lambda: api_test(RulebookAECEnv(game, n, spaces_=sp),
+                                                              num_cycles=args.cycles))
+            results["seed"], _ = check(lambda: seed_test(lambda: RulebookAECEnv(game, n, spaces_=sp),
+                                                                 num_cycles=args.cycles))
+            results["cycles"], _ = check(lambda: max_cycles_test(
+                module_for(f, n, spaces_=sp, illegal="random", schedule="cycles")))
+            if args.seconds is not None:
+                speed = steps_per_second(RulebookAECEnv(game, n, spaces_=sp), args.seconds)
+            else:
+                status, out = check(lambda: performance_benchmark(RulebookAECEnv(game, n, spaces_=sp)))
+                m = re.search(r"([\d.]+) turns per second", out)
+                speed = float(m.group(1)) if m else float("nan")
+                results["bench"] = status
+            marks = {k: ("ok" if v == "ok" else "FAIL") for k, v in results.items()}
+            print(f"{f.stem:24} {n:>2} {build:6.2f} {sp.num_actions:>8} {marks['api']:>4} {marks['seed']:>4} "
+                  f"{marks['cycles']:>6} {speed:8.0f}", flush=True)
+            for k, v in results.items():
+                if v != "ok":
+                    failed = True
+                    print(f"    {k}: {v}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,210 @@
+"""OpenSpiel's bots and serialization on every shipped spec, each spec in its own process.
+
+    python tools/openspiel_bots_check.py                       # every spec, 20 games each
+    python tools/openspiel_bots_check.py specs/hearts.yaml --games 2 --sims 2
+
+For each spec at its minimum player count a child process (so a crash is a failed line, not a dead
+run; its exit status is printed) does, in order:
+
+1. ``mcts``: a whole game with OpenSpiel's C++ ``pyspiel.MCTSBot`` (``--sims`` simulations,
+   random-rollout evaluator) at every seat, called as ``bot.step(state)``;
+2. ``cpp-ismcts``: ``pyspiel.ISMCTSBot.step`` and ``pyspiel.evaluate_bots`` with it must raise
+   ``UnsupportedByOpenSpiel`` (OpenSpiel cannot resample a Python game from C++);
+3. ``ismcts``: ``--games`` games of ``pyspiel.evaluate_bots`` with OpenSpiel's ISMCTS
+   (``open_spiel.python.algorithms.ismcts``, ``--ismcts-sims`` simulations, sampling through the
+   adapter's ``resample_from_infostate``) at seat 0 and C++ uniform random bots elsewhere;
+   the mean return of seat 0 is printed (a random seat's share is 1/players);
+4. ``serialize``: ``pyspiel.random_sim_test(game, 2, serialize=True)``, a mid-game state through
+   ``serialize_game_and_state``/``deserialize_game_and_state`` and ``pickle``, and a sampled
+   state through ``serialize``/``deserialize_state``, each compared with the original.
+
+The action space is built from ``--discovery`` seeded games (default 10): a value option none of
+them met has no action id and fails the spec with a RulebookError naming it. Each line gives the
+seconds each part took. The exit status is 0 when every spec passed.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, ROOT)
+
+
+def min_players(spec: str) -> int:
+    from interpreter import load_game
+    return load_game(spec).min_players
+
+
+def child(spec: str, games: int, sims: int, ismcts_sims: int, seed: int, discovery: int) -> None:
+    import pickle
+
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from interpreter.adapters.openspiel_game import UnsupportedByOpenSpiel, register
+
+    players = min_players(spec)
+    times = {}
+    t = time.perf_counter()
+    game = pyspiel.load_game(register(spec, players=players, discovery=discovery))
+    times["register"] = time.perf_counter() - t
+    rng = np.random.RandomState(seed)
+
+    def to_decision(state):
+        while state.is_chance_node():
+            outs = state.chance_outcomes()
+            state.apply_action(outs[rng.randint(len(outs))][0])
+        return state
+
+    # 1. the C++ MCTS bot for a whole game
+    t = time.perf_counter()
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, sims, 1000, False, seed, False)
+    state = game.new_initial_state()
+    moves = 0
+    while not to_decision(state).is_terminal():
+        action = bot.step(state)
+        assert action in state.legal_actions(), action
+        state.apply_action(action)
+        moves += 1
+    times["mcts"] = time.perf_counter() - t
+    mcts_returns = state.returns()
+
+    # 2. the C++ ISMCTS bot: a clear error, no crash
+    t = time.perf_counter()
+    cpp = pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, sims, -1,
+                            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+    for call in (lambda: cpp.step(to_decision(game.new_initial_state())),
+                 lambda: pyspiel.evaluate_bots(game.new_initial_state(),
+                                               [cpp] + [pyspiel.make_uniform_random_bot(p, seed)
+                                                        for p in range(1, players)], seed)):
+        try:
+            call()
+        except UnsupportedByOpenSpiel:
+            pass
+        else:
+            raise AssertionError("the C++ ISMCTSBot ran on a Python game")
+    times["cpp-ismcts"] = time.perf_counter() - t
+
+    # 3. evaluate_bots: OpenSpiel's ISMCTS at seat 0, C++ random bots elsewhere
+    t = time.perf_counter()
+    total = 0.0
+    for g in range(games):
+        seat0 = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + g)), 2.0,
+                                 ismcts_sims, random_state=np.random.RandomState(seed + g))
+        bots = [seat0] + [pyspiel.make_uniform_random_bot(p, seed + g) for p in range(1, players)]
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + g)
+        assert abs(sum(returns) - 1.0) < 1e-9, returns
+        total += returns[0]
+    times["ismcts"] = time.perf_counter() - t
+
+    # 4. serialization
+    t = time.perf_counter()
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = to_decision(game.new_initial_state())
+    for _ in range(5):
+        if state.is_terminal():
+            break
+        state.apply_action(state.legal_actions()[rng.randint(len(state.legal_actions()))])
+        to_decision(state)
+    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(g2) == str(game) and str(s2) == str(state) and s2.history() == state.history()
+    s3 = pickle.loads(pickle.dumps(state))
+    assert str(s3) == str(state) and s3.history() == state.history()
+    assert pickle.loads(pickle.dumps(game)).get_type().short_name == game.get_type().short_name
+    if not state.is_terminal():
+        seat = state.current_player()
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        back = game.deserialize_state(world.serialize())
+        assert back.rb.zones == world.rb.zones and str(back) == str(world)
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+    times["serialize"] = time.perf_counter() - t
+
+    parts = " ".join(f"{k} {v:.1f}s" for k, v in times.items())
+    print(f"{os.path.basename(spec)} {players}p: {parts}; mcts game {moves} decisions, returns {mcts_returns}; "
+          f"ismcts seat 0 mean return {total / games:.2f} over {games} games", flush=True)
+
+
+def quick(spec: str, seed: int) -> None:
+    """One decision of each bot on the first decision of a game (``--quick``; the test suite's
+    check of every spec): the C++ MCTS step, the C++ ISMCTS refusal, an OpenSpiel ISMCTS step, and
+    the state and a sample of it through serialization."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from interpreter.adapters.openspiel_game import UnsupportedByOpenSpiel, register
+
+    game = pyspiel.load_game(register(spec, players=min_players(spec), discovery=2))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, 1, 100, False, seed, False)
+    assert bot.step(state) in state.legal_actions()
+    cpp = pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, 2, -1,
+                            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
+    try:
+        cpp.step(state)
+        raise AssertionError("the C++ ISMCTSBot ran on a Python game")
+    except UnsupportedByOpenSpiel:
+        pass
+    py = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed)), 2.0, 2,
+                          random_state=np.random.RandomState(seed))
+    assert py.step(state) in state.legal_actions()
+    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(s2) == str(state) and s2.history() == state.history()
+    seat = state.current_player()
+    world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(seat) == state.information_state_string(seat)
+    assert game.deserialize_state(world.serialize()).rb.zones == world.rb.zones
+    print(f"{os.path.basename(spec)}: ok")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("specs", nargs="*", help="spec files (default: specs/*.yaml)")
+    ap.add_argument("--games", type=int, default=20, help="evaluate_bots games per spec (default 20)")
+    ap.add_argument("--sims", type=int, default=2, help="C++ MCTS simulations per decision (default 2)")
+    ap.add_argument("--ismcts-sims", type=int, default=4, help="ISMCTS simulations per decision (default 4)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--discovery", type=int, default=10,
+                    help="discovery games of the action space (default 10; more find rarer value options)")
+    ap.add_argument("--timeout", type=float, default=3600, help="seconds per spec (default 3600)")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--quick", action="store_true", help="one decision per bot in this process (first spec)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        quick(args.specs[0], args.seed)
+        return 0
+    if args.child:
+        child(args.specs[0], args.games, args.sims, args.ismcts_sims, args.seed, args.discovery)
+        return 0
+    specs = args.specs or sorted(glob.glob(os.path.join(ROOT, "specs", "*.yaml")))
+    failed = 0
+    for spec in specs:
+        t = time.perf_counter()
+        cmd = [sys.executable, os.path.abspath(__file__), spec, "--child", "--games", str(args.games),
+               "--sims", str(args.sims), "--ismcts-sims", str(args.ismcts_sims), "--seed", str(args.seed),
+               "--discovery", str(args.discovery)]
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+            status, out = run.returncode, (run.stdout + run.stderr).strip()
+        except subprocess.TimeoutExpired:
+            status, out = "timeout", ""
+        took = time.perf_counter() - t
+        if status != 0:
+            failed += 1
+            print(f"FAIL {os.path.basename(spec)} (exit {status}, {took:.0f}s): {out[-2000:]}", flush=True)
+        else:
+            print(f"ok ({took:.0f}s) {out}", flush=True)
+    print(f"{len(specs) - failed} of {len(specs)} specs passed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .errors import IllegalAction, RulebookError, SpecError
+from .options import parse_options  # noqa: F401  (also interpreter.cli.parse_options)
 
 # soft_wrap: long lines (file:line:col messages, paths) are not cut at 80 columns when piped
 console = Console(highlight=False, soft_wrap=True, emoji=False)  # a ":word:" in a name stays text
@@ -24,18 +25,6 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 MAX_SHOWN_ACTIONS = 40  # longer option lists show their first 10 and last 3
 _last_table: list = [None]  # the score-table rows printed last (play shows the table when it changed)
-
-
-def parse_options(pairs) -> dict:
-    """``["k=v", ...]`` -> ``{"k": "v"}``; raises RulebookError on a pair without a name or '='."""
-    out = {}
-    for pair in pairs or []:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            example = f"{key.strip() or 'NAME'}={value.strip() or 'true'}" if sep else f"{pair.strip() or 'NAME'}=true"
-            raise RulebookError(f"--option takes KEY=VALUE, e.g. --option {example} (got {pair!r})")
-        out[key.strip()] = value.strip()
-    return out
 
 
 # True when this process runs one command (set by interpreter.command): the game it loads lives as

@@ -54,7 +54,7 @@ def add_analysis_commands(subparsers) -> None:
 
 
 def _game(args):
-    from ..cli import parse_options
+    from ..options import parse_options
     from ..spec.loader import load_game
     return load_game(args.spec, parse_options(args.option))
 
@@ -185,7 +185,7 @@ def cmd_doc(args) -> int:
 
 def cmd_diff(args) -> int:
     """``rulebook diff A B``: print the differences in rules; 0 when there are none, else 1."""
-    from ..cli import parse_options
+    from ..options import parse_options
     from ..spec.loader import load_game
     from .diff import spec_diff
     options = parse_options(args.option)

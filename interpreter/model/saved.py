@@ -18,7 +18,6 @@ import math
 
 from ..errors import RulebookError
 from .cards import Card
-from .state import has_nested, nested_keys
 
 FORMAT = "rulebook-state/2"
 MAX_DEPTH = 100          # nesting of one saved value (a spec's data needs a few levels)
@@ -167,6 +166,21 @@ def decode(game, value, where: str, depth: int = 0):
     if t is list:
         return [decode(game, v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
     return value
+
+
+# Lists, maps and tuples: the plain data that nests. The State keeps, per game, which variables
+# hold such values (its copies deep-copy only those); saving rebuilds that record on load.
+_NESTED = (dict, list, tuple)
+
+
+def nested_keys(values: dict) -> tuple:
+    """The keys of ``values`` whose value is a list, map or tuple (plain data nested inside)."""
+    return tuple(k for k, x in values.items() if type(x) in _NESTED)
+
+
+def has_nested(pvars: list) -> bool:
+    """True when some player variable (of ``pvars``, one dict per seat) holds a list or map."""
+    return any(type(x) in _NESTED for pv in pvars for x in pv.values())
 
 
 # -- the State ----------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from ..errors import IllegalAction, RuleError, RulebookError
 from .cards import Card
+from .saved import _NESTED, has_nested, nested_keys, state_from_json, state_to_json
 
 
 CHANCE = -1  # the chance player's seat at a chance node (as OpenSpiel's kChancePlayerId)
@@ -362,7 +363,6 @@ class State:
         is not plain data or is nested too deeply to save."""
         if seat is not None:
             return json.dumps(self.export(seat), sort_keys=True)
-        from .saved import state_to_json
         return state_to_json(self)
 
     @classmethod
@@ -374,7 +374,6 @@ class State:
         one zone, and (by the game's engine) the control stack against the compiled program and
         committed choices against the legal options. Raises :class:`RulebookError` (a
         ``SaveError``) saying what is wrong and where; never a Python error."""
-        from .saved import state_from_json
         return state_from_json(cls, game, text, getattr(game, "check_loaded_state", None))
 
 
@@ -396,16 +395,6 @@ def _set_zones(game) -> tuple:
     return names
 
 
-def nested_keys(values: dict) -> tuple:
-    """The keys of ``values`` whose value is a list, map or tuple (plain data nested inside)."""
-    return tuple(k for k, x in values.items() if type(x) in _NESTED)
-
-
-def has_nested(pvars: list) -> bool:
-    """True when some player variable (of ``pvars``, one dict per seat) holds a list or map."""
-    return any(type(x) in _NESTED for pv in pvars for x in pv.values())
-
-
 def _copy_locals(loc: dict) -> dict:
     """A copy of a frame's locals: lists and maps deep-copied, loop cursors (tuples ``(items,
     position)``) shared: the engine replaces a cursor at each pass and its items are owned by it
@@ -418,7 +407,6 @@ def _copy_locals(loc: dict) -> dict:
     return new
 
 
-_NESTED = (dict, list, tuple)
 _NESTED_TYPES = frozenset(_NESTED)
 
 

@@ -126,7 +126,7 @@ def create_app(specs, db_url: str = "sqlite:///rulebook-games.db", bot_delay: fl
             info = served[spec]
             if not info["min"] <= n <= info["max"]:
                 raise Refused(f"{info['name']} is for {info['min']} to {info['max']} players, not {n}", 400)
-            from ..cli import parse_options
+            from ..options import parse_options
             options = parse_options([ln for ln in (f.get("options") or "").replace(",", "\n").splitlines() if ln.strip()])
             seats, names = [], []
             for p in range(n):

@@ -18,14 +18,9 @@ from ..options import parse_options
 
 # soft_wrap: long lines (file:line:col messages, paths) are not cut at 80 columns when piped
 console = Console(highlight=False, soft_wrap=True, emoji=False)  # a ":word:" in a name stays text
-
-
 err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
-
 MAX_SHOWN_ACTIONS = 40  # longer option lists show their first 10 and last 3
-
-
 _last_table: list = [None]  # the score-table rows printed last (play shows the table when it changed)
 
 

@@ -7,7 +7,9 @@ from pathlib import Path
 from rich.table import Table
 
 from ..errors import IllegalAction, RulebookError
-from . import MAX_SHOWN_ACTIONS, _card_name, _card_text, _cell_text, _escape, _last_table, _load, _print_table, _scheduler, _show_seed, check_writable, console, err_console, print_header, print_result, seat_names
+from . import (
+    MAX_SHOWN_ACTIONS, _card_name, _card_text, _cell_text, _escape, _last_table, _load, _print_table,
+    _scheduler, _show_seed, check_writable, console, err_console, print_header, print_result, seat_names)
 
 
 def cmd_play(args) -> int:

@@ -28,7 +28,7 @@ def __getattr__(name: str):
     ``SETTLE_LOADED_GAME``, ``cmd_play``; AttributeError when none defines it."""
     if hasattr(commands, name):
         return getattr(commands, name)
-    for family in _FAMILIES:
+    for family in () if name.startswith("__") else _FAMILIES:  # tools probing __wrapped__ etc. load nothing
         module = import_module(f"{commands.__name__}.{family}")
         if hasattr(module, name):
             return getattr(module, name)

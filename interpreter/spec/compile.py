@@ -17,12 +17,11 @@ from ..engine.game import Game, ZoneDef
 from ..errors import Diagnostic, SpecError
 from ..expr.compiler import Compiler, ExprNameError, ExprSyntaxError, Names, parse
 from ..model.cards import Card
-from .literals import LiteralChecker, deck_values
+from .literals import NUMERIC as _NUMERIC, LiteralChecker, deck_values
 from .types import KindFacts
 from .positions import position_of
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-_NUMERIC = re.compile(r"^\s*-?\d+(\.\d+)?\s*$")
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000

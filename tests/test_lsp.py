@@ -282,3 +282,25 @@ def test_a_spec_the_schema_refuses_still_completes_its_own_names():
     assert {"pirate", "mermaid"} <= {x.label for x in D.completions(a, lines, i, at)}
     names = {x.label for x in D.completions(a, lines, i, lines[i].index('"') + 1)}
     assert {"may_play", "cards_dealt", "trick", "argmax"} <= names
+
+
+@pytest.mark.parametrize("old, new", [
+    ("    - shuffle: deck", "    - shufle: deck"),  # a misspelt step key: the schema refuses the spec
+    ("- add: {round: 1}", "- add: {round: 1"),  # a YAML syntax error
+    ("      then:\n        - move: {from: deck, to: ghost", "      then:\n    - move: {from: deck, to: ghost"),  # empty then:
+])
+def test_navigation_and_hover_work_in_a_spec_that_does_not_check(old, new):
+    from interpreter.lsp import document as D
+    full = (ROOT / "specs" / "skull_king.yaml").read_text()
+    assert old in full
+    text = full.replace(old, new, 1)
+    a = D.analyse(text, "/elsewhere/sk.yaml")
+    assert a.compiler is None and a.diagnostics
+    lines = text.split("\n")
+    use = next(k for k, ln in enumerate(lines) if 'current_lead: "lead_suit_of(trick)"' in ln)
+    at = lines[use].index("lead_suit_of") + 2
+    found = D.occurrences_of(a, use, at)
+    decl = next(k for k, ln in enumerate(lines) if ln.startswith("  lead_suit_of(cards):"))
+    assert found and found[0].declaration and (found[0].line, found[0].col) == (decl, 2)
+    shown = D.hover(a, lines, use, at)
+    assert "lead_suit_of(cards):" in shown and "§5 lead suit" in shown  # the comment above it

@@ -47,7 +47,8 @@ class Analysis:
     """One analysed text: its ``diagnostics`` (those of validate), and, when its YAML read and
     passed the schema, the ``compiler`` (:class:`~interpreter.spec.compile.SpecCompiler`: data,
     names, expressions), the ``cards`` built, ``attr_values`` (card attribute -> values) and the
-    ``occurrences`` of its names."""
+    ``occurrences`` of its names. When the schema or the YAML refused it, ``raw`` is what could be
+    read and ``partial`` the compiler run over it, whose cards and names fill the same fields."""
 
     text: str
     file: str
@@ -59,10 +60,16 @@ class Analysis:
     occurrences: list = field(default_factory=list)
 
     raw: dict = field(default_factory=dict)  # the YAML's data when the schema check failed
+    partial: object = None  # then, the compiler run over what could be read (for navigation)
 
     @property
     def data(self) -> dict:
         return self.compiler.data if self.compiler is not None else self.raw
+
+    @property
+    def indexed(self):
+        """The compiler whose names :attr:`occurrences` indexes (the full one, else the partial)."""
+        return self.compiler if self.compiler is not None else self.partial
 
 
 def is_scenario(text: str) -> bool:
@@ -101,19 +108,57 @@ def analyse(text: str, file: str) -> Analysis:
         out.cards = list(getattr(compiler, "cards", None) or [])
         out.attr_values = deck_values(compiler.data, out.cards)
         out.occurrences = _index(compiler, text.split("\n"))
-    else:  # the schema refused it: the names written are still known, for completion
-        from ..spec.yamlpos import load_yaml
-        try:
-            raw = load_yaml(text, file)[0]
-        except SpecError:
-            raw = None
+    else:  # the schema or the YAML refused it: the names written are still known
+        raw, positions, readable = _read_what_can_be(text, file)
         if isinstance(raw, dict):
             out.raw = raw
+            out.partial = _compile_what_can_be(raw, positions, file, readable)
+            if out.partial is not None:
+                out.cards = list(getattr(out.partial, "cards", None) or [])
+                out.occurrences = _index(out.partial, text.split("\n"))
             try:
-                out.attr_values = deck_values(raw, [])
+                out.attr_values = deck_values(raw, out.cards)
             except (AttributeError, TypeError):  # a card entry not yet a mapping of lists
                 pass
     return out
+
+
+MAX_LINES_SKIPPED = 8  # YAML syntax errors read around before the file is taken as unreadable
+
+
+def _read_what_can_be(text: str, file: str) -> tuple:
+    """``(data, positions, text read)`` of a spec whose YAML may not parse: each line a syntax
+    error names is read as blank (the other lines keep their places), up to
+    :data:`MAX_LINES_SKIPPED` of them; ``(None, {}, text)`` when it still does not parse."""
+    from ..spec.yamlpos import load_yaml
+    lines = text.split("\n")
+    for _ in range(MAX_LINES_SKIPPED + 1):
+        read = "\n".join(lines)
+        try:
+            data, positions = load_yaml(read, file)
+            return data, positions, read
+        except SpecError as exc:
+            line = exc.diagnostics[0].line if exc.diagnostics else 0
+            if not 1 <= line <= len(lines) or not lines[line - 1].strip():
+                break
+            lines[line - 1] = ""
+    return None, {}, text
+
+
+def _compile_what_can_be(data: dict, positions: dict, file: str, text: str):
+    """A :class:`~interpreter.spec.compile.SpecCompiler` run over data the schema refused, for
+    its names and expressions (navigation and hover), or None. Its diagnostics are not shown:
+    those of the real check are."""
+    from ..spec.compile import SpecCompiler
+    compiler = SpecCompiler(data, positions, file, text)
+    try:
+        compiler.build(None)
+    except SpecError:
+        pass  # expected: the steps the schema refused are reported and skipped
+    except Exception:  # data the schema refused may hold anything where the compiler expects a shape
+        if not compiler.expr_sites:
+            return None
+    return compiler
 
 
 # -- the names written in a spec ------------------------------------------------------------
@@ -248,7 +293,7 @@ def rename_edits(analysis: Analysis, lines: list, line: int, col: int, new_name:
         return "only a definition (a name under define:) can be renamed here"
     if not re.fullmatch(r"[A-Za-z_]\w*", new_name or ""):
         return f"{new_name!r} is not a name (letters, digits and _, not starting with a digit)"
-    taken = _kinds(analysis.compiler)
+    taken = _kinds(analysis.indexed)
     if new_name in taken or new_name in CONSTANTS or new_name in _builtins():
         return f"{new_name!r} is already a name of this spec or of the language"
     if any(o.line >= len(lines) or lines[o.line][o.col:o.col + o.length] != o.name for o in found):
@@ -564,7 +609,7 @@ def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
     w = word.group(0)
     data = analysis.data
     own = analysis.text.split("\n")  # the analysed text (positions are its own), maybe not the one typed
-    positions = analysis.compiler.positions if analysis.compiler is not None else {}
+    positions = analysis.indexed.positions if analysis.indexed is not None else {}
     options = _mapping(data.get("options"))
     if w in options and text[:word.start()].endswith("options."):
         return _option_hover(w, options[w])

@@ -304,3 +304,19 @@ def test_navigation_and_hover_work_in_a_spec_that_does_not_check(old, new):
     assert found and found[0].declaration and (found[0].line, found[0].col) == (decl, 2)
     shown = D.hover(a, lines, use, at)
     assert "lead_suit_of(cards):" in shown and "§5 lead suit" in shown  # the comment above it
+
+
+def test_hover_reads_a_name_as_go_to_definition_does():
+    # `phase: trick` names the phase trick, though a zone is named trick too
+    from interpreter.lsp import document as D
+    text = (ROOT / "specs" / "skull_king.yaml").read_text()
+    a = D.analyse(text, "/elsewhere/sk.yaml")
+    lines = text.split("\n")
+    use = next(k for k, ln in enumerate(lines) if ln.strip() == "- phase: trick")
+    at = lines[use].index("trick") + 1
+    (decl, *_) = D.occurrences_of(a, use, at)
+    assert decl.kind == "phase" and lines[decl.line].startswith("  trick:")
+    shown = D.hover(a, lines, use, at)
+    assert shown.startswith("**phase trick**") and "zone" not in shown
+    zone_use = next(k for k, ln in enumerate(lines) if "lead_suit_of(trick)" in ln)
+    assert D.hover(a, lines, zone_use, lines[zone_use].index("(trick)") + 2).startswith("**zone trick**")

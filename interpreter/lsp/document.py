@@ -601,23 +601,24 @@ def key_completions(analysis: Analysis, lines: list, line: int, col: int) -> lis
 # -- hover ---------------------------------------------------------------------------------
 def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
     """Markdown about the name at (line, col): a definition's text and doc, a built-in's
-    signature, an option's doc, a card's attributes, a zone's or a variable's declaration."""
+    signature, an option's doc, a card's attributes, a zone's, a phase's or a variable's
+    declaration. A name the index knows there (:func:`occurrences_of`, as go to definition) is
+    read as what it is there (``phase: trick`` is the phase, though a zone is named trick too)."""
     text = lines[line] if line < len(lines) else ""
     word = next((m for m in WORD.finditer(text) if m.start() <= col <= m.end()), None)
     if word is None:
         return None
     w = word.group(0)
     data = analysis.data
-    own = analysis.text.split("\n")  # the analysed text (positions are its own), maybe not the one typed
-    positions = analysis.indexed.positions if analysis.indexed is not None else {}
     options = _mapping(data.get("options"))
+    here = occurrences_of(analysis, line, col)
+    if here and here[0].name == w:
+        return _declared_hover(analysis, here[0].kind, w)
     if w in options and text[:word.start()].endswith("options."):
         return _option_hover(w, options[w])
-    for key, body in _mapping(data.get("define")).items():
-        if IDENT.match(str(key)) and IDENT.match(str(key)).group(0) == w:
-            pos = positions.get(("define", key))
-            doc = _comment_above(own, pos.key_line) if pos is not None else ""
-            return f"```\n{key}: {str(body).strip()}\n```" + (f"\n\n{doc}" if doc else "")
+    shown = _declared_hover(analysis, "define", w)
+    if shown:
+        return shown
     card = next((c for c in analysis.cards if c.name == w), None)
     if card is not None:
         attrs = ", ".join(f"{k}: {_value_text(v)}" for k, v in card.attrs.items())
@@ -625,17 +626,43 @@ def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
         return f"**card {w}**" + (f" — {attrs}" if attrs else "") + (f"\n\nmodes: {', '.join(modes)}" if modes else "")
     if w in _builtins() and not text[:word.start()].endswith("."):
         return f"```\n{builtin_signature(w)}\n```\nbuilt-in (docs/spec-language.md#expressions)"
-    for section, what in (("zones", "zone"), ("variables", "game variable"), ("player_variables", "player variable")):
-        if w in _mapping(data.get(section)):
-            value = _mapping(data.get(section))[w]
-            pos = positions.get((section, w))
+    for kind in ("zone", "variable", "player variable", "option"):
+        shown = _declared_hover(analysis, kind, w)
+        if shown:
+            return shown
+    return None
+
+
+_SECTIONS = {"define": ("define",), "zone": ("zones",), "variable": ("variables",), "phase": ("phases",),
+             "player variable": ("player_variables", "team_variables"), "option": ("options",)}
+
+
+def _declared_hover(analysis: Analysis, kind: str, name: str) -> str | None:
+    """Markdown for the ``kind`` (an :class:`Occurrence` kind) named ``name``: its declaration
+    and the comment above it, or None when no such name is declared."""
+    data = analysis.data
+    own = analysis.text.split("\n")  # the analysed text (positions are its own), maybe not the one typed
+    positions = analysis.indexed.positions if analysis.indexed is not None else {}
+    for section in _SECTIONS.get(kind, ()):
+        for key, value in _mapping(data.get(section)).items():
+            m = IDENT.match(str(key))
+            if not m or m.group(0) != name:
+                continue
+            if kind == "option":
+                return _option_hover(name, value)
+            pos = positions.get((section, key))
             doc = _comment_above(own, pos.key_line) if pos is not None else ""
-            if section == "zones":
-                value = ", ".join(f"{k}: {_value_text(v)}" for k, v in _mapping(value).items())
-                return f"**{what} {w}** — {value}" + (f"\n\n{doc}" if doc else "")
-            return f"**{what} {w}**, starts at {_value_text(value)}" + (f"\n\n{doc}" if doc else "")
-    if w in options:  # where it is declared
-        return _option_hover(w, options[w])
+            doc = f"\n\n{doc}" if doc else ""
+            if kind == "define":
+                return f"```\n{key}: {str(value).strip()}\n```" + doc
+            if kind == "zone":
+                shown = ", ".join(f"{k}: {_value_text(v)}" for k, v in _mapping(value).items())
+                return f"**zone {name}** — {shown}" + doc
+            if kind == "phase":
+                steps = len(value) if isinstance(value, list) else 0
+                return f"**phase {key}** — {steps} step{'s' if steps != 1 else ''}" + doc
+            what = "game variable" if kind == "variable" else kind
+            return f"**{what} {name}**, starts at {_value_text(value)}" + doc
     return None
 
 

@@ -136,3 +136,18 @@ def test_null_and_mixed_values_compared_with_literals_are_not_reported(tmp_path)
     # current_lead can be null; a bid may be compared with a number; p.bid == null is fine
     path, _ = _edit(tmp_path, "c.kind == 'numbered'", "c.kind == 'numbered' and c.kind != null and c.rank != 0")
     assert not [d for d in check_spec(path) if "between a number and a text" in d.message]
+
+
+@pytest.mark.parametrize("old, new, wrong, guess", [
+    ("- add: {round: 1}", "- add: {rnd: 1}", "rnd", "round"),
+    ("- set: {p.round_points: ", "- set: {p.round_point: ", "p.round_point", "round_points"),
+])
+def test_a_misspelt_variable_written_by_a_step_has_did_you_mean_and_a_quick_fix(tmp_path, old, new, wrong, guess):
+    from interpreter.lsp.document import quick_fix
+    path, text = _edit(tmp_path, old, new)
+    line, col = _line_col(text, new)
+    d = _found(check_spec(path), line, col + new.index(wrong), [f"did you mean {guess!r}?"])
+    lines = text.split("\n")
+    title, fline, start, end, replacement = quick_fix(lines, d)
+    fixed = lines[fline][:start] + replacement + lines[fline][end:]
+    assert fixed == lines[fline].replace(new, old)

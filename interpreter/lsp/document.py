@@ -337,9 +337,11 @@ def quick_fix(lines: list, d: Diagnostic):
         guess = None
     if guess:
         word = written.strip("'\"")
+        if "." in word and "." not in guess:  # p.round_point: only the name after the dot is wrong
+            word = word.rsplit(".", 1)[1]
         if not word or difflib.SequenceMatcher(None, word, guess).ratio() < 0.5:
             return None
-        offset = written.find(word)
+        offset = written.rfind(word)
         return f"Change {word!r} to {guess!r}", line, start + offset, start + offset + len(word), guess
     m = re.match(r"write \$schema=(\S+)", d.hint or "")
     if m and "modeline" in d.message:

@@ -51,6 +51,12 @@ def _has_cycle(edges: dict) -> bool:
     return False
 
 
+def _did_you_mean(name: str, known) -> str:
+    """``"did you mean 'x'? "`` for the names of ``known`` close to ``name`` (a typo), else ``""``."""
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.7)
+    return f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+
+
 def _step_bound_names(data) -> set:
     """Every name a step binds anywhere in the spec (``for``, ``as``, ``by``, ``each`` of a set
     choice, phase arguments): used to say why a phase cannot see one of them."""
@@ -943,15 +949,19 @@ class SpecCompiler:
                         out.append(("local", name, None, fval))
                     elif name in n.game_vars:
                         out.append(("var", name, None, fval))
+                    elif name in n.player_vars:
+                        raise ExprNameError(f"cannot set {name!r}: it belongs to a player",
+                                            f"write p.{name} (with p a player)")
                     else:
-                        raise ExprNameError(f"cannot set {name!r}: not a variable",
-                                            "declare it under variables (or player_variables, written p." + name + ")")
+                        raise ExprNameError(f"cannot set {name!r}: not a variable", _did_you_mean(
+                            name, set(locs) | n.game_vars) + "declare it under variables (or player_variables, "
+                            "written p." + name + ")")
                 elif tree.data == "attr":
                     obj, name = tree.children
                     name = str(name)
                     if name not in n.player_vars:
                         raise ExprNameError(f"{name!r} is not a player variable",
-                                            "declare it under player_variables")
+                                            _did_you_mean(name, n.player_vars) + "declare it under player_variables")
                     kind = "team" if name in getattr(self, "team_vars", ()) else "player"
                     out.append((kind, name, self.compiler.compile(obj, locs), fval))
                 elif tree.data == "index":

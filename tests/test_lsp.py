@@ -320,3 +320,13 @@ def test_hover_reads_a_name_as_go_to_definition_does():
     assert shown.startswith("**phase trick**") and "zone" not in shown
     zone_use = next(k for k, ln in enumerate(lines) if "lead_suit_of(trick)" in ln)
     assert D.hover(a, lines, zone_use, lines[zone_use].index("(trick)") + 2).startswith("**zone trick**")
+
+
+def test_go_to_definition_over_stdio_in_a_spec_the_schema_refuses(lsp, tmp_path):
+    text = (ROOT / "specs" / "skull_king.yaml").read_text().replace("    - shuffle: deck", "    - shufle: deck", 1)
+    uri = (tmp_path / "refused.yaml").as_uri()
+    lsp.client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri, "yaml", 1, text)))
+    assert any("did you mean 'shuffle'?" in d.message for d in lsp.diagnostics_of(uri, 1))
+    use = _position(text, 'current_lead: "lead_suit_of(trick)"', len('current_lead: "lead'))
+    (decl,) = lsp.run(lsp.client.text_document_definition_async(T.DefinitionParams(T.TextDocumentIdentifier(uri), use)))
+    assert decl.range.start == _position(text, "lead_suit_of(cards):")

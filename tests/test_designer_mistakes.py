@@ -112,3 +112,42 @@ def test_an_option_whose_values_are_quoted_numbers(tmp_path):
     line, col = _line_col(text, "['40', '50']")
     _found(check_spec(path), line, col, ["option mermaid_captures_king_bonus's values are texts",
                                          "values: [40, 50]"], severity="warning")
+
+
+@pytest.mark.parametrize("old, new, literal, words", [
+    ("c.rank == 14 and c.suit != 'black'", "c.rank == '14' and c.suit != 'black'", "'14'",
+     ["'==' between a number and a text is never true", "c.rank holds only numbers", "write 14, not '14'"]),
+    ("c.kind == 'numbered'", "c.kind == 13", "13", ["c.kind holds only texts", "c.kind takes:", "mermaid"]),
+    ("c.suit == 'black'];", "c.suit == 3];", "3", ["'==' between", "c.suit holds only texts", "black, green"]),
+    ("c.rank == 14 and c.suit != 'black'", "c.rank == 14 and c.suit != 3", "3",
+     ["'!=' between a number and a text is always true", "c.suit holds only texts"]),
+    ("options.lead_suit == 'first_numbered'", "options.lead_suit == 1", "1",
+     ["options.lead_suit holds only texts", "first_numbered, official"]),
+    ("c.kind == 'kraken' or", "c.kind in ['kraken', 7] or", "7", ["'in' between", "c.kind holds only texts"]),
+])
+def test_a_text_compared_with_a_number_is_reported_at_the_literal(tmp_path, old, new, literal, words):
+    path, text = _edit(tmp_path, old, new)
+    line, col = _line_col(text, new)
+    col += new.index(literal)
+    _found(check_spec(path), line, col, words)
+
+
+def test_null_and_mixed_values_compared_with_literals_are_not_reported(tmp_path):
+    # current_lead can be null; a bid may be compared with a number; p.bid == null is fine
+    path, _ = _edit(tmp_path, "c.kind == 'numbered'", "c.kind == 'numbered' and c.kind != null and c.rank != 0")
+    assert not [d for d in check_spec(path) if "between a number and a text" in d.message]
+
+
+@pytest.mark.parametrize("old, new, wrong, guess", [
+    ("- add: {round: 1}", "- add: {rnd: 1}", "rnd", "round"),
+    ("- set: {p.round_points: ", "- set: {p.round_point: ", "p.round_point", "round_points"),
+])
+def test_a_misspelt_variable_written_by_a_step_has_did_you_mean_and_a_quick_fix(tmp_path, old, new, wrong, guess):
+    from interpreter.lsp.document import quick_fix
+    path, text = _edit(tmp_path, old, new)
+    line, col = _line_col(text, new)
+    d = _found(check_spec(path), line, col + new.index(wrong), [f"did you mean {guess!r}?"])
+    lines = text.split("\n")
+    title, fline, start, end, replacement = quick_fix(lines, d)
+    fixed = lines[fline][:start] + replacement + lines[fline][end:]
+    assert fixed == lines[fline].replace(new, old)

@@ -282,3 +282,51 @@ def test_a_spec_the_schema_refuses_still_completes_its_own_names():
     assert {"pirate", "mermaid"} <= {x.label for x in D.completions(a, lines, i, at)}
     names = {x.label for x in D.completions(a, lines, i, lines[i].index('"') + 1)}
     assert {"may_play", "cards_dealt", "trick", "argmax"} <= names
+
+
+@pytest.mark.parametrize("old, new", [
+    ("    - shuffle: deck", "    - shufle: deck"),  # a misspelt step key: the schema refuses the spec
+    ("- add: {round: 1}", "- add: {round: 1"),  # a YAML syntax error
+    ("      then:\n        - move: {from: deck, to: ghost", "      then:\n    - move: {from: deck, to: ghost"),  # empty then:
+])
+def test_navigation_and_hover_work_in_a_spec_that_does_not_check(old, new):
+    from interpreter.lsp import document as D
+    full = (ROOT / "specs" / "skull_king.yaml").read_text()
+    assert old in full
+    text = full.replace(old, new, 1)
+    a = D.analyse(text, "/elsewhere/sk.yaml")
+    assert a.compiler is None and a.diagnostics
+    lines = text.split("\n")
+    use = next(k for k, ln in enumerate(lines) if 'current_lead: "lead_suit_of(trick)"' in ln)
+    at = lines[use].index("lead_suit_of") + 2
+    found = D.occurrences_of(a, use, at)
+    decl = next(k for k, ln in enumerate(lines) if ln.startswith("  lead_suit_of(cards):"))
+    assert found and found[0].declaration and (found[0].line, found[0].col) == (decl, 2)
+    shown = D.hover(a, lines, use, at)
+    assert "lead_suit_of(cards):" in shown and "§5 lead suit" in shown  # the comment above it
+
+
+def test_hover_reads_a_name_as_go_to_definition_does():
+    # `phase: trick` names the phase trick, though a zone is named trick too
+    from interpreter.lsp import document as D
+    text = (ROOT / "specs" / "skull_king.yaml").read_text()
+    a = D.analyse(text, "/elsewhere/sk.yaml")
+    lines = text.split("\n")
+    use = next(k for k, ln in enumerate(lines) if ln.strip() == "- phase: trick")
+    at = lines[use].index("trick") + 1
+    (decl, *_) = D.occurrences_of(a, use, at)
+    assert decl.kind == "phase" and lines[decl.line].startswith("  trick:")
+    shown = D.hover(a, lines, use, at)
+    assert shown.startswith("**phase trick**") and "zone" not in shown
+    zone_use = next(k for k, ln in enumerate(lines) if "lead_suit_of(trick)" in ln)
+    assert D.hover(a, lines, zone_use, lines[zone_use].index("(trick)") + 2).startswith("**zone trick**")
+
+
+def test_go_to_definition_over_stdio_in_a_spec_the_schema_refuses(lsp, tmp_path):
+    text = (ROOT / "specs" / "skull_king.yaml").read_text().replace("    - shuffle: deck", "    - shufle: deck", 1)
+    uri = (tmp_path / "refused.yaml").as_uri()
+    lsp.client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(uri, "yaml", 1, text)))
+    assert any("did you mean 'shuffle'?" in d.message for d in lsp.diagnostics_of(uri, 1))
+    use = _position(text, 'current_lead: "lead_suit_of(trick)"', len('current_lead: "lead'))
+    (decl,) = lsp.run(lsp.client.text_document_definition_async(T.DefinitionParams(T.TextDocumentIdentifier(uri), use)))
+    assert decl.range.start == _position(text, "lead_suit_of(cards):")

@@ -122,3 +122,16 @@ def test_the_doc_says_the_bonuses_derived_from_the_bonus_definition():
     assert "- [`classic_score`](#classic_score): §7 classic scoring" in doc  # the definition's own words
     # the numbers are the definition's: the 2021 rulebook's option changes one of them
     assert "- capturing skull-king with mermaid: +40" in rules_markdown(load_game(SK, {"preset": "rulebook_2021"}))
+
+
+def test_the_bonus_table_leaves_out_captures_the_spec_makes_impossible(tmp_path):
+    # a house rule where Pirates beat the Skull King: a Pirate is then never captured by him
+    old = "    else first(kings) if count(kings) > 0\n    else first(pirates) if count(pirates) > 0\n"
+    text = SK.read_text()
+    assert old in text
+    path = tmp_path / "pirates_win.yaml"
+    path.write_text(text.replace(old, "    else first(pirates) if count(pirates) > 0\n"
+                                      "    else first(kings) if count(kings) > 0\n"))
+    doc = rules_markdown(load_game(path))
+    assert "capturing pirate with skull-king" not in doc
+    assert "- capturing skull-king with mermaid: +50" in doc and "- capturing mermaid with pirate: +20" in doc

@@ -47,7 +47,8 @@ class Analysis:
     """One analysed text: its ``diagnostics`` (those of validate), and, when its YAML read and
     passed the schema, the ``compiler`` (:class:`~interpreter.spec.compile.SpecCompiler`: data,
     names, expressions), the ``cards`` built, ``attr_values`` (card attribute -> values) and the
-    ``occurrences`` of its names."""
+    ``occurrences`` of its names. When the schema or the YAML refused it, ``raw`` is what could be
+    read and ``partial`` the compiler run over it, whose cards and names fill the same fields."""
 
     text: str
     file: str
@@ -59,10 +60,16 @@ class Analysis:
     occurrences: list = field(default_factory=list)
 
     raw: dict = field(default_factory=dict)  # the YAML's data when the schema check failed
+    partial: object = None  # then, the compiler run over what could be read (for navigation)
 
     @property
     def data(self) -> dict:
         return self.compiler.data if self.compiler is not None else self.raw
+
+    @property
+    def indexed(self):
+        """The compiler whose names :attr:`occurrences` indexes (the full one, else the partial)."""
+        return self.compiler if self.compiler is not None else self.partial
 
 
 def is_scenario(text: str) -> bool:
@@ -101,19 +108,57 @@ def analyse(text: str, file: str) -> Analysis:
         out.cards = list(getattr(compiler, "cards", None) or [])
         out.attr_values = deck_values(compiler.data, out.cards)
         out.occurrences = _index(compiler, text.split("\n"))
-    else:  # the schema refused it: the names written are still known, for completion
-        from ..spec.yamlpos import load_yaml
-        try:
-            raw = load_yaml(text, file)[0]
-        except SpecError:
-            raw = None
+    else:  # the schema or the YAML refused it: the names written are still known
+        raw, positions, readable = _read_what_can_be(text, file)
         if isinstance(raw, dict):
             out.raw = raw
+            out.partial = _compile_what_can_be(raw, positions, file, readable)
+            if out.partial is not None:
+                out.cards = list(getattr(out.partial, "cards", None) or [])
+                out.occurrences = _index(out.partial, text.split("\n"))
             try:
-                out.attr_values = deck_values(raw, [])
+                out.attr_values = deck_values(raw, out.cards)
             except (AttributeError, TypeError):  # a card entry not yet a mapping of lists
                 pass
     return out
+
+
+MAX_LINES_SKIPPED = 8  # YAML syntax errors read around before the file is taken as unreadable
+
+
+def _read_what_can_be(text: str, file: str) -> tuple:
+    """``(data, positions, text read)`` of a spec whose YAML may not parse: each line a syntax
+    error names is read as blank (the other lines keep their places), up to
+    :data:`MAX_LINES_SKIPPED` of them; ``(None, {}, text)`` when it still does not parse."""
+    from ..spec.yamlpos import load_yaml
+    lines = text.split("\n")
+    for _ in range(MAX_LINES_SKIPPED + 1):
+        read = "\n".join(lines)
+        try:
+            data, positions = load_yaml(read, file)
+            return data, positions, read
+        except SpecError as exc:
+            line = exc.diagnostics[0].line if exc.diagnostics else 0
+            if not 1 <= line <= len(lines) or not lines[line - 1].strip():
+                break
+            lines[line - 1] = ""
+    return None, {}, text
+
+
+def _compile_what_can_be(data: dict, positions: dict, file: str, text: str):
+    """A :class:`~interpreter.spec.compile.SpecCompiler` run over data the schema refused, for
+    its names and expressions (navigation and hover), or None. Its diagnostics are not shown:
+    those of the real check are."""
+    from ..spec.compile import SpecCompiler
+    compiler = SpecCompiler(data, positions, file, text)
+    try:
+        compiler.build(None)
+    except SpecError:
+        pass  # expected: the steps the schema refused are reported and skipped
+    except Exception:  # data the schema refused may hold anything where the compiler expects a shape
+        if not compiler.expr_sites:
+            return None
+    return compiler
 
 
 # -- the names written in a spec ------------------------------------------------------------
@@ -248,7 +293,7 @@ def rename_edits(analysis: Analysis, lines: list, line: int, col: int, new_name:
         return "only a definition (a name under define:) can be renamed here"
     if not re.fullmatch(r"[A-Za-z_]\w*", new_name or ""):
         return f"{new_name!r} is not a name (letters, digits and _, not starting with a digit)"
-    taken = _kinds(analysis.compiler)
+    taken = _kinds(analysis.indexed)
     if new_name in taken or new_name in CONSTANTS or new_name in _builtins():
         return f"{new_name!r} is already a name of this spec or of the language"
     if any(o.line >= len(lines) or lines[o.line][o.col:o.col + o.length] != o.name for o in found):
@@ -292,9 +337,11 @@ def quick_fix(lines: list, d: Diagnostic):
         guess = None
     if guess:
         word = written.strip("'\"")
+        if "." in word and "." not in guess:  # p.round_point: only the name after the dot is wrong
+            word = word.rsplit(".", 1)[1]
         if not word or difflib.SequenceMatcher(None, word, guess).ratio() < 0.5:
             return None
-        offset = written.find(word)
+        offset = written.rfind(word)
         return f"Change {word!r} to {guess!r}", line, start + offset, start + offset + len(word), guess
     m = re.match(r"write \$schema=(\S+)", d.hint or "")
     if m and "modeline" in d.message:
@@ -556,23 +603,24 @@ def key_completions(analysis: Analysis, lines: list, line: int, col: int) -> lis
 # -- hover ---------------------------------------------------------------------------------
 def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
     """Markdown about the name at (line, col): a definition's text and doc, a built-in's
-    signature, an option's doc, a card's attributes, a zone's or a variable's declaration."""
+    signature, an option's doc, a card's attributes, a zone's, a phase's or a variable's
+    declaration. A name the index knows there (:func:`occurrences_of`, as go to definition) is
+    read as what it is there (``phase: trick`` is the phase, though a zone is named trick too)."""
     text = lines[line] if line < len(lines) else ""
     word = next((m for m in WORD.finditer(text) if m.start() <= col <= m.end()), None)
     if word is None:
         return None
     w = word.group(0)
     data = analysis.data
-    own = analysis.text.split("\n")  # the analysed text (positions are its own), maybe not the one typed
-    positions = analysis.compiler.positions if analysis.compiler is not None else {}
     options = _mapping(data.get("options"))
+    here = occurrences_of(analysis, line, col)
+    if here and here[0].name == w:
+        return _declared_hover(analysis, here[0].kind, w)
     if w in options and text[:word.start()].endswith("options."):
         return _option_hover(w, options[w])
-    for key, body in _mapping(data.get("define")).items():
-        if IDENT.match(str(key)) and IDENT.match(str(key)).group(0) == w:
-            pos = positions.get(("define", key))
-            doc = _comment_above(own, pos.key_line) if pos is not None else ""
-            return f"```\n{key}: {str(body).strip()}\n```" + (f"\n\n{doc}" if doc else "")
+    shown = _declared_hover(analysis, "define", w)
+    if shown:
+        return shown
     card = next((c for c in analysis.cards if c.name == w), None)
     if card is not None:
         attrs = ", ".join(f"{k}: {_value_text(v)}" for k, v in card.attrs.items())
@@ -580,17 +628,43 @@ def hover(analysis: Analysis, lines: list, line: int, col: int) -> str | None:
         return f"**card {w}**" + (f" — {attrs}" if attrs else "") + (f"\n\nmodes: {', '.join(modes)}" if modes else "")
     if w in _builtins() and not text[:word.start()].endswith("."):
         return f"```\n{builtin_signature(w)}\n```\nbuilt-in (docs/spec-language.md#expressions)"
-    for section, what in (("zones", "zone"), ("variables", "game variable"), ("player_variables", "player variable")):
-        if w in _mapping(data.get(section)):
-            value = _mapping(data.get(section))[w]
-            pos = positions.get((section, w))
+    for kind in ("zone", "variable", "player variable", "option"):
+        shown = _declared_hover(analysis, kind, w)
+        if shown:
+            return shown
+    return None
+
+
+_SECTIONS = {"define": ("define",), "zone": ("zones",), "variable": ("variables",), "phase": ("phases",),
+             "player variable": ("player_variables", "team_variables"), "option": ("options",)}
+
+
+def _declared_hover(analysis: Analysis, kind: str, name: str) -> str | None:
+    """Markdown for the ``kind`` (an :class:`Occurrence` kind) named ``name``: its declaration
+    and the comment above it, or None when no such name is declared."""
+    data = analysis.data
+    own = analysis.text.split("\n")  # the analysed text (positions are its own), maybe not the one typed
+    positions = analysis.indexed.positions if analysis.indexed is not None else {}
+    for section in _SECTIONS.get(kind, ()):
+        for key, value in _mapping(data.get(section)).items():
+            m = IDENT.match(str(key))
+            if not m or m.group(0) != name:
+                continue
+            if kind == "option":
+                return _option_hover(name, value)
+            pos = positions.get((section, key))
             doc = _comment_above(own, pos.key_line) if pos is not None else ""
-            if section == "zones":
-                value = ", ".join(f"{k}: {_value_text(v)}" for k, v in _mapping(value).items())
-                return f"**{what} {w}** — {value}" + (f"\n\n{doc}" if doc else "")
-            return f"**{what} {w}**, starts at {_value_text(value)}" + (f"\n\n{doc}" if doc else "")
-    if w in options:  # where it is declared
-        return _option_hover(w, options[w])
+            doc = f"\n\n{doc}" if doc else ""
+            if kind == "define":
+                return f"```\n{key}: {str(value).strip()}\n```" + doc
+            if kind == "zone":
+                shown = ", ".join(f"{k}: {_value_text(v)}" for k, v in _mapping(value).items())
+                return f"**zone {name}** — {shown}" + doc
+            if kind == "phase":
+                steps = len(value) if isinstance(value, list) else 0
+                return f"**phase {key}** — {steps} step{'s' if steps != 1 else ''}" + doc
+            what = "game variable" if kind == "variable" else kind
+            return f"**{what} {name}**, starts at {_value_text(value)}" + doc
     return None
 
 

@@ -17,12 +17,11 @@ from ..engine.game import Game, ZoneDef
 from ..errors import Diagnostic, SpecError
 from ..expr.compiler import Compiler, ExprNameError, ExprSyntaxError, Names, parse
 from ..model.cards import Card
-from .literals import LiteralChecker, deck_values
+from .literals import NUMERIC as _NUMERIC, LiteralChecker, deck_values
 from .types import KindFacts
 from .positions import position_of
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-_NUMERIC = re.compile(r"^\s*-?\d+(\.\d+)?\s*$")
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 MAX_CARDS = 10_000
@@ -50,6 +49,12 @@ def _has_cycle(edges: dict) -> bool:
                 state[nxt] = 1
                 path.append((nxt, iter(edges.get(nxt, ()))))
     return False
+
+
+def _did_you_mean(name: str, known) -> str:
+    """``"did you mean 'x'? "`` for the names of ``known`` close to ``name`` (a typo), else ``""``."""
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.7)
+    return f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
 
 
 def _step_bound_names(data) -> set:
@@ -944,15 +949,19 @@ class SpecCompiler:
                         out.append(("local", name, None, fval))
                     elif name in n.game_vars:
                         out.append(("var", name, None, fval))
+                    elif name in n.player_vars:
+                        raise ExprNameError(f"cannot set {name!r}: it belongs to a player",
+                                            f"write p.{name} (with p a player)")
                     else:
-                        raise ExprNameError(f"cannot set {name!r}: not a variable",
-                                            "declare it under variables (or player_variables, written p." + name + ")")
+                        raise ExprNameError(f"cannot set {name!r}: not a variable", _did_you_mean(
+                            name, set(locs) | n.game_vars) + "declare it under variables (or player_variables, "
+                            "written p." + name + ")")
                 elif tree.data == "attr":
                     obj, name = tree.children
                     name = str(name)
                     if name not in n.player_vars:
                         raise ExprNameError(f"{name!r} is not a player variable",
-                                            "declare it under player_variables")
+                                            _did_you_mean(name, n.player_vars) + "declare it under player_variables")
                     kind = "team" if name in getattr(self, "team_vars", ()) else "player"
                     out.append((kind, name, self.compiler.compile(obj, locs), fval))
                 elif tree.data == "index":

@@ -14,11 +14,14 @@ never run anything, and report :class:`~interpreter.errors.Diagnostic` values:
   (almost certainly a typo);
 - a warning when no close match exists (the comparison can never hold: dead rule text);
 - an error for ``+ - / //`` (and ``number % text``) or ``< <= > >=`` between a number and a text literal or a
-  variable whose declared initial value is a number.
+  variable whose declared initial value is a number;
+- an error for ``== != in`` between a number literal and a value that only holds texts, or a text
+  literal and one that only holds numbers (``c.rank == '14'``, ``c.suit == 3``): never equal.
 """
 from __future__ import annotations
 
 import difflib
+import re
 
 from ..expr.syntax import Token, Tree
 
@@ -26,6 +29,7 @@ from ..errors import Diagnostic
 from .types import NUMBER, TEXT, operand_span, surely
 
 _ORDER_OPS = {"<", "<=", ">", ">="}
+NUMERIC = re.compile(r"^\s*-?\d+(\.\d+)?\s*$")  # a text that reads as a number
 
 
 def _values_text(values) -> str:
@@ -81,6 +85,8 @@ class LiteralChecker:
             if op in ("==", "!="):
                 self._literal_against(a, b)
                 self._literal_against(b, a)
+                self._never_equal(a, b, op)
+                self._never_equal(b, a, op)
             elif op in _ORDER_OPS:
                 self._mixed(a, b, f"'{op}'", t.children[1])
         elif d in ("in_", "not_in"):
@@ -89,6 +95,7 @@ class LiteralChecker:
                 for item in b.children:
                     if item is not None:
                         self._literal_against(a, item)
+                        self._never_equal(a, item, "in")
         elif d == "binop":
             a, op, b = t.children
             op = str(op)
@@ -130,6 +137,41 @@ class LiteralChecker:
             self.out.append(Diagnostic(
                 self.file, line, col, f"{what} is never {value!r}, so this comparison never holds",
                 f"{what} takes: {_values_text(texts)}", "warning"))
+
+    def _never_equal(self, subject, lit, op) -> None:
+        """A number literal compared by ``==``/``!=``/``in`` with a value that only holds texts (or
+        a text literal with one that only holds numbers): never equal, so the rule silently
+        changes (``c.rank == '14'``, ``c.suit == 3``). Reported at the literal."""
+        if self.kinds is None or not isinstance(lit, Tree) or lit.data not in ("string", "number"):
+            return
+        held = self._kinds(subject)
+        token = lit.children[0]
+        shown = " ".join(_source(self._text, subject).split()) or "this value"
+        if lit.data == "string" and surely(held, NUMBER):
+            value = str(token)[1:-1]
+            fix = f"write {value.strip()}, not {token}" if NUMERIC.match(value) else "compare it with a number"
+            kind = "numbers"
+        elif lit.data == "number" and surely(held, TEXT):
+            values = self._values_of(subject)
+            fix = (f"write '{token!s}', not {token!s}" if not values or str(token) in values
+                   else f"{shown} takes: {_values_text(values)}")
+            kind = "texts"
+        else:
+            return
+        line, col = self._where(token)
+        never = "always true" if op == "!=" else "never true"
+        self.out.append(Diagnostic(
+            self.file, line, col, f"'{op}' between a number and a text is {never}: {shown} holds only {kind}, "
+            f"and {token!s} is a {'text' if kind == 'numbers' else 'number'}", fix))
+
+    def _values_of(self, subject):
+        """The texts a card attribute or an option ``subject`` can take (empty when not one)."""
+        if not (isinstance(subject, Tree) and subject.data == "attr"):
+            return set()
+        obj, attr = subject.children
+        is_option = isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "options"
+        values = (self.option_values if is_option else self.attr_values).get(str(attr)) or ()
+        return {v for v in values if isinstance(v, str)}
 
     # -- number and text mixed ------------------------------------------------------------------
     def _kind(self, t) -> str | None:

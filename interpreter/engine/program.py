@@ -1020,7 +1020,7 @@ class BindChoice(Instr):
         frame[1] += 1
 
 
-MAX_REALTIME_ACTIONS = 50_000  # actions in one real-time block (Ligretto's longest seen: under 500)
+MAX_REALTIME_ACTIONS = 50_000  # actions in one real-time block (the longest seen in a shipped spec: under 500)
 REALTIME_COUNT = "$realtime"  # the frame's count of its block's actions
 
 

@@ -37,7 +37,7 @@ PYTHON_WORDS = re.compile(r"NoneType|\bNone\b|\bTrue\b|\bFalse\b|object|subscrip
     ("l[n]", "null"), ("product(n)", "null is not a list"), ("without(n, 1)", "not a list"),
     ("group_by(n, c => c)", "null is not a list"), ("argmax(n, c => c)", "null is not a list"),
     ("turn_order(n)", "null"), ("abs(n)", ""), ("'a' % n", ""), ("any(x)", "a number is not a list"),
-    ("n + 1", "cannot apply + to null and a number"), ("str(n) + 1", "cannot add a number to a text"),
+    ("n + 1", "cannot apply + to null and a number"), ("[1, str(n)][x + 1] + 1", "cannot add a number to a text"),
 ])
 def test_a_runtime_error_has_no_python_words(tmp_path, expr, meaning):
     path = tmp_path / "t.yaml"
@@ -48,3 +48,14 @@ def test_a_runtime_error_has_no_python_words(tmp_path, expr, meaning):
     assert first_line.startswith(f"{path}:12:5: error while running the rules: ")
     assert not PYTHON_WORDS.search(first_line), first_line
     assert meaning in first_line
+
+
+def test_a_text_added_to_a_number_that_validate_can_see_is_found_at_load(tmp_path):
+    """``str(n) + 1`` is refused when the spec loads, at the ``+``, quoting the whole operand."""
+    from interpreter.errors import SpecError
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE.replace("EXPR", "str(n) + 1"))
+    with pytest.raises(SpecError) as exc:
+        load_game(path)
+    assert "t.yaml:12:22: error: '+' between a number and a text fails when the rules run: str(n) can be a text" \
+        in str(exc.value)

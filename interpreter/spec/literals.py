@@ -235,7 +235,24 @@ class LiteralChecker:
 def _source(text, t) -> str:
     """The text of the sub-expression ``t`` of the expression ``text`` (empty when unknown)."""
     span = operand_span(t)
-    return text[span[0]:span[1]] if span and isinstance(text, str) else ""
+    if not span or not isinstance(text, str):
+        return ""
+    start, end = span
+    # the tree keeps no token for a closing bracket: take those the sub-expression opened
+    closing = {"(": ")", "[": "]", "{": "}"}
+    pending = []
+    for ch in text[start:end]:
+        if ch in closing:
+            pending.append(closing[ch])
+        elif pending and ch == pending[-1]:
+            pending.pop()
+    while pending and end < len(text):
+        if text[end] == pending[-1]:
+            pending.pop()
+        elif not text[end].isspace():
+            break
+        end += 1
+    return text[start:end]
 
 
 def deck_values(data: dict, cards: list) -> dict:

@@ -81,11 +81,12 @@ class KindFacts:
     ``data``: the spec (dict); ``attr_values``: card attribute -> every value a card can have
     (:func:`interpreter.spec.literals.deck_values`); ``positions``: spec path -> position, for the
     lines named in hints. After construction, ``var_kinds`` maps ``"x"`` (a game variable) and
-    ``".x"`` (a player or team variable) to kinds, ``text_from`` names the line of a write that
+    ``".x"`` (a player or team variable) to kinds, ``text_from`` names the spec path of a write that
     gives a variable a text, and :meth:`env_at` gives the names bound around a step."""
 
     def __init__(self, data: dict, attr_values: dict, positions=None):
-        self.data, self.positions = data, positions or {}
+        # no bool(positions): stored positions are decoded only when one is read
+        self.data, self.positions = data, positions if positions is not None else {}
         self.attr_kinds = {}
         for attr, values in attr_values.items():
             k = frozenset()
@@ -213,7 +214,9 @@ class KindFacts:
         old = self.var_kinds[key]
         self.var_kinds[key] = join(old, new)
         if new is not None and TEXT in new and key not in self.text_from:
-            self.text_from[key] = (getattr(self.positions.get(path), "line", 0), str(value).strip())
+            # the spec path, not its line: positions are looked up only when a hint needs one (a
+            # clean load from the cache never decodes them)
+            self.text_from[key] = (path, str(value).strip())
 
     # -- expressions ----------------------------------------------------------------------------
     def kind_text(self, text, env):
@@ -366,7 +369,8 @@ class KindFacts:
         if isinstance(t, Tree) and t.data in ("name", "attr"):
             key = str(t.children[0]) if t.data == "name" else "." + str(t.children[1])
             if key in self.text_from and not (t.data == "name" and key in set(env) | set(shadowed)):
-                line, value = self.text_from[key]
+                path, value = self.text_from[key]
+                line = getattr(self.positions.get(path), "line", 0)
                 shown = str(t.children[0]) if t.data == "name" else "p." + str(t.children[1])
                 return f"{shown} is set to a text at line {line} ({value})"
         return ""

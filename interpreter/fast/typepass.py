@@ -1420,12 +1420,12 @@ def lower_steps(game) -> tuple:
 
 def _lower_folding(game, steps: bool, bodies_of) -> tuple:
     """:func:`_lower` with as few options folded into the module as the rules allow: none (every
-    option read at run time), else one yes/no switch (a variant whose rules the kernel cannot
-    type is left out when it is off: the other options stay run-time data), else every switch,
+    option read at run time), else one yes/no option (a variant whose rules the kernel cannot
+    type is left out when it is off: the other options stay run-time data), else every yes/no option,
     else every option (the module is then made for this option set alone). Raises the last
     attempt's NotTyped."""
-    switches = [k for k, v in game.options.items() if isinstance(v, bool)]
-    attempts = [frozenset()] + [frozenset([k]) for k in switches] + [frozenset(switches), frozenset(game.options)]
+    flags = [k for k, v in game.options.items() if isinstance(v, bool)]
+    attempts = [frozenset()] + [frozenset([k]) for k in flags] + [frozenset(flags), frozenset(game.options)]
     for fold in dict.fromkeys(attempts):
         try:
             return _lower(Lowering(game, steps=steps, fold=fold), bodies_of)

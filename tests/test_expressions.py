@@ -64,13 +64,18 @@ def state(tmp_path_factory):
     ("if_null(null, 3)", 3), ("str(12)", "12"), ("index_of([4, 5], 5)", 1),
     ("[count_suit(c) for c in reds]", [3, 3, 3]),
     ("any([c in deck where same_suit(c, first(reds))])", True),
+    # issue 33: a comprehension whose element is a membership test ("unexpected 'for'" before)
+    ("[x in [2, 3] for x in [1, 2, 3]]", [False, True, True]),
+    ("[x in [2] or x == 3 for x in [1, 2, 3]]", [False, True, True]),
+    ("[x in [1, 2] or [3] where x > 1]", [2]),            # a filter's source still goes on with or/and
+    ("[x in [1, 2, 3] and [4] where x > 1]", [4]),
 ])
 def test_evaluates(state, text, value):
     assert evaluate(state, text) == value
 
 
 @pytest.mark.parametrize("text,line,column", [
-    ("1 +", 1, 4), ("a b", 1, 3), ("[c in xs]", 1, 9), ("f(1,", 1, 5), ("1 $ 2", 1, 3),
+    ("1 +", 1, 4), ("a b", 1, 3), ("[c in xs where]", 1, 15), ("[1 where x]", 1, 2), ("f(1,", 1, 5), ("1 $ 2", 1, 3),
     ("x if y", 1, 7), ("let x = 1 x", 1, 11),
 ])
 def test_syntax_errors_have_positions(text, line, column):

@@ -217,3 +217,20 @@ def test_capitalised_card_names_are_matched(tmp_path):
     other = next(c.name for c in game.cards if c.name not in {card} and c.id in state.zones["deck"])
     with pytest.raises(IllegalAction, match=f"has no {other} in"):
         state.apply(f"play {other}", 1)
+
+
+def test_a_game_started_from_a_set_up_position_saves_and_loads():
+    # Issue 33: from_json refused any State whose bottom frame was not the flow
+    # ("stack[0] must be the flow"), so a game started with new_state(setup=...) could not be loaded.
+    game = load_game(ROOT / "specs" / "spades.yaml")
+    state = game.new_state(4, seed=1, setup={"start": "hand"})
+    assert state.stack[0][0] == "hand"
+    again = State.from_json(game, state.to_json())
+    assert again.to_json() == state.to_json()
+    rng = random.Random(3)
+    for _ in range(20):                             # both continue alike
+        p = state.current_players()[0]
+        a = rng.choice(state.legal_actions(p)).text
+        state.apply(a, p)
+        again.apply(a, p)
+    assert again.to_json() == state.to_json()

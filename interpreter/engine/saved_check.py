@@ -34,8 +34,8 @@ def check_control(game, st) -> None:
     stack = st.stack
     if not stack:
         return
-    if stack[0][0] != "flow":
-        raise SaveError("stack[0] must be the flow")
+    # stack[0] is the phase the game started in: the flow, or a set-up position's ``start``
+    # phase (new_state(setup=...)); the loader has checked it names a phase.
     for i, (phase, pc, loc) in enumerate(stack):
         prog = game.programs[phase]
         top = i == len(stack) - 1

@@ -257,9 +257,59 @@ def parse(text: str) -> Tree:
         raise ExprSyntaxError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.line, exc.column) from None
     except UnexpectedInput as exc:  # pragma: no cover - other lark input errors
         raise ExprSyntaxError(str(exc), getattr(exc, "line", 1), getattr(exc, "column", 1)) from None
+    tree = _filters(tree)
     _TREE_CACHE[text] = tree
     _STORED.put(text, tree)
     return tree
+
+
+def _filters(tree):
+    """``tree`` with each ``[EXPR where COND]`` (``filter_in_``) made a ``filter_`` node
+    ``[NAME, SOURCE, COND]``: EXPR must read ``NAME in SOURCE``, where SOURCE may go on with
+    ``and``/``or`` as before (``[c in a or b where ...]`` filters ``a or b``). Raises
+    :class:`ExprSyntaxError` at EXPR for any other EXPR."""
+    if type(tree) is not Tree:
+        return tree
+    todo = [tree]
+    while todo:
+        t = todo.pop()
+        todo.extend(c for c in t.children if type(c) is Tree)
+        if t.data == "filter_in_":
+            split = _split_in(t.children[0])
+            if split is None:
+                tok = next((x for x in _tokens(t.children[0])), None)
+                raise ExprSyntaxError("a filter reads [NAME in COLLECTION where CONDITION]",
+                                      getattr(tok, "line", 1) or 1, getattr(tok, "column", 1) or 1)
+            t.data, t.children = "filter_", [split[0], split[1], t.children[1]]
+    return tree
+
+
+def _split_in(node):
+    """(NAME token, SOURCE tree) when ``node`` reads ``NAME in SOURCE`` with SOURCE joined on by
+    ``and``/``or`` (left-associative, as the old ``or_test`` source was read); else None."""
+    if type(node) is not Tree:
+        return None
+    if node.data == "in_":
+        left = node.children[0]
+        if type(left) is Tree and left.data == "name" and type(left.children[0]) is Token:
+            return left.children[0], node.children[1]
+        return None
+    if node.data in ("or_", "and_") and len(node.children) == 2:
+        inner = _split_in(node.children[0])
+        if inner is not None:
+            return inner[0], Tree(node.data, [inner[1], node.children[1]])
+    return None
+
+
+def _tokens(node):
+    """The tokens of ``node`` in order (for an error's position)."""
+    todo = [node]
+    while todo:
+        t = todo.pop()
+        if type(t) is Token:
+            yield t
+        elif type(t) is Tree:
+            todo.extend(reversed(t.children))
 
 
 def _lark_parse(text: str) -> Tree:

@@ -129,7 +129,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="many games between bots (random unless --bot), with statistics")
     s.add_argument("spec")
     s.add_argument("-n", "--games", type=int, default=100)
-    s.add_argument("--players", "-p", type=int, required=True)
+    s.add_argument("--players", "-p", type=int, default=None,
+                   help="the number of players (may be left out when the spec allows only one)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--option", action="append", metavar="KEY=VALUE")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")

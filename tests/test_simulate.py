@@ -1,6 +1,7 @@
 """Batch simulation: reproducible statistics, the same with worker processes."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from interpreter import load_game
@@ -38,3 +39,12 @@ def test_cli_prints_statistics(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "games/s" in out and "win rate" in out and "mean game length" in out
     assert plot.stat().st_size > 10_000 and plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_players_may_be_left_out_when_the_spec_allows_one_count(capsys):
+    # Issue 33: simulate demanded --players even for a 4-player-only game.
+    assert main(["simulate", str(SPECS / "spades.yaml"), "-n", "2", "--seed", "1", "-q", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert json.loads(out)["players"] == 4
+    assert main(["simulate", str(SPECS / "hearts.yaml"), "-n", "2", "-q"]) == 1
+    assert "is for 3 to 5 players: give the number with --players N" in capsys.readouterr().err

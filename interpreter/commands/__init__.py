@@ -44,6 +44,20 @@ def _load(args):
         gc.enable()
 
 
+def _players(args, game) -> int:
+    """The number of players of ``args.players``, or the spec's only player count when it allows
+    exactly one and ``--players`` was left out; raises RulebookError (the range allowed) for a
+    number outside it or a missing one the spec leaves open."""
+    lo, hi = game.min_players, game.max_players
+    if args.players is None:
+        if lo != hi:
+            raise RulebookError(f"{game.name} is for {lo} to {hi} players: give the number with --players N")
+        args.players = lo
+    if not lo <= args.players <= hi:
+        raise RulebookError(f"{game.name} is for {lo} to {hi} players, not {args.players}")
+    return args.players
+
+
 def _value_text(value) -> str:
     """An option's value as a user types it: true/false, not Python's True/False."""
     if isinstance(value, bool):

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ..errors import RulebookError
 from ..options import parse_options
-from . import _escape, _load, _print_table, _scheduler, check_writable, console, err_console
+from . import _escape, _load, _players, _print_table, _scheduler, check_writable, console, err_console
 
 
 # -- simulate -------------------------------------------------------------------------------
@@ -64,8 +64,7 @@ def cmd_simulate(args) -> int:
     if args.trace:
         check_writable(args.trace, "--trace", "the trace")
     game = _load(args)
-    if not game.min_players <= args.players <= game.max_players:
-        raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
+    _players(args, game)
     speeds = _scheduler(args, args.seed, args.players).speeds
     from ..agents.registry import parse_bots
     bots = parse_bots(args.bot, args.players)

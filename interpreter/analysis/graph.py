@@ -109,6 +109,28 @@ def _plural(n, word):
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+MELD_BUILTINS = frozenset({"is_meld", "meld_kind", "melds_in", "best_melds", "lay_offs"})
+
+
+def meld_text(d: dict) -> str:
+    """What makes a meld of the kind declared by ``d`` (one entry of ``melds:``), in words."""
+    lo, hi = d.get("min", 3), d.get("max")
+    size = f"{lo} or more cards" if hi is None else f"{lo} cards" if hi == lo else f"{lo} to {hi} cards"
+    if d.get("form") == "run":
+        ace = {"high": "; the ace (rank {r}) ranks above the highest",
+               "both": "; the ace (rank {r}) ranks low or high, never both"}.get(d.get("ace", "low"), "")
+        what = (f"a run: {size} of one suit (`{d.get('suit', 'c.suit')}`) with consecutive ranks "
+                f"(`{d.get('rank', 'c.rank')}`){ace.format(r=d.get('ace_rank', 1))}")
+    else:
+        what = f"a set: {size} that match (equal `{d.get('key', 'c.rank')}`)"
+    if "wild" in d:
+        most = d.get("max_wild")
+        what += (f"; wild cards (`{d['wild']}`) stand in for any card"
+                 + (f", at most {most} per meld" if most is not None else "")
+                 + f", with at least {d.get('min_natural', 1)} card(s) that are not wild")
+    return what
+
+
 def _count_text(expr) -> str:
     t = clean(expr)
     return "once" if t == "1" else f"{t} times"
@@ -468,6 +490,21 @@ class _Builder:
             self.blocks[(nid, "do")] = [tid] if tid is not None else []
         self.block(r.get("clear"), path + ("climb", "clear"), nid, "then", cluster, variant)
 
+    def meld_kinds(self, c: dict) -> dict:
+        """The meld kinds (name -> declaration) a choice's expressions test through the meld
+        built-ins, directly or through definitions: all of them unless a kind is named."""
+        decl = self.game.spec.get("melds") or {}
+        if not decl:
+            return {}
+        found = Refs()
+        for key in ("where", "valid", "options", "cards"):
+            if key in c:
+                found.update(closure(refs(c[key]), self.defines))
+        if not found.calls & MELD_BUILTINS:
+            return {}
+        named = {k: d for k, d in decl.items() if k in found.strings and isinstance(d, dict)}
+        return named or {k: d for k, d in decl.items() if isinstance(d, dict)}
+
     def s_choose(self, nid, step, path, attrs, cluster, variant):
         c = step["choose"] if isinstance(step["choose"], dict) else {}
         action = str(c.get("label") or c.get("action", "choose"))
@@ -511,6 +548,9 @@ class _Builder:
         if visible_to is not None:
             label += f" (seen only by {visible_to})"
             text.append(f"private: seen only by {visible_to}")
+        kinds = self.meld_kinds(c)
+        if kinds:
+            text.append("melds: " + "; ".join(f"{k} = {meld_text(d)}" for k, d in kinds.items()).replace("`", ""))
         self.add(nid, attrs, label, text)
         self.G.nodes[nid].update(action=action, who=who, simultaneous=simultaneous, choices=choices,
                                  optional=bool(c.get("optional")), visible_to=visible_to)

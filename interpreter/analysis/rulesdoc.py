@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .graph import START, children, clean, comment_above, flow_graph, optional_text, set_size
+from .graph import START, children, clean, comment_above, flow_graph, meld_text, optional_text, set_size
 from .refs import closure, define_name, define_refs, refs
 
 
@@ -187,6 +187,7 @@ class _Doc:
                 self.w(f"| {name} | {per} | {vis} | {'; '.join(notes)} |")
             self.w()
         self.boards()
+        self.melds()
         self.tracked()
 
     def boards(self):
@@ -214,6 +215,21 @@ class _Doc:
                 self.w(f"{y + 1:>2} " + " ".join(row))
             self.w("```")
             self.w()
+
+    def melds(self):
+        """The kinds of meld (``melds:``): a line per kind saying what makes one."""
+        decl = self.spec.get("melds") or {}
+        if not decl:
+            return
+        self.w("### Melds")
+        self.w()
+        for name, d in decl.items():
+            if not isinstance(d, dict):
+                continue
+            what = meld_text(d)
+            note = d.get("doc") or self.src.note(("melds", name), key=True)
+            self.w(f"- **{name}**: {what}." + (f" — *{_md(note)}*" if note else ""))
+        self.w()
 
     def card_entry(self, k, entry, made) -> str:
         path = ("cards", k)

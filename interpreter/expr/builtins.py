@@ -11,9 +11,11 @@ import itertools
 from ..errors import RuleError
 from ..model.board import DIRECTIONS, parse_cell
 from ..model.cards import Card
+from . import melds as _melds
 
 MAX_ITEMS = 100_000
 MAX_TEXT = 100_000      # characters of a text value
+_melds.LIMIT["items"] = MAX_ITEMS   # the melds one call of melds_in/best_melds may list
 
 
 def _check_size(n: int) -> None:
@@ -356,10 +358,19 @@ BUILTINS = {
     "direction": _direction,
     "marked": _marked,
     "domino_colours": _domino_colours,
+    # melds by pattern (interpreter.expr.melds): the spec's melds: kinds
+    "is_meld": _melds.is_meld,
+    "meld_kind": _melds.meld_kind,
+    "melds_in": _melds.melds_in,
+    "best_melds": _melds.best_melds,
+    "lay_offs": _melds.lay_offs,
 }
 
 # Built-ins whose first argument names a board (checked at load time when it is a literal).
 BOARD_ARGS = {"cells", "colour_at", "neighbours", "step", "marked", "domino_colours"}
 
 # Built-ins whose arguments at these positions must be lambdas (x => expr).
-LAMBDA_ARGS = {"sort_by": {1}, "group_by": {1}, "argmax": {1}, "argmin": {1}}
+LAMBDA_ARGS = {"sort_by": {1}, "group_by": {1}, "argmax": {1}, "argmin": {1}, "best_melds": {1}}
+
+# Built-ins whose argument at this position names a meld kind (checked at load time when a literal).
+MELD_KIND_ARGS = {"is_meld": 1, "melds_in": 1}

@@ -20,7 +20,7 @@ from ..cache import cache_dir, digest, write_json
 from ..errors import RuleError
 from ..model.cards import Card
 from . import codegen as G
-from .builtins import BOARD_ARGS, BUILTINS, LAMBDA_ARGS, MAX_ITEMS, MAX_TEXT  # noqa: F401
+from .builtins import BOARD_ARGS, BUILTINS, LAMBDA_ARGS, MAX_ITEMS, MAX_TEXT, MELD_KIND_ARGS  # noqa: F401
 from .syntax import Token, Tree, from_lark
 
 
@@ -366,6 +366,7 @@ class Names:
     read_vars: set = field(default_factory=set)
     called_defines: dict = field(default_factory=dict)  # define -> set of defines it calls
     boards: set | None = None  # board names (None: not known, e.g. a scenario's eval)
+    meld_kinds: set | None = None  # meld kind names (melds:; None: not known)
     root_defines: set = field(default_factory=set)  # defines called from outside any define
 
 
@@ -1205,6 +1206,13 @@ class Compiler:
             if board not in n.boards:
                 raise ExprNameError(f"{name}: there is no board named {board!r}",
                                     "boards: " + (", ".join(sorted(n.boards)) or "none (declare them under boards:)"))
+        if (name in MELD_KIND_ARGS and n.meld_kinds is not None and len(args) > MELD_KIND_ARGS[name]
+                and isinstance(args[MELD_KIND_ARGS[name]], Tree) and args[MELD_KIND_ARGS[name]].data == "string"):
+            kind = str(args[MELD_KIND_ARGS[name]].children[0])[1:-1]
+            if kind not in n.meld_kinds:
+                raise ExprNameError(f"{name}: there is no meld kind named {kind!r}",
+                                    "meld kinds: " + (", ".join(sorted(n.meld_kinds))
+                                                      or "none (declare them under melds:)"))
         lambda_pos = LAMBDA_ARGS.get(name, set())
         fargs = []
         for i, a in enumerate(args):

@@ -275,6 +275,7 @@ class SpecCompiler:
             self.error(("team_variables",), "team variables need teams", "add teams: {of: \"p % 2\"}", key=True)
         self.check_name_clashes()
         self.build_defines()
+        meld_kinds = self.build_melds()
         programs = {}
         phases = d.get("phases") or {}
         # a phase key is NAME or NAME(a, b): the arguments are bound like a step's names inside it
@@ -353,7 +354,7 @@ class SpecCompiler:
             pvar_defaults={**(d.get("player_variables") or {}), **(d.get("team_variables") or {})},
             teams_fn=teams_fn, team_names=list((d.get("teams") or {}).get("names") or []),
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
-            boards=boards,
+            boards=boards, meld_kinds=meld_kinds,
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
             fingerprint=fingerprint(self.text, options), card_entries=self.card_entries,
@@ -781,6 +782,45 @@ class SpecCompiler:
                 seen[name] = kind
                 if name in ("players", "num_players", "options"):
                     self.error((), f"{name!r} is a reserved name", "rename it")
+
+    def build_melds(self) -> dict:
+        """The ``melds:`` kinds compiled (name -> :class:`~interpreter.expr.melds.MeldKind`),
+        each card expression an ``fn(ctx, card)`` of ``c``; problems are recorded as diagnostics."""
+        from ..expr.melds import MeldKind, card_fn
+        decl = self.data.get("melds") or {}
+        self.names.meld_kinds = set(decl)
+        out = {}
+        for name, d in decl.items():
+            if not isinstance(d, dict):
+                continue  # the schema has said so
+            path = ("melds", name)
+            form = d.get("form")
+            fields = {"set": ("key", "wild"), "run": ("suit", "rank", "wild")}.get(form, ())
+            for other in ("key",) if form == "run" else ("suit", "rank", "ace", "ace_rank") if form == "set" else ():
+                if other in d:
+                    self.error(path + (other,), f"meld kind {name}: {other} is for a "
+                               f"{'set' if form == 'run' else 'run'}, not a {form}",
+                               f"remove {other}, or make it form: {'set' if form == 'run' else 'run'}", key=True)
+            fns = {}
+            for f in fields:
+                text = d.get(f, {"key": "c.rank", "suit": "c.suit", "rank": "c.rank"}.get(f))
+                if text is None:
+                    continue
+                fn = self.expr(path + (f,) if f in d else path, text, bound={"c"})
+                fns[f] = card_fn(fn) if fn is not None else None
+            lo, hi = d.get("min", 3), d.get("max")
+            if hi is not None and hi < lo:
+                self.error(path + ("max",), f"meld kind {name}: max {hi} is less than min {lo}", "swap them")
+            if ("max_wild" in d or "min_natural" in d) and "wild" not in d:
+                self.error(path, f"meld kind {name}: max_wild/min_natural need wild: (which cards are wild)",
+                           "add wild: \"c.joker\" (an expression of the card c)", key=True)
+            if any(v is None for v in fns.values()):
+                continue
+            out[name] = MeldKind(name=name, form=form, size=(lo, hi), key=fns.get("key"), suit=fns.get("suit"),
+                                 rank=fns.get("rank"), ace=d.get("ace", "low"), ace_rank=d.get("ace_rank", 1),
+                                 wild=fns.get("wild"), max_wild=d.get("max_wild"),
+                                 min_natural=d.get("min_natural", 1))
+        return out
 
     def build_defines(self):
         defs = self.data.get("define") or {}

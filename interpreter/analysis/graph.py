@@ -490,6 +490,18 @@ class _Builder:
             self.blocks[(nid, "do")] = [tid] if tid is not None else []
         self.block(r.get("clear"), path + ("climb", "clear"), nid, "then", cluster, variant)
 
+    def derived_read(self, c: dict) -> dict:
+        """The derived card attributes (``derived:`` name -> expression) a choice's expressions
+        read, directly or through definitions."""
+        decl = self.game.spec.get("derived") or {}
+        if not decl:
+            return {}
+        found = Refs()
+        for key in ("where", "valid", "options", "cards"):
+            if key in c:
+                found.update(closure(refs(c[key]), self.defines))
+        return {str(k): v for k, v in decl.items() if str(k) in found.attrs}
+
     def meld_kinds(self, c: dict) -> dict:
         """The meld kinds (name -> declaration) a choice's expressions test through the meld
         built-ins, directly or through definitions: all of them unless a kind is named."""
@@ -548,6 +560,9 @@ class _Builder:
         if visible_to is not None:
             label += f" (seen only by {visible_to})"
             text.append(f"private: seen only by {visible_to}")
+        derived = self.derived_read(c)
+        if derived:
+            text.append("derived: " + "; ".join(f"c.{k} = {clean(v)}" for k, v in derived.items()))
         kinds = self.meld_kinds(c)
         if kinds:
             text.append("melds: " + "; ".join(f"{k} = {meld_text(d)}" for k, d in kinds.items()).replace("`", ""))

@@ -188,6 +188,7 @@ class _Doc:
             self.w()
         self.boards()
         self.melds()
+        self.derived()
         self.tracked()
 
     def boards(self):
@@ -215,6 +216,20 @@ class _Doc:
                 self.w(f"{y + 1:>2} " + " ".join(row))
             self.w("```")
             self.w()
+
+    def derived(self):
+        """The derived card attributes (``derived:``): what every rule reads as the attribute."""
+        decl = self.spec.get("derived") or {}
+        if not decl:
+            return
+        self.w("### Derived card attributes")
+        self.w()
+        self.w("Every rule reads these as the card's attribute; in its own expression `c.NAME` is the printed value.")
+        self.w()
+        for name, text in decl.items():
+            note = self.src.note(("derived", name), key=True)
+            self.w(f"- **{name}**: `{clean(text)}`" + (f" — *{_md(note)}*" if note else ""))
+        self.w()
 
     def melds(self):
         """The kinds of meld (``melds:``): a line per kind saying what makes one."""

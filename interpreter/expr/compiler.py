@@ -367,6 +367,7 @@ class Names:
     called_defines: dict = field(default_factory=dict)  # define -> set of defines it calls
     boards: set | None = None  # board names (None: not known, e.g. a scenario's eval)
     meld_kinds: set | None = None  # meld kind names (melds:; None: not known)
+    derived: set = field(default_factory=set)  # derived card attributes (derived:), read through the game
     root_defines: set = field(default_factory=set)  # defines called from outside any define
 
 
@@ -508,11 +509,22 @@ def get_attr(ctx, obj, name):
     raise RuleError(f"cannot read .{name} of {obj!r}")
 
 
+def get_derived(ctx, obj, name):
+    """``obj.name`` where ``name`` is a derived card attribute (``derived:``): for a card, the
+    value of its expression (``ctx.game.derived_attrs[name](ctx, card)``), else as :func:`get_attr`."""
+    if type(obj) is Card:
+        return ctx.game.derived_attrs[name](ctx, obj)
+    return get_attr(ctx, obj, name)
+
+
 class Compiler:
     """Compiles parsed expressions against the names of one spec (see :class:`Names`)."""
 
     def __init__(self, names: Names):
         self.names = names
+        # the derived attribute whose own expression is being compiled: there `c.NAME` reads the
+        # card's printed attribute (see get_derived)
+        self.printed: str | None = None
         self.current_define: str | None = None
         # Calls of `define` entries are inlined: the body is compiled at each call site with its
         # parameters read from slots unique to that site (expressions are pure, recursion is
@@ -799,6 +811,9 @@ class Compiler:
         if name in n.player_vars:
             n.read_vars.add("player." + name)
         f = self._c(obj, locs, bound)
+        if name in n.derived and name != self.printed:
+            return self._emit(G.helper_call_ctx(get_derived, self._frag(f), G.constant(name)),
+                              lambda ctx: get_derived(ctx, f(ctx), name))
         if name in CARD_BUILTIN_ATTRS:
             return self._emit(G.helper_call_ctx(get_attr, self._frag(f), G.constant(name)),
                               lambda ctx: get_attr(ctx, f(ctx), name))

@@ -288,6 +288,9 @@ class Lowering:
             raise NotTyped("cards of each player (per_player card entries: the deck depends on the seats)", "cards")
         if self.ncards == 0:
             raise NotTyped("the game has no cards")
+        if self.spec.get("derived"):
+            raise NotTyped("derived card attributes (derived:): the kernel reads printed attributes only", "derived",
+                           spec_line(game, "derived"))
         self.card_table()  # types the cards (the table is made again once the rules are lowered)
         self.texts = {}
         # variables

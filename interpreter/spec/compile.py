@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ..engine import program as P
 from ..engine.game import Game, ZoneDef
-from ..errors import Diagnostic, SpecError
-from ..expr.compiler import Compiler, ExprNameError, ExprSyntaxError, Names, parse
+from ..errors import Diagnostic, RuleError, SpecError
+from ..expr.compiler import CARD_BUILTIN_ATTRS, Compiler, ExprNameError, ExprSyntaxError, Names, parse
 from ..model.cards import Card
 from .literals import NUMERIC as _NUMERIC, LiteralChecker, deck_values
 from .types import KindFacts
@@ -81,6 +81,24 @@ def _str_value(value) -> str:
     if value is None or isinstance(value, bool):
         return str(value).lower() if value is not None else "null"
     return str(value)
+
+
+def _guarded(name: str, fn):
+    """``fn(ctx, card)`` of the derived attribute ``name``, refusing to be asked for a card's value
+    while that value is being worked out (attributes that need each other): RuleError."""
+    busy: set = set()
+
+    def derived(ctx, card):
+        if card.id in busy:
+            busy.clear()
+            raise RuleError(f"the derived attribute {name} of {card.name} needs its own value "
+                            f"(derived attributes that read each other)")
+        busy.add(card.id)
+        try:
+            return fn(ctx, card)
+        finally:
+            busy.discard(card.id)
+    return derived
 
 
 class _LazyDefines(dict):
@@ -274,7 +292,9 @@ class SpecCompiler:
         if self.team_vars and not d.get("teams"):
             self.error(("team_variables",), "team variables need teams", "add teams: {of: \"p % 2\"}", key=True)
         self.check_name_clashes()
+        n.derived = {str(k) for k in (d.get("derived") or {}) if str(k) not in CARD_BUILTIN_ATTRS}
         self.build_defines()
+        derived_attrs = self.build_derived()
         meld_kinds = self.build_melds()
         programs = {}
         phases = d.get("phases") or {}
@@ -354,7 +374,7 @@ class SpecCompiler:
             pvar_defaults={**(d.get("player_variables") or {}), **(d.get("team_variables") or {})},
             teams_fn=teams_fn, team_names=list((d.get("teams") or {}).get("names") or []),
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
-            boards=boards, meld_kinds=meld_kinds,
+            boards=boards, meld_kinds=meld_kinds, derived_attrs=derived_attrs,
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
             fingerprint=fingerprint(self.text, options), card_entries=self.card_entries,
@@ -639,7 +659,7 @@ class SpecCompiler:
                 names_seen[c.name] = (key, entry[1])  # each clash reported once, at the later entry
             names_seen.setdefault(c.name, (key, entry[1]))
         self.check_repeated_entries()
-        self.names.card_attrs = attrs_all
+        self.names.card_attrs = attrs_all | {str(k) for k in (self.data.get("derived") or {})}
         return out
 
     def check_repeated_entries(self) -> None:
@@ -782,6 +802,28 @@ class SpecCompiler:
                 seen[name] = kind
                 if name in ("players", "num_players", "options"):
                     self.error((), f"{name!r} is a reserved name", "rename it")
+
+    def build_derived(self) -> dict:
+        """The ``derived:`` card attributes compiled: name -> ``fn(ctx, card)``. In its own
+        expression ``c.NAME`` is the card's printed attribute; an attribute whose value needs
+        itself (through another derived attribute) is a RuleError when met."""
+        from ..expr.melds import card_fn
+        out = {}
+        for name, text in (self.data.get("derived") or {}).items():
+            name = str(name)
+            path = ("derived", name)
+            if name in CARD_BUILTIN_ATTRS:
+                self.error(path, f"{name} is a card's own attribute and cannot be derived",
+                           "give the derived attribute another name", key=True)
+                continue
+            self.compiler.printed = name
+            try:
+                fn = self.expr(path, text, bound={"c"})
+            finally:
+                self.compiler.printed = None
+            if fn is not None:
+                out[name] = _guarded(name, card_fn(fn))
+        return out
 
     def build_melds(self) -> dict:
         """The ``melds:`` kinds compiled (name -> :class:`~interpreter.expr.melds.MeldKind`),

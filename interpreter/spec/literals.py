@@ -287,6 +287,7 @@ def deck_values(data: dict, cards: list) -> dict:
             names_known = False  # a templated name left out by `when:`: its names are not listed
     if not names_known:
         unknown.add("name")
+    unknown.update(str(k) for k in (data.get("derived") or {}))  # derived: values of the State
     for k in unknown:
         out.pop(k, None)
     return out

@@ -308,8 +308,11 @@ class _Builder:
     def s_for(self, nid, step, path, attrs, cluster, variant):
         var, items = str(step["for"]), clean(step.get("in"))
         label = f"for {var} in {items}"
+        until = clean(step["until"]) if "until" in step else None
+        if until is not None:
+            label += f" until {until}"
         self.add(nid, attrs, label, ["↻ " + label])
-        self.G.nodes[nid].update(var=var, items=items)
+        self.G.nodes[nid].update(var=var, items=items, until=until)
         self.block(step.get("do"), path + ("do",), nid, "do", cluster, variant)
 
     def s_repeat(self, nid, step, path, attrs, cluster, variant):

@@ -189,6 +189,7 @@ class _Doc:
         self.boards()
         self.melds()
         self.derived()
+        self.turns()
         self.tracked()
 
     def boards(self):
@@ -215,6 +216,14 @@ class _Doc:
                 row = [letters.get(grid.colours.get(f"{chr(ord('a') + x)}{y + 1}"), ".") for x in range(grid.width)]
                 self.w(f"{y + 1:>2} " + " ".join(row))
             self.w("```")
+            self.w()
+
+    def turns(self):
+        """Who sits out of the turn order (``turns: {skip: EXPR}``)."""
+        t = self.spec.get("turns")
+        if isinstance(t, dict) and "skip" in t:
+            self.w(f"**Turn order:** a player `p` sits out (turn orders and the next player pass them by) "
+                   f"while {_code(t['skip'])}." + (f" *{_md(t['doc'])}*" if t.get("doc") else ""))
             self.w()
 
     def derived(self):
@@ -391,9 +400,10 @@ class _Doc:
             given = (" with " + ", ".join(f"`{k}` = {_code(v)}" for k, v in args.items())) if args else ""
             return f"Play the phase **{d['phase']}**{given} (see *Phase {d['phase']}* below)."
         if kind == "for":
+            until = f", stopping as soon as {_code(d['until'])}" if d.get("until") else ""
             if clean(d["items"]) == "players":
-                return f"For each player `{d['var']}`:"
-            return f"For each `{d['var']}` in {_code(d['items'])}:"
+                return f"For each player `{d['var']}`{until}:"
+            return f"For each `{d['var']}` in {_code(d['items'])}{until}:"
         if kind == "repeat":
             count = d["count"]
             times = "once" if count == "1" else f"{_code(count)} times"

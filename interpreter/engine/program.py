@@ -190,6 +190,23 @@ class ForNext(Instr):
             frame[1] = self.end
 
 
+class ForNextUntil(ForNext):
+    """:class:`ForNext` of a ``for`` with ``until``: before each pass (the first too) the loop
+    ends as soon as ``until`` holds ("go round from X until one accepts")."""
+    __slots__ = ("until",)
+
+    def __init__(self, key, var, until, end=None):
+        super().__init__(key, var, end)
+        self.until = until
+
+    def run(self, state, ctx, frame):
+        if self.until(ctx):
+            frame[2].pop(self.key, None)
+            frame[1] = self.end
+            return
+        super().run(state, ctx, frame)
+
+
 class ChoicesInit(ForInit):
     """The start of a choice's ``then`` loop (over the choices made, one per chooser), with the
     first pass of that loop run at once: :class:`ForInit`, :class:`ForNext` and

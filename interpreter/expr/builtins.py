@@ -132,21 +132,45 @@ def _seat(ctx, p, fn):
     return p
 
 
+def _sitting_out(ctx) -> frozenset:
+    """The seats that sit out of the turn order now (the spec's ``turns: {skip: EXPR of p}``;
+    none without it). RuleError when every seat would sit out."""
+    fn = getattr(ctx.game, "skip_fn", None)
+    if fn is None:
+        return frozenset()
+    out = fn(ctx)
+    if len(out) >= ctx.state.num_players:
+        raise RuleError("turns.skip holds for every player: nobody is left to take a turn")
+    return out
+
+
 def _next_player(ctx, p, steps=1):
     _seat(ctx, p, "next_player")
     if type(steps) is not int:
         raise RuleError(f"next_player: steps must be a whole number, not {steps!r}")
-    return (p + steps) % ctx.state.num_players
+    n = ctx.state.num_players
+    out = _sitting_out(ctx)
+    if not out:
+        return (p + steps) % n
+    order = [s for s in range(n) if s not in out]  # the seats in play, clockwise
+    if p in out:  # from a seat that sits out: count from the seat before the next one in play
+        p = next((p + i) % n for i in range(1, n) if (p + i) % n not in out)
+        steps -= 1
+    return order[(order.index(p) + steps) % len(order)]
 
 
 def _prev_player(ctx, p):
-    return (_seat(ctx, p, "prev_player") - 1) % ctx.state.num_players
+    _seat(ctx, p, "prev_player")
+    out = _sitting_out(ctx)
+    n = ctx.state.num_players
+    return next((p - i) % n for i in range(1, n + 1) if (p - i) % n not in out)
 
 
 def _turn_order(ctx, p):
     n = ctx.state.num_players
     _seat(ctx, p, "turn_order")
-    return [(p + i) % n for i in range(n)]
+    out = _sitting_out(ctx)
+    return [(p + i) % n for i in range(n) if (p + i) % n not in out]
 
 
 def _index_of(ctx, xs, x):

@@ -288,6 +288,8 @@ class Lowering:
             raise NotTyped("cards of each player (per_player card entries: the deck depends on the seats)", "cards")
         if self.ncards == 0:
             raise NotTyped("the game has no cards")
+        if isinstance(self.spec.get("turns"), dict) and "skip" in self.spec["turns"]:
+            raise NotTyped("seats sitting out of the turn order (turns: skip)", "turns", spec_line(game, "turns"))
         if self.spec.get("derived"):
             raise NotTyped("derived card attributes (derived:): the kernel reads printed attributes only", "derived",
                            spec_line(game, "derived"))
@@ -1010,6 +1012,8 @@ class Lowering:
         return lines + [f"for {i} in range({n}):", f"    {v} = TMP[{row}, {i}]"] + _indent(body)
 
     def s_for(self, step, env, path):
+        if "until" in step:
+            raise NotTyped("a for step with until (go round until one accepts)", path)
         lst = self.expr(step.get("in", "[]"), env, path + ".in")
         if not isinstance(lst, ListT):
             raise NotTyped("a for step over a value that is not a list", path)

@@ -83,6 +83,30 @@ def _str_value(value) -> str:
     return str(value)
 
 
+def _seats_out(skip):
+    """``fn(ctx)``: the frozenset of seats ``p`` for which ``skip`` (compiled with ``p`` bound)
+    holds: those sitting out of the turn order. RuleError when ``skip`` reads the turn order."""
+    busy = []
+
+    def seats_out(ctx):
+        if busy:
+            raise RuleError("turns.skip reads the turn order (turn_order, next_player, prev_player): "
+                            "it must say who sits out without them")
+        busy.append(True)
+        old = ctx.bound
+        try:
+            out = set()
+            for p in range(ctx.state.num_players):
+                ctx.bound = {"p": p}
+                if skip(ctx):
+                    out.add(p)
+            return frozenset(out)
+        finally:
+            ctx.bound = old
+            busy.clear()
+    return seats_out
+
+
 def _guarded(name: str, fn):
     """``fn(ctx, card)`` of the derived attribute ``name``, refusing to be asked for a card's value
     while that value is being worked out (attributes that need each other): RuleError."""
@@ -333,6 +357,10 @@ class SpecCompiler:
                                     ("constraints", i, "check")))
         if not any(x.severity == "error" for x in self.diags):
             self.check_recursion(programs)
+        skip_fn = None
+        if isinstance(d.get("turns"), dict) and "skip" in d["turns"]:
+            skip = self.expr(("turns", "skip"), d["turns"]["skip"], bound={"p"})
+            skip_fn = _seats_out(skip) if skip is not None else None
         teams_fn = None
         if isinstance(d.get("teams"), dict):
             teams_fn = self.expr(("teams", "of"), d["teams"].get("of"), bound={"p"})
@@ -374,7 +402,7 @@ class SpecCompiler:
             pvar_defaults={**(d.get("player_variables") or {}), **(d.get("team_variables") or {})},
             teams_fn=teams_fn, team_names=list((d.get("teams") or {}).get("names") or []),
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
-            boards=boards, meld_kinds=meld_kinds, derived_attrs=derived_attrs,
+            boards=boards, meld_kinds=meld_kinds, derived_attrs=derived_attrs, skip_fn=skip_fn,
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
             fingerprint=fingerprint(self.text, options), card_entries=self.card_entries,
@@ -964,9 +992,10 @@ class SpecCompiler:
                     args.append((p, f))
         self._emit(prog, P.Call(name, args), path)
 
-    def _loop(self, prog, path, key, var, items, body, locs):
+    def _loop(self, prog, path, key, var, items, body, locs, until=None):
         self._emit(prog, P.ForInit(key, items), path)
-        nxt = self._emit(prog, P.ForNext(key, var), path + ("do",))
+        nxt = self._emit(prog, P.ForNext(key, var) if until is None else P.ForNextUntil(key, var, until),
+                         path + ("do",))
         nxt.step_id = None
         top = len(prog) - 1
         self.block(body, path + ("do",), locs | ({var} if var else set()), prog)
@@ -977,7 +1006,10 @@ class SpecCompiler:
     def step_for(self, step, path, locs, prog):
         var = step["for"]
         items = self.expr(path + ("in",), step.get("in", "[]"), locs)
-        self._loop(prog, path, _frame_key("for", path), str(var), items, step.get("do", []), locs)
+        # until: checked before each pass, the loop variable of the last pass still bound
+        until = self.expr(path + ("until",), step["until"], locs | {str(var)}) if "until" in step else None
+        self._loop(prog, path, _frame_key("for", path), str(var), items, step.get("do", []), locs,
+                   until if "until" not in step or until is not None else (lambda ctx: False))
 
     def step_repeat(self, step, path, locs, prog):
         items = self.expr(path + ("repeat",), step["repeat"], locs)

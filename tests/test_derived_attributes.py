@@ -21,12 +21,13 @@ zones:
 variables: {trump: spades}
 define:
   partner_suit(s): "{'spades': 'clubs', 'clubs': 'spades', 'hearts': 'diamonds', 'diamonds': 'hearts'}[s]"
-  # the jack of the other suit of trump's colour belongs to the trump suit
+  # a definition reads the derived suit (the left bower's is trump): not for the derived suit itself
   left_bower(c): "c.rank == 11 and c.suit == partner_suit(trump)"
   led: "first(trick).suit"
   power(c): "(100 if c.suit == trump else 50 if c.suit == led else 0) + c.rank"
 derived:
-  suit: "trump if left_bower(c) else c.suit"
+  # the jack of the other suit of trump's colour belongs to the trump suit
+  suit: "trump if c.rank == 11 and c.suit == partner_suit(trump) else c.suit"
 flow:
   - deal: {from: deck, to: hand, count: 8}
   - move: {cards: "[c in deck where c.name == '9-spades']", from: deck, to: trick}
@@ -77,13 +78,17 @@ def test_a_derived_attribute_is_not_typed_and_self_reference_is_caught(tmp_path)
     from interpreter.fast.typepass import NotTyped, lower
     path = tmp_path / "derived.yaml"
     path.write_text(SPEC)
-    with pytest.raises(NotTyped, match=r"derived card attributes \(derived:\).*at derived, spec line 1[78]"):
+    with pytest.raises(NotTyped, match=r"derived card attributes \(derived:\).*at derived, spec line 19"):
         lower(load_game(path))
-    loop = SPEC.replace('  suit: "trump if left_bower(c) else c.suit"',
+    loop = SPEC.replace('  suit: "trump if c.rank == 11 and c.suit == partner_suit(trump) else c.suit"',
                         '  suit: "c.colour"\n  colour: "\'black\' if c.suit in [\'spades\', \'clubs\'] else \'red\'"')
     path.write_text(loop)
     with pytest.raises(RuleError, match="the derived attribute suit of 11-clubs needs its own value"):
         _game(tmp_path, loop).new_state(2, 0)       # the first legal play reads c.suit
+    # a definition called by the derived expression reads the derived value: it needs itself
+    with pytest.raises(RuleError, match="the derived attribute suit of 11-clubs needs its own value"):
+        _game(tmp_path, SPEC.replace('suit: "trump if c.rank == 11 and c.suit == partner_suit(trump) else',
+                                     'suit: "trump if left_bower(c) else')).new_state(2, 0)
     path.write_text(SPEC.replace('  suit: "trump', '  name: "trump'))
     with pytest.raises(SpecError, match="name is a card's own attribute"):
         load_game(path)
@@ -93,6 +98,6 @@ def test_the_rules_document_and_diagram_show_a_derived_attribute(tmp_path):
     from interpreter.analysis.graph import flow_graph
     from interpreter.analysis.rulesdoc import rules_markdown
     game = _game(tmp_path)
-    assert "**suit**: `trump if left_bower(c) else c.suit`" in rules_markdown(game)
+    assert "**suit**: `trump if c.rank == 11 and c.suit == partner_suit(trump) else c.suit`" in rules_markdown(game)
     texts = [" ".join(d.get("text", [])) for _, d in flow_graph(game).nodes(data=True)]
-    assert any("derived: c.suit = trump if left_bower(c) else c.suit" in t for t in texts)
+    assert any("derived: c.suit = trump if c.rank == 11" in t for t in texts)

@@ -1134,12 +1134,14 @@ class Compiler:
             self._varying = {p for p, a in zip(params, arg_trees) if _mentions(a, saved_varying)}
         self._subst = dict(zip(params, slots))
         self._inlining.append(name)
+        printed, self.printed = self.printed, None  # a definition reads derived attributes, inlined or not
         try:
             body = self._fn(self._c(self.define_trees[name], frozenset(), frozenset()))
         except ExprNameError as exc:
             exc.define = exc.define or name
             raise
         finally:
+            self.printed = printed
             self._inlining.pop()
             self._subst = saved
             self._varying = saved_varying

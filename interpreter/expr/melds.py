@@ -203,6 +203,22 @@ def _templates(ctx, mk: MeldKind, nat: list, n_wild: int, out: list) -> None:
         for p in _positions(ctx, mk, c, hi):
             at.setdefault(p, []).append(i)
     longest = hi - lo + 1 if hi_size is None else min(hi_size, hi - lo + 1)
+    if most_wild == 0:  # naturals only: every stretch of consecutive positions held, long enough
+        least = max(lo_size, mk.min_natural, 1)
+        for at in suits.values():
+            for start in sorted(at):
+                seq: list = []
+                p = start
+                while p in at and len(seq) < longest:
+                    seq.append(at[p])
+                    p += 1
+                    if len(seq) >= least:
+                        for pick in itertools.product(*seq):
+                            if len(set(pick)) == len(pick):
+                                out.append((mk, tuple(sorted(pick)), 0, 0, list(pick)))
+                    if len(out) > limit:
+                        raise RuleError(f"these cards hold more than {limit} melds: too many to search")
+        return
     for at in suits.values():
         for start in sorted(at):
             # the naturals span start..start+length-1 (a natural at both ends); wilds fill its
@@ -210,8 +226,9 @@ def _templates(ctx, mk: MeldKind, nat: list, n_wild: int, out: list) -> None:
             for length in range(1, longest + 1):
                 if start + length - 1 > hi:
                     break
-                cells = [at.get(p, []) + [None] for p in range(start, start + length)]
-                if len(cells[-1]) == 1:
+                gap = [None] if most_wild else []   # a wild may fill a position
+                cells = [at.get(p, []) + gap for p in range(start, start + length)]
+                if not cells[-1] or cells[-1] == [None]:
                     if most_wild == 0:
                         break   # a gap and no wild: no longer run from this start either
                     continue

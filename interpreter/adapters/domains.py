@@ -247,6 +247,8 @@ class _Walk:
         for k in self.attrs:
             if k not in (everywhere or ()):
                 self.attrs[k] = join(self.attrs[k], NULL)
+        for k in (game.spec.get("derived") or {}):  # a value of the State: nothing is known of it
+            self.attrs[str(k)] = TOP
         self.options = const(dict(game.options))
         self.domains = {}   # Choose spec path -> A of one option
         self.bounds = {}    # (Choose spec path, "min" | "max") -> A of a set choice's size bound

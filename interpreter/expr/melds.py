@@ -3,7 +3,7 @@ over them behind the built-ins ``is_meld``, ``meld_kind``, ``melds_in``, ``best_
 ``lay_offs`` (docs/spec-language.md, "Melds").
 
 A meld kind is a *set* (cards whose ``key`` is equal: n of a kind; a key such as
-``'royal' if c.royal else c.name`` makes several ranks match each other) or a *run* (cards of one
+``'court' if c.rank > 10 else c.rank`` makes several ranks match each other) or a *run* (cards of one
 ``suit`` whose ``rank`` values are consecutive whole numbers; an ace may count low, high or
 either). Either may take wild cards (``wild``), at most ``max_wild`` of them, and needs at least
 ``min_natural`` cards that are not wild. The card expressions (``key``, ``suit``, ``rank``,

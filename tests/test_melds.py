@@ -182,3 +182,16 @@ def test_the_rules_document_and_diagram_say_what_a_meld_is():
     assert "### Melds" in doc and "a set: 3 or more cards that match" in doc
     texts = [" ".join(d.get("text", [])) for _, d in flow_graph(game).nodes(data=True)]
     assert any("melds: set = a set: 3 or more cards" in t for t in texts)
+
+
+def test_melds_in_of_one_size(tmp_path):
+    st = _state(tmp_path)
+    got = _names(evaluate(st, "melds_in(cs(['s4', 's5', 's6', 's7', 'h4', 'd4', 'c4']), null, 3)"))
+    assert all(len(m) == 3 for m in got)
+    assert sorted(map(sorted, got)) == sorted(map(sorted, [
+        ["s4", "s5", "s6"], ["s5", "s6", "s7"], ["s4", "h4", "d4"], ["s4", "h4", "c4"], ["s4", "d4", "c4"],
+        ["h4", "d4", "c4"]]))
+    assert _names(evaluate(st, "melds_in(cs(['s4', 's5', 's6', 's7']), 'run', 4)")) == [["s4", "s5", "s6", "s7"]]
+    assert evaluate(st, "melds_in(cs(['s4', 's5', 's6']), 'set', 3)") == []
+    with pytest.raises(RuleError, match="the size is a whole number from 1"):
+        evaluate(st, "melds_in([], null, 0)")

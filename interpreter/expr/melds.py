@@ -173,14 +173,18 @@ def _valid(ctx, mk: MeldKind, cards: list) -> bool:
     return False
 
 
-def _templates(ctx, mk: MeldKind, nat: list, n_wild: int, out: list) -> None:
-    """Append to ``out`` every meld of kind ``mk`` made of natural cards of ``nat`` (by index)
-    and wild cards: items ``(kind, natural indexes (sorted tuple), fewest wilds, most wilds,
+def _templates(ctx, mk: MeldKind, nat: list, n_wild: int, out: list, size=None) -> None:
+    """Append to ``out`` every meld of kind ``mk`` (of ``size`` cards only, when given) made of
+    natural cards of ``nat`` (by index) and wild cards: items ``(kind, natural indexes (sorted tuple), fewest wilds, most wilds,
     order)`` where ``order`` lays the meld out (natural indexes and None for a wild, for a run in
     rank order). Raises RuleError past MAX_ITEMS melds."""
     limit = _limit()
     most_wild = n_wild if mk.max_wild is None else min(n_wild, mk.max_wild)
     lo_size, hi_size = mk.size
+    if size is not None:
+        lo_size, hi_size = max(lo_size, size), size if hi_size is None else min(hi_size, size)
+        if lo_size > hi_size:
+            return
     if mk.form == "set":
         groups: dict = {}
         for i, c in enumerate(nat):
@@ -253,7 +257,7 @@ def _templates(ctx, mk: MeldKind, nat: list, n_wild: int, out: list) -> None:
                         raise RuleError(f"these cards hold more than {limit} melds: too many to search")
 
 
-def _all_templates(ctx, kinds: list, cards: list) -> tuple[list, list, dict]:
+def _all_templates(ctx, kinds: list, cards: list, size=None) -> tuple[list, list, dict]:
     """(cards, templates, wild cards per kind) for ``cards`` over ``kinds``: each template's
     naturals index ``cards``; a template's wild cards come from its kind's wild list."""
     out: list = []
@@ -268,7 +272,7 @@ def _all_templates(ctx, kinds: list, cards: list) -> tuple[list, list, dict]:
                 nat_idx.append(i)
         wilds[mk.name] = wild
         part: list = []
-        _templates(ctx, mk, [cards[i] for i in nat_idx], len(wild), part)
+        _templates(ctx, mk, [cards[i] for i in nat_idx], len(wild), part, size)
         for m, naturals, few, most, order in part:
             out.append((m, tuple(nat_idx[j] for j in naturals), few, most,
                         [None if j is None else nat_idx[j] for j in order]))
@@ -297,12 +301,16 @@ def meld_kind(ctx, cards):
     return next((mk.name for mk in _kinds(ctx) if _valid(ctx, mk, cards)), None)
 
 
-def melds_in(ctx, cards, kind=None) -> list:
+def melds_in(ctx, cards, kind=None, size=None) -> list:
     """Every meld (a list of cards; a run in rank order) that can be made of ``cards``, of the
-    kind ``kind`` or any kind. A meld with wild cards takes the first wild cards of the list,
-    as few as it needs and then each larger number allowed. RuleError past MAX_ITEMS melds."""
+    kind ``kind`` or any kind (null), of ``size`` cards only when given (the smallest melds tell
+    whether there is any, without listing the larger ones). A meld with wild cards takes the first
+    wild cards of the list, as few as it needs and then each larger number allowed. RuleError
+    past MAX_ITEMS melds."""
     cards = _cards(cards, "melds_in")
-    temps, wilds = _all_templates(ctx, _kinds(ctx, kind), cards)
+    if size is not None and (type(size) is not int or size < 1):
+        raise RuleError(f"melds_in: the size is a whole number from 1, not {size!r}")
+    temps, wilds = _all_templates(ctx, _kinds(ctx, kind), cards, size)
     out, limit, seen = [], _limit(), set()
     for mk, _naturals, few, most, order in temps:
         for k in range(few, min(most, len(wilds[mk.name])) + 1):

@@ -48,6 +48,7 @@ import re
 from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
+from .teams import TeamsAndIndexing
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -190,14 +191,15 @@ def _hoist(lines, bound, fresh):
     """Loop-invariant helper calls out of ``lines``: a call none of whose arguments is in
     ``bound`` (names set inside the loop) is computed once before it. Helpers are pure and safe on
     any input (no writes; null guarded), so computing one that a short-circuit would skip changes
-    no result. Returns (lines before, the lines rewritten)."""
+    no result; one given ``RI`` (it may flag an error: an index out of range, see teams.py) stays
+    where it is. Returns (lines before, the lines rewritten)."""
     pre, done = [], {}
     out = []
     for ln in lines:
         def swap(m):
             call = m.group(0)
             args = set(re.findall(r"\b[vti][0-9]+\b", call))
-            if args & bound:
+            if args & bound or re.search(r"\bRI\b", call):  # (given RI: it may flag an error, see teams.py)
                 return call
             if call not in done:
                 done[call] = fresh("t")
@@ -249,7 +251,7 @@ def _indent(lines, n=1):
     return ["    " * n + ln for ln in lines]
 
 
-class Lowering:
+class Lowering(TeamsAndIndexing):
     """One spec with one choice of options, lowered to the source of a numba module.
 
     ``fold``: the options whose values are written into the module as constants (a condition on
@@ -297,8 +299,7 @@ class Lowering:
         self.ptypes = {k: self.typed_default(v, f"player variable {k}", f"player_variables.{k}")
                        for k, v in game.pvar_defaults.items()}
         self.option_slot = {k: len(self.gvars) + i for i, k in enumerate(k for k in game.options if k not in self.fold)}
-        if getattr(game, "teams_fn", None) is not None:
-            raise NotTyped("teams (team variables are shared by several seats)", "teams")
+        self.team_targets: dict = {}  # the store code of a team variable -> (seat code, slot): see teams.py
         # definitions
         self.defines = {}
         for key, body in (self.spec.get("define") or {}).items():
@@ -547,6 +548,8 @@ class Lowering:
         a, op, b = t.children
         op = str(op)
         ra, rb = self.e(a, env), self.e(b, env)
+        if op == "+" and isinstance(ra, ListT) and isinstance(rb, ListT):
+            return self.list_concat(ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped(f"{op} of lists (a list built up in a variable: the kernel keeps no lists)", self.path)
         (ca, ta), (cb, tb) = ra, rb
@@ -676,9 +679,6 @@ class Lowering:
                 return self.zone_list(f"{self.zone_row[name]} + {code}")
             raise NotTyped(f"players have no variable or zone {name!r}", self.path)
         raise NotTyped(f".{name} of a {ty}", self.path)
-
-    def e_index(self, t, env):
-        raise NotTyped("indexing (x[k]): lists and maps are not kernel values", self.path)
 
     def e_slice(self, t, env):
         raise NotTyped("slicing (x[a:b]): lists are not kernel values", self.path)
@@ -1070,6 +1070,8 @@ class Lowering:
                 if name not in self.pvars:
                     raise NotTyped(f"{name!r} is not a player variable", self.path)
                 out.append((f"PV[{seat}, {self.pvars[name]}]", ("p", name), value))
+                if name in self.team_vars():
+                    self.team_targets[out[-1][0]] = (seat, self.pvars[name])
             else:
                 raise NotTyped("setting an entry of a map or list", self.path)
         return out
@@ -1105,7 +1107,7 @@ class Lowering:
             lines.append(f"{tmp} = {code}")
             stores.append((store, tmp))
         for store, tmp in stores:
-            lines.append(f"{store} = add_null({store}, {tmp})" if add else f"{store} = {tmp}")
+            lines += self.store_lines(store, tmp, add)
         return lines
 
     def s_add(self, step, env, path):
@@ -1126,7 +1128,7 @@ class Lowering:
                              f"{gen} = event_gen(RG, RI, SB, SK)", f"{tmp} = TMP[{row}, randbelow_row(RG, {gen}, {n})]"]
             stores.append((store, tmp))
         for store, tmp in stores:
-            lines.append(f"{store} = {tmp}")
+            lines += self.store_lines(store, tmp, False)
         return lines
 
     def zone_row_code(self, text, env, path):

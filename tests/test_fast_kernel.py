@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import load_game
+from interpreter.errors import RuleError
 from interpreter.fast import rng as R
 from interpreter.fast.kernel import kernel_for, why_not
 from interpreter.fast.typepass import NotTyped, check_source, lower
@@ -196,6 +197,7 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("crazy_eights", ()) in typed  # optional actions (draw, pass)
     assert ("crazy_eights", (("preset", "openspiel"),)) in typed  # index_of
     assert ("witches_of_blackmore", ()) in typed  # move of given cards
+    assert ("spades", ()) in typed and ("spades", (("preset", "openspiel"),)) in typed  # teams, trick[0]
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -211,6 +213,35 @@ def test_same_games_as_the_step_api(spec, opts):
             assert errors[i] == 0
             assert list(scores[i]) == list(want), (players, 100 + i)
             assert lengths[i] == length, (players, 100 + i)
+
+
+SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3})]
+
+
+@pytest.mark.parametrize("name,opts", SMALL)
+def test_teams_and_indexing_play_the_step_apis_games(name, opts):
+    """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
+    zone, a literal, a comprehension and a range (negative: from the end), xs + ys and holder():
+    the same games as the step API at every player count (odd ones too: teams of unequal size)."""
+    game = load_game(ROOT / "tests" / "specs" / name, opts or None)
+    kernel = kernel_for(game)
+    for players in range(game.min_players, game.max_players + 1):
+        scores, lengths, errors = kernel.run(players, 100, 6)
+        for i in range(6):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0
+            assert list(scores[i]) == list(want), (players, 100 + i)
+            assert lengths[i] == length, (players, 100 + i)
+
+
+def test_an_index_out_of_range_is_flagged_and_the_step_api_says_why():
+    """The step API stops a game at an index out of range; the kernel flags it (code 7) and
+    simulate replays it in the step API, which raises its located error."""
+    game = load_game(ROOT / "tests" / "specs" / "indexing.yaml", {"pick": 3})
+    _, _, errors = kernel_for(game).run(2, 0, 3)
+    assert list(errors) == [7, 7, 7]
+    with pytest.raises(RuleError, match="out of range"):
+        simulate(game, 3, 2, seed=0, fast=True)
 
 
 def _tallies(result):

@@ -1319,7 +1319,8 @@ class Lowering(TeamsAndIndexing):
                                                c, cp, played_of(value, seat, mode))
             # the caller reads the seat, the number of options (in OPT) and the site from the number
             # yielded (seat + options << 16 + site << 36), then writes the index chosen
-            ask = [f"yield {seat} + ({n} << 16) + ({len(self.sites) - 1} << 36)", f"{k0} = RI[{RI_CHOSEN}]"]
+            ask = [f"if RI[{RI_ERROR}] != 0:", "    return",  # (flagged by an expression: see teams.py)
+                   f"yield {seat} + ({n} << 16) + ({len(self.sites) - 1} << 36)", f"{k0} = RI[{RI_CHOSEN}]"]
         else:
             ask = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
@@ -1363,7 +1364,8 @@ class Lowering(TeamsAndIndexing):
                                f"TMP[{base + 4}, {k}] = {tot}", f"TMP[{base + 5}, {k}] = {n}",
                                f"for {q} in range({n}):", f"    TMP[{base + 2}, {tot} + {q}] = OPT[0, {q}]",
                                f"    TMP[{base + 3}, {tot} + {q}] = OPT[1, {q}]", f"{tot} += {n}"])
-        out += [f"yield 65535 + ({cnt} << 16) + ({site} << 36)",
+        out += [f"if RI[{RI_ERROR}] != 0:", "    return",
+                f"yield 65535 + ({cnt} << 16) + ({site} << 36)",
                 f"for {k} in range({cnt}):", f"    {q} = TMP[{base + 4}, {k}] + TMP[{base + 6}, {k}]",
                 f"    TMP[{base}, {k}] = TMP[{base + 2}, {q}]", f"    TMP[{base + 1}, {k}] = TMP[{base + 3}, {q}]",
                 f"    RI[{RI_ACTIONS}] += 1"]

@@ -103,7 +103,8 @@ class TeamsAndIndexing:
         length = f"({a.length} + {b.length})" if a.length is not None and b.length is not None else None
         return tp.ListT(elem if elem != tp.NUL else tp.INT, loop, length=length, refs=a.refs | b.refs)
 
-    def e_index(self, t, env):
+    def list_index(self, t, env):
+        """``xs[k]`` of a list (``t`` the index node): ``(code, type)``."""
         tp = _tp()
         obj, key = t.children
         r = self.e(obj, env)

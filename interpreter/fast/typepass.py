@@ -680,6 +680,9 @@ class Lowering(TeamsAndIndexing):
             raise NotTyped(f"players have no variable or zone {name!r}", self.path)
         raise NotTyped(f".{name} of a {ty}", self.path)
 
+    def e_index(self, t, env):
+        return self.list_index(t, env)  # (teams.py)
+
     def e_slice(self, t, env):
         raise NotTyped("slicing (x[a:b]): lists are not kernel values", self.path)
 

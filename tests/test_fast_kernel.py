@@ -215,13 +215,14 @@ def test_same_games_as_the_step_api(spec, opts):
             assert lengths[i] == length, (players, 100 + i)
 
 
-SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3})]
+SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
 def test_teams_and_indexing_play_the_step_apis_games(name, opts):
     """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
-    zone, a literal, a comprehension and a range (negative: from the end), xs + ys and holder():
+    zone, a literal, a comprehension and a range (negative: from the end), xs + ys, holder(), a
+    variable's list that no step sets, and argmax/argmin with ties 'last':
     the same games as the step API at every player count (odd ones too: teams of unequal size)."""
     game = load_game(ROOT / "tests" / "specs" / name, opts or None)
     kernel = kernel_for(game)

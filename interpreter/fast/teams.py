@@ -131,6 +131,33 @@ class TeamsAndIndexing:
             [f"if {k} < 0 or {k} >= {n}:"] + flag
         return self.helper(env, lines, out), r.elem
 
+    def ties_op(self, tree, env, better: str) -> str:
+        """The comparison by which ``argmax``/``argmin`` (``better``: ``>`` or ``<``) take a new
+        best for ``ties`` (the tree of the third argument): the first of equal keys stays
+        (``'first'``), or the last replaces it (``'last'``: ``>=``/``<=``). A value known only at
+        run time does not type."""
+        tp = _tp()
+        code, _ = self.scalar(tree, env)
+        for word, op in (("first", better), ("last", better + "=")):
+            if code == str(self.text(word)):
+                return op
+        raise tp.NotTyped("argmax/argmin with ties other than 'first' or 'last' written out", self.path)
+
+    def constant_list(self, v, path: str):
+        """The type marker of game variable ``variables.NAME`` whose default ``v`` is a non-empty
+        list of numbers, texts and yes/no values (kept in ``self.const_lists``: it is written as a
+        list literal where it is read, and no step may set it), else None."""
+        if not (path.startswith("variables.") and isinstance(v, list) and v and
+                all(x is None or isinstance(x, (bool, int, str)) for x in v)):
+            return None
+        self.const_lists[path[len("variables."):]] = list(v)
+        return "constant list"
+
+    def const_list(self, name: str):
+        """The ListT of constant-list variable ``name``."""
+        return self.list_literal([(str(self.value(x, f"an item of variable {name}")),
+                                   self.type_of_value(x)) for x in self.const_lists[name]])
+
     # -- seats of cards ---------------------------------------------------------------------------
     def call_holder(self, args, env):
         """``holder(c)``: the seat whose per-player zone holds card c, else null."""

@@ -293,6 +293,7 @@ class Lowering(TeamsAndIndexing):
         self.card_table()  # types the cards (the table is made again once the rules are lowered)
         self.texts = {}
         # variables
+        self.const_lists: dict = {}  # game variables holding a list no step sets (teams.py)
         self.gvars = {k: i for i, k in enumerate(game.var_defaults)}
         self.pvars = {k: i for i, k in enumerate(game.pvar_defaults)}
         self.gtypes = {k: self.typed_default(v, f"variable {k}", f"variables.{k}") for k, v in game.var_defaults.items()}
@@ -379,8 +380,8 @@ class Lowering(TeamsAndIndexing):
         return TEXT_BASE + self.texts[s]
 
     def value(self, v, what="a value") -> int:
-        if v is None or (isinstance(v, list) and not v and what.startswith("variable")):
-            return NULL
+        if v is None or (isinstance(v, list) and what.startswith("variable")):
+            return NULL  # (a list in a variable is written where it is read: see teams.py)
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, int):
@@ -415,6 +416,9 @@ class Lowering(TeamsAndIndexing):
 
     def typed_default(self, v, what, path):
         """The type of a variable's default value; NotTyped located at the variable (``path``)."""
+        known = self.constant_list(v, path)
+        if known is not None:
+            return known
         try:
             return self.type_of_value(v, what)
         except NotTyped as exc:
@@ -497,6 +501,8 @@ class Lowering(TeamsAndIndexing):
         if name in self.gvars:
             if self.gtypes.get(name) == EMPTY:
                 return _empty_list()
+            if name in self.const_lists:
+                return self.const_list(name)
             return f"GV[{self.gvars[name]}]", _known(self.gtypes.get(name))
         if name in self.zone_row and not self.per_player[name]:
             return self.zone_list(str(self.zone_row[name]))
@@ -827,6 +833,8 @@ class Lowering(TeamsAndIndexing):
         return self._first_last(args, env, True)
 
     def _arg_best(self, args, env, better):
+        if len(args) == 3:  # ties: 'first' (the default) or 'last' (see teams.py)
+            better, args = self.ties_op(args[2], env, better), args[:2]
         if len(args) != 2 or getattr(args[1], "data", None) != "lambda_":
             raise NotTyped("argmax/argmin with ties= or without a lambda", self.path)
         lst = self.lst(args[0], env)
@@ -1065,6 +1073,9 @@ class Lowering(TeamsAndIndexing):
                     raise NotTyped(f"setting the step-bound name {name!r}", self.path)
                 if name not in self.gvars:
                     raise NotTyped(f"{name!r} is not a variable", self.path)
+                if name in self.const_lists:
+                    raise NotTyped(f"variable {name!r} holds a list and a step sets it (the kernel keeps a "
+                                   f"variable's list only when no step changes it)", self.path)
                 out.append((f"GV[{self.gvars[name]}]", ("g", name), value))
             elif tree.data == "attr":
                 obj, name = tree.children

@@ -215,14 +215,16 @@ def test_same_games_as_the_step_api(spec, opts):
             assert lengths[i] == length, (players, 100 + i)
 
 
-SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {})]
+SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
+         ("player_maps.yaml", {})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
 def test_teams_and_indexing_play_the_step_apis_games(name, opts):
     """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
     zone, a literal, a comprehension and a range (negative: from the end), xs + ys, holder(), a
-    variable's list that no step sets, and argmax/argmin with ties 'last':
+    variable's list that no step sets, argmax/argmin with ties 'last', and a player's map (entries
+    by a key written out or known at run time, added to, set whole):
     the same games as the step API at every player count (odd ones too: teams of unequal size)."""
     game = load_game(ROOT / "tests" / "specs" / name, opts or None)
     kernel = kernel_for(game)
@@ -243,6 +245,43 @@ def test_an_index_out_of_range_is_flagged_and_the_step_api_says_why():
     assert list(errors) == [7, 7, 7]
     with pytest.raises(RuleError, match="out of range"):
         simulate(game, 3, 2, seed=0, fast=True)
+
+
+@pytest.mark.parametrize("old,new,reason", [
+    ('- add: {"p.marks[colour]": "c.rank"}', "- set: {\"p.marks['purple']\": 1}", "does not start with"),
+    ('- set: {colour: c.colour}', "- set: {colour: \"count(p.marks)\"}", "read whole"),
+    ('- set: {colour: c.colour}', "- set: {p.marks: \"{'purple': 1}\"}", "a key it does not start with"),
+    ('- set: {colour: c.colour}', "- add: {p.marks: 1}", "other than to a map literal")])
+def test_what_a_players_map_cannot_do_in_the_kernel_says_why(tmp_path, old, new, reason):
+    """A map that would grow, or read whole, does not type: the reason says what."""
+    text = (ROOT / "tests" / "specs" / "player_maps.yaml").read_text()
+    assert old in text
+    path = tmp_path / "maps.yaml"
+    path.write_text(text.replace(old, new))
+    with pytest.raises(NotTyped, match=reason):
+        lower(load_game(path))
+
+
+def test_a_constant_list_set_by_a_step_says_why(tmp_path):
+    text = (ROOT / "tests" / "specs" / "lists_and_ties.yaml").read_text()
+    path = tmp_path / "lists.yaml"
+    path.write_text(text.replace("      - move: {from: pile, to: deck}", "      - set: {values: [1]}\n"
+                                 "      - move: {from: pile, to: deck}"))
+    with pytest.raises(NotTyped, match="holds a list and a step sets it"):
+        lower(load_game(path))
+
+
+def test_a_map_key_known_at_run_time_that_the_map_lacks_is_flagged(tmp_path):
+    """The step API's map grows; the kernel's cannot: it flags the game (code 7) and simulate
+    plays it in the step API, with the same results."""
+    text = (ROOT / "tests" / "specs" / "player_maps.yaml").read_text()
+    path = tmp_path / "grows.yaml"
+    path.write_text(text.replace("- set: {colour: c.colour}", "- set: {colour: \"'purple' if c.rank == 1 else c.colour\"}"))
+    game = load_game(path)
+    _, _, errors = kernel_for(game).run(3, 0, 20)
+    assert 7 in set(errors) and set(errors) <= {0, 7}
+    fast = simulate(game, 20, 3, seed=0, fast=True)
+    assert fast.fast and fast.scores == simulate(game, 20, 3, seed=0).scores
 
 
 def _tallies(result):

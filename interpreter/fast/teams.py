@@ -85,7 +85,9 @@ class TeamsAndIndexing:
     def store_lines(self, store: str, value: str, add: bool) -> list:
         """The lines storing ``value`` (a generated name) at ``store`` (code made by ``targets``),
         a team variable into every member of the team."""
-        team = getattr(self, "team_targets", {}).get(store)
+        if store in self.map_targets:  # an entry of a player's map, its key known at run time (maps.py)
+            return self.map_store(store, value, add)
+        team = self.team_targets.get(store)
         if team is not None:
             return self.team_store(team[0], team[1], value, add)
         return [f"{store} = add_null({store}, {value})" if add else f"{store} = {value}"]

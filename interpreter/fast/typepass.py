@@ -48,6 +48,7 @@ import re
 from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
+from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
 
 NULL = -(2 ** 62)
@@ -251,7 +252,7 @@ def _indent(lines, n=1):
     return ["    " * n + ln for ln in lines]
 
 
-class Lowering(TeamsAndIndexing):
+class Lowering(TeamsAndIndexing, PlayerMaps):
     """One spec with one choice of options, lowered to the source of a numba module.
 
     ``fold``: the options whose values are written into the module as constants (a condition on
@@ -294,6 +295,7 @@ class Lowering(TeamsAndIndexing):
         self.texts = {}
         # variables
         self.const_lists: dict = {}  # game variables holding a list no step sets (teams.py)
+        self.pmaps, self.pmap_types, self.pmap_defaults, self.map_targets = {}, {}, [], {}  # (maps.py)
         self.gvars = {k: i for i, k in enumerate(game.var_defaults)}
         self.pvars = {k: i for i, k in enumerate(game.pvar_defaults)}
         self.gtypes = {k: self.typed_default(v, f"variable {k}", f"variables.{k}") for k, v in game.var_defaults.items()}
@@ -380,7 +382,7 @@ class Lowering(TeamsAndIndexing):
         return TEXT_BASE + self.texts[s]
 
     def value(self, v, what="a value") -> int:
-        if v is None or (isinstance(v, list) and what.startswith("variable")):
+        if v is None or (isinstance(v, (list, dict)) and what.startswith("variable")):
             return NULL  # (a list in a variable is written where it is read: see teams.py)
         if isinstance(v, bool):
             return int(v)
@@ -416,7 +418,7 @@ class Lowering(TeamsAndIndexing):
 
     def typed_default(self, v, what, path):
         """The type of a variable's default value; NotTyped located at the variable (``path``)."""
-        known = self.constant_list(v, path)
+        known = self.constant_list(v, path) or self.player_map(v, path)
         if known is not None:
             return known
         try:
@@ -677,6 +679,8 @@ class Lowering(TeamsAndIndexing):
                         self.attr_types[name])
             return f"attr_get(ATTR, {a}, {code})", self.attr_types[name]
         if ty in (INT, BOOL):  # a seat
+            if name in self.pmaps:
+                self.map_read_whole(name)
             if name in self.pvars:
                 if self.ptypes.get(name) == EMPTY:
                     return _empty_list()
@@ -687,6 +691,8 @@ class Lowering(TeamsAndIndexing):
         raise NotTyped(f".{name} of a {ty}", self.path)
 
     def e_index(self, t, env):
+        if self.is_player_map(t.children[0]):
+            return self.map_entry(t, env)  # (maps.py)
         return self.list_index(t, env)  # (teams.py)
 
     def e_slice(self, t, env):
@@ -1083,16 +1089,21 @@ class Lowering(TeamsAndIndexing):
                 name = str(name)
                 if name not in self.pvars:
                     raise NotTyped(f"{name!r} is not a player variable", self.path)
+                if name in self.pmaps:  # the whole map (maps.py)
+                    out.append((seat, ("M", name), value))
+                    continue
                 out.append((f"PV[{seat}, {self.pvars[name]}]", ("p", name), value))
                 if name in self.team_vars():
                     self.team_targets[out[-1][0]] = (seat, self.pvars[name])
+            elif tree.data == "index" and self.is_player_map(tree.children[0]):
+                out.append(self.map_entry_target(tree, env) + (value,))
             else:
                 raise NotTyped("setting an entry of a map or list", self.path)
         return out
 
     def check_type(self, which, ty):
         kind, name = which
-        types = self.gtypes if kind == "g" else self.ptypes
+        types = self.gtypes if kind == "g" else self.pmap_types if kind == "m" else self.ptypes
         old = types.get(name, NUL)
         new = _join(old, ty)
         if new is None:
@@ -1106,6 +1117,11 @@ class Lowering(TeamsAndIndexing):
         key = "add" if add else "set"
         lines, stores = [], []
         for store, which, value in self.targets(step, key, env, path):
+            if which[0] == "M":  # a player's whole map (maps.py)
+                more, st = self.map_assign(store, which[1], value, env, f"{path}.{key}", add)
+                lines += more
+                stores += st
+                continue
             r = self.expr(value, env, f"{path}.{key}")
             types = self.gtypes if which[0] == "g" else self.ptypes
             if isinstance(r, ListT) and r.length == "0" and not add and types.get(which[1]) == EMPTY:
@@ -1481,7 +1497,7 @@ def _lower(low, bodies_of) -> tuple:
         "attrs": low.card_table(),  # (after the rules: their texts are numbered first, the deck's after)
         "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()] +
                  [low.value(game.options[k], f"option {k}") for k in low.option_slot],
-        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2,
+        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()] + low.map_defaults(), "depth": low.max_depth + 2,
         "memo": low.memo_slots, "sites": list(low.sites),
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
     }

@@ -28,8 +28,12 @@ and every ``shuffle``/``random`` step draws from ``random.Random(f"{seed}/{k}")`
 one numba generator, every phase written where it runs, that yields at each choice instead of
 asking a bot (the caller writes the index chosen into ``RI``).
 
+Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a game variable's list
+that no step changes are lowered by :mod:`interpreter.fast.teams`; a player variable holding a map
+with fixed keys by :mod:`interpreter.fast.maps`.
+
 What does not type raises :class:`NotTyped` with the reason and the spec path (a real-time step,
-zones of sets, a variable holding a list, an ``end`` step, ...): ``simulate`` then runs the step API
+zones of sets, a variable a step sets to a list, an ``end`` step, ...): ``simulate`` then runs the step API
 and says why.
 
 How spec text is kept out of the generated module: it is written from the fixed templates of this

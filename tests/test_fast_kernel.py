@@ -289,7 +289,7 @@ def _tallies(result):
             for t in result.tallies + [result.length_tally]], result.wins
 
 
-@pytest.mark.parametrize("spec,players", [("oh_hell", 4), ("skull_king", 3)])
+@pytest.mark.parametrize("spec,players", [("oh_hell", 4), ("skull_king", 3), ("spades", 4)])
 def test_simulate_fast_is_simulate(spec, players):
     """The statistics (counted in bulk from the kernel's arrays) are those of the step API."""
     game = load_game(ROOT / "specs" / f"{spec}.yaml")

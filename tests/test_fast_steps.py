@@ -192,6 +192,16 @@ def test_clone_and_to_state_are_the_same_position():
     assert isinstance(st, FastState) and "over" in repr(st)
 
 
+def test_a_bad_team_is_the_states_error(tmp_path):
+    """A teams: expression giving a seat no team stops new_state(fast=True) as it stops the State."""
+    path = tmp_path / "teams.yaml"
+    path.write_text((ROOT / "tests" / "specs" / "teams.yaml").read_text().replace('of: "p % 2"', 'of: "p - 1"'))
+    game = load_game(path)
+    for fast in (False, True):
+        with pytest.raises(RuleError, match="the team of seat 0 is -1"):
+            game.new_state(3, seed=1, fast=fast)
+
+
 def test_an_index_out_of_range_is_the_states_error():
     """xs[k] out of range stops the game in the State; the FastState raises the same error."""
     game = _game("tests/specs/indexing.yaml", {"pick": 5})

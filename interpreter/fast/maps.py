@@ -1,7 +1,7 @@
 """Player variables holding a map with fixed keys in the typed kernel (:mod:`interpreter.fast.typepass`).
 
 A player variable whose default is a map of single values with number or text keys
-(``pirates: {red: 3, yellow: 3}``) keeps one column of ``PV`` per key (after the player
+(``marks: {red: 3, blue: 3}``) keeps one column of ``PV`` per key (after the player
 variables' columns), in the default's key order; its values share one type. What types:
 
 - ``p.m[k]``: the entry (null for a key the map does not hold, as the step API's map);
@@ -17,7 +17,8 @@ fixed templates below, whose holes are generated names and integers.
 from __future__ import annotations
 
 from ..expr.compiler import parse
-from .teams import RI_INDEX_ERROR, _tp
+from . import lowtypes as tp
+from .teams import RI_INDEX_ERROR
 
 MAP = "player map"  # the type marker of such a variable in ``ptypes``
 
@@ -28,7 +29,6 @@ class PlayerMaps:
     def player_map(self, v, path: str):
         """MAP when ``v`` (the default of ``player_variables.NAME``) is such a map, its keys and
         columns then kept in ``self.pmaps``; else None."""
-        tp = _tp()
         if not (path.startswith("player_variables.") and isinstance(v, dict) and v):
             return None
         name = path[len("player_variables."):]
@@ -58,14 +58,12 @@ class PlayerMaps:
                 and not (tree.children[0].data == "name" and str(tree.children[0].children[0]) == "options"))
 
     def map_read_whole(self, name: str):
-        tp = _tp()
         raise tp.NotTyped(f"player variable {name!r} (a map) read whole: the kernel reads its entries, "
                           f"p.{name}[key]", self.path)
 
     def _map_key(self, name: str, key_tree, env):
         """``(key code, column or None)``: the column when the key is a constant (None: a key
         known at run time), -1 for a constant the map does not hold."""
-        tp = _tp()
         kc, _ = self.scalar(key_tree, env)
         known = tp._fold(kc)
         if known is None or isinstance(known, bool):
@@ -77,7 +75,6 @@ class PlayerMaps:
 
     def map_entry(self, t, env):
         """``X.m[k]`` read: ``(code, type)``."""
-        tp = _tp()
         obj, key = t.children
         name = str(obj.children[1])
         seat, _ = self.scalar(obj.children[0], env)
@@ -93,7 +90,6 @@ class PlayerMaps:
 
     def map_entry_target(self, tree, env):
         """``(store code, which)`` of the target ``X.m[k]`` of a set/add/random step."""
-        tp = _tp()
         obj, key = tree.children
         name = str(obj.children[1])
         seat, _ = self.scalar(obj.children[0], env)
@@ -114,13 +110,12 @@ class PlayerMaps:
         for kv, c in self.pmaps[name]:
             lines += [f"if {k} == {kv}:", f"    {col} = {c}"]
         put = f"add_null(PV[{s}, {col}], {value})" if add else value
-        return lines + [f"if {col} < 0:", f"    RI[{_tp().RI_ERROR}] = {RI_INDEX_ERROR}", "else:",
+        return lines + [f"if {col} < 0:", f"    RI[{tp.RI_ERROR}] = {RI_INDEX_ERROR}", "else:",
                         f"    PV[{s}, {col}] = {put}"]
 
     def map_assign(self, seat: str, name: str, value, env, path: str, add: bool):
         """``set: {X.m: "{k: v, ...}"}``: ``(lines, stores)`` as :meth:`s_set` keeps them (every
         entry's value computed first; the stores run after every target's value is known)."""
-        tp = _tp()
         tree = parse(str(value)) if isinstance(value, str) else None
         if add or tree is None or tree.data != "dict_":
             raise tp.NotTyped(f"player variable {name!r} (a map) {'added to' if add else 'set'} other than to a "

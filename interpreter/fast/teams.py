@@ -22,13 +22,9 @@ the module).
 from __future__ import annotations
 
 from ..expr.compiler import parse
+from . import lowtypes as tp
 
 RI_INDEX_ERROR = 7  # the code of ``RI[RI_ERROR]`` for an index out of range or a bad holder()
-
-
-def _tp():
-    from . import typepass  # (typepass imports this module for its class: read at call time)
-    return typepass
 
 
 class TeamsAndIndexing:
@@ -42,7 +38,6 @@ class TeamsAndIndexing:
     def team_code(self, seat_code: str) -> str:
         """Code of the team of the seat ``seat_code`` (a generated name or expression); without
         ``teams:`` the seat itself. Raises NotTyped when the ``of`` expression does not type."""
-        tp = _tp()
         teams = self.spec.get("teams")
         if not isinstance(teams, dict) or teams.get("of") is None:
             return seat_code
@@ -54,7 +49,6 @@ class TeamsAndIndexing:
         return code
 
     def call_team_of(self, args, env):
-        tp = _tp()
         if len(args) != 1:
             raise tp.NotTyped("team_of without its one argument", self.path)
         c, _ = self.scalar(args[0], env)
@@ -62,7 +56,6 @@ class TeamsAndIndexing:
 
     def call_teammates(self, args, env):
         """``teammates(p)``: the other seats of p's team, clockwise from p."""
-        tp = _tp()
         if len(args) != 1:
             raise tp.NotTyped("teammates without its one argument", self.path)
         start, _ = self.scalar(args[0], env)
@@ -95,7 +88,6 @@ class TeamsAndIndexing:
     # -- lists ----------------------------------------------------------------------------------
     def list_concat(self, a, b):
         """``a + b`` of two lists: a's items, then b's."""
-        tp = _tp()
         elem = b.elem if a.length == "0" else a.elem if b.length == "0" else tp._join(a.elem, b.elem)
         if elem is None:
             raise tp.NotTyped("+ of lists of different kinds", self.path)
@@ -107,7 +99,6 @@ class TeamsAndIndexing:
 
     def list_index(self, t, env):
         """``xs[k]`` of a list (``t`` the index node): ``(code, type)``."""
-        tp = _tp()
         obj, key = t.children
         r = self.e(obj, env)
         if not isinstance(r, tp.ListT):
@@ -138,7 +129,6 @@ class TeamsAndIndexing:
         best for ``ties`` (the tree of the third argument): the first of equal keys stays
         (``'first'``), or the last replaces it (``'last'``: ``>=``/``<=``). A value known only at
         run time does not type."""
-        tp = _tp()
         code, _ = self.scalar(tree, env)
         for word, op in (("first", better), ("last", better + "=")):
             if code == str(self.text(word)):
@@ -163,7 +153,6 @@ class TeamsAndIndexing:
     # -- seats of cards ---------------------------------------------------------------------------
     def call_holder(self, args, env):
         """``holder(c)``: the seat whose per-player zone holds card c, else null."""
-        tp = _tp()
         if len(args) != 1:
             raise tp.NotTyped("holder without its one argument", self.path)
         cc, ct = self.scalar(args[0], env)

@@ -298,6 +298,7 @@ def test_simulate_fast_is_simulate(spec, players):
     assert fast.fast and not fast.fast_note and not slow.fast
     assert _tallies(fast) == _tallies(slow)
     assert fast.summary()["seats"] == slow.summary()["seats"]
+    assert fast.summary().get("teams") == slow.summary().get("teams") and fast.team_wins == slow.team_wins
     seen = []
     one_by_one = simulate(game, 5, players, seed=7, fast=True, on_game=lambda i, *o: seen.append((i, o)))
     assert [i for i, _ in seen] == list(range(5)) and _tallies(one_by_one)[1] == simulate(game, 5, players, seed=7).wins
@@ -317,6 +318,22 @@ def test_bulk_tally_is_one_by_one(monkeypatch):
     assert (a.n, a.total, a.squares, a.low, a.high, a.counts, a.complete) == \
         (b.n, b.total, b.squares, b.low, b.high, b.counts, b.complete)
     assert not a.complete
+
+
+def test_bulk_team_wins_are_one_by_one():
+    """SimulationResult.add_many counts a team's win once for the team, as add does."""
+    from fractions import Fraction
+    from interpreter.sim import simulate as sim
+    scores = np.array([[1, 5, 5, 0], [7, 7, 7, 7], [3, 2, 3, 1], [0, 9, 1, 8], [4, 4, 2, 2]], dtype=np.int64)
+    lengths = np.arange(5, dtype=np.int64)
+    for teams in ([0, 1, 0, 1], [0, 0, 1, 2]):
+        a, b = (sim.SimulationResult("t", 4, "", [sim._Tally() for _ in range(4)], [Fraction(0)] * 4)
+                for _ in range(2))
+        a.teams = b.teams = teams
+        a.add_many(scores, lengths, False)
+        for row, n in zip(scores, lengths):
+            b.add([int(x) for x in row], [p for p in range(4) if row[p] == max(row)], int(n))
+        assert a.team_wins == b.team_wins and a.wins == b.wins and sum(a.team_wins.values()) == 5
 
 
 def test_simulate_fast_falls_back_with_the_reason():

@@ -18,6 +18,12 @@ the module).
 - **Concatenation** ``xs + ys`` of two lists where it is consumed: one loop after the other.
 - ``holder(c)``: the seat whose per-player zone holds the card (its row of ``Z``, from ``LOC``),
   else null; a null card flags the game as the step API stops it.
+- ``argmax``/``argmin`` with ties ``'first'`` or ``'last'`` written out.
+- A game variable whose default is a list of single values and that no step sets: written as
+  that list literal where it is read (a step that sets it does not type).
+
+A helper that may flag an error is given ``RI``: it is never hoisted out of the short-circuit that
+guards it (``_hoist``), and the step API's generator returns at a flag before its next choice.
 """
 from __future__ import annotations
 
@@ -28,7 +34,8 @@ RI_INDEX_ERROR = 7  # the code of ``RI[RI_ERROR]`` for an index out of range or 
 
 
 class TeamsAndIndexing:
-    """Lowering of teams, ``xs[k]``, ``xs + ys`` and ``holder(c)`` (see the module's doc)."""
+    """Lowering of teams, ``xs[k]``, ``xs + ys``, ``holder(c)``, ties and constant lists (see the
+    module's doc)."""
 
     # -- teams ----------------------------------------------------------------------------------
     def team_vars(self) -> set:

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import load_game
+from interpreter.errors import RuleError
 from interpreter.fast import rng as R
 from interpreter.fast.kernel import kernel_for, why_not
 from interpreter.fast.typepass import NotTyped, check_source, lower
@@ -196,6 +197,7 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("crazy_eights", ()) in typed  # optional actions (draw, pass)
     assert ("crazy_eights", (("preset", "openspiel"),)) in typed  # index_of
     assert ("witches_of_blackmore", ()) in typed  # move of given cards
+    assert ("spades", ()) in typed and ("spades", (("preset", "openspiel"),)) in typed  # teams, trick[0]
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -213,12 +215,81 @@ def test_same_games_as_the_step_api(spec, opts):
             assert lengths[i] == length, (players, 100 + i)
 
 
+SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
+         ("player_maps.yaml", {})]
+
+
+@pytest.mark.parametrize("name,opts", SMALL)
+def test_teams_and_indexing_play_the_step_apis_games(name, opts):
+    """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
+    zone, a literal, a comprehension and a range (negative: from the end), xs + ys, holder(), a
+    variable's list that no step sets, argmax/argmin with ties 'last', and a player's map (entries
+    by a key written out or known at run time, added to, set whole):
+    the same games as the step API at every player count (odd ones too: teams of unequal size)."""
+    game = load_game(ROOT / "tests" / "specs" / name, opts or None)
+    kernel = kernel_for(game)
+    for players in range(game.min_players, game.max_players + 1):
+        scores, lengths, errors = kernel.run(players, 100, 6)
+        for i in range(6):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0
+            assert list(scores[i]) == list(want), (players, 100 + i)
+            assert lengths[i] == length, (players, 100 + i)
+
+
+def test_an_index_out_of_range_is_flagged_and_the_step_api_says_why():
+    """The step API stops a game at an index out of range; the kernel flags it (code 7) and
+    simulate replays it in the step API, which raises its located error."""
+    game = load_game(ROOT / "tests" / "specs" / "indexing.yaml", {"pick": 3})
+    _, _, errors = kernel_for(game).run(2, 0, 3)
+    assert list(errors) == [7, 7, 7]
+    with pytest.raises(RuleError, match="out of range"):
+        simulate(game, 3, 2, seed=0, fast=True)
+
+
+@pytest.mark.parametrize("old,new,reason", [
+    ('- add: {"p.marks[colour]": "c.rank"}', "- set: {\"p.marks['purple']\": 1}", "does not start with"),
+    ('- set: {colour: c.colour}', "- set: {colour: \"count(p.marks)\"}", "read whole"),
+    ('- set: {colour: c.colour}', "- set: {p.marks: \"{'purple': 1}\"}", "a key it does not start with"),
+    ('- set: {colour: c.colour}', "- add: {p.marks: 1}", "other than to a map literal")])
+def test_what_a_players_map_cannot_do_in_the_kernel_says_why(tmp_path, old, new, reason):
+    """A map that would grow, or read whole, does not type: the reason says what."""
+    text = (ROOT / "tests" / "specs" / "player_maps.yaml").read_text()
+    assert old in text
+    path = tmp_path / "maps.yaml"
+    path.write_text(text.replace(old, new))
+    with pytest.raises(NotTyped, match=reason):
+        lower(load_game(path))
+
+
+def test_a_constant_list_set_by_a_step_says_why(tmp_path):
+    text = (ROOT / "tests" / "specs" / "lists_and_ties.yaml").read_text()
+    path = tmp_path / "lists.yaml"
+    path.write_text(text.replace("      - move: {from: pile, to: deck}", "      - set: {values: [1]}\n"
+                                 "      - move: {from: pile, to: deck}"))
+    with pytest.raises(NotTyped, match="holds a list and a step sets it"):
+        lower(load_game(path))
+
+
+def test_a_map_key_known_at_run_time_that_the_map_lacks_is_flagged(tmp_path):
+    """The step API's map grows; the kernel's cannot: it flags the game (code 7) and simulate
+    plays it in the step API, with the same results."""
+    text = (ROOT / "tests" / "specs" / "player_maps.yaml").read_text()
+    path = tmp_path / "grows.yaml"
+    path.write_text(text.replace("- set: {colour: c.colour}", "- set: {colour: \"'purple' if c.rank == 1 else c.colour\"}"))
+    game = load_game(path)
+    _, _, errors = kernel_for(game).run(3, 0, 20)
+    assert 7 in set(errors) and set(errors) <= {0, 7}
+    fast = simulate(game, 20, 3, seed=0, fast=True)
+    assert fast.fast and fast.scores == simulate(game, 20, 3, seed=0).scores
+
+
 def _tallies(result):
     return [(t.n, t.total, t.squares, t.low, t.high, t.counts, t.complete)
             for t in result.tallies + [result.length_tally]], result.wins
 
 
-@pytest.mark.parametrize("spec,players", [("oh_hell", 4), ("skull_king", 3)])
+@pytest.mark.parametrize("spec,players", [("oh_hell", 4), ("skull_king", 3), ("spades", 4)])
 def test_simulate_fast_is_simulate(spec, players):
     """The statistics (counted in bulk from the kernel's arrays) are those of the step API."""
     game = load_game(ROOT / "specs" / f"{spec}.yaml")
@@ -227,6 +298,7 @@ def test_simulate_fast_is_simulate(spec, players):
     assert fast.fast and not fast.fast_note and not slow.fast
     assert _tallies(fast) == _tallies(slow)
     assert fast.summary()["seats"] == slow.summary()["seats"]
+    assert fast.summary().get("teams") == slow.summary().get("teams") and fast.team_wins == slow.team_wins
     seen = []
     one_by_one = simulate(game, 5, players, seed=7, fast=True, on_game=lambda i, *o: seen.append((i, o)))
     assert [i for i, _ in seen] == list(range(5)) and _tallies(one_by_one)[1] == simulate(game, 5, players, seed=7).wins
@@ -248,11 +320,27 @@ def test_bulk_tally_is_one_by_one(monkeypatch):
     assert not a.complete
 
 
+def test_bulk_team_wins_are_one_by_one():
+    """SimulationResult.add_many counts a team's win once for the team, as add does."""
+    from fractions import Fraction
+    from interpreter.sim import simulate as sim
+    scores = np.array([[1, 5, 5, 0], [7, 7, 7, 7], [3, 2, 3, 1], [0, 9, 1, 8], [4, 4, 2, 2]], dtype=np.int64)
+    lengths = np.arange(5, dtype=np.int64)
+    for teams in ([0, 1, 0, 1], [0, 0, 1, 2]):
+        a, b = (sim.SimulationResult("t", 4, "", [sim._Tally() for _ in range(4)], [Fraction(0)] * 4)
+                for _ in range(2))
+        a.teams = b.teams = teams
+        a.add_many(scores, lengths, False)
+        for row, n in zip(scores, lengths):
+            b.add([int(x) for x in row], [p for p in range(4) if row[p] == max(row)], int(n))
+        assert a.team_wins == b.team_wins and a.wins == b.wins and sum(a.team_wins.values()) == 5
+
+
 def test_simulate_fast_falls_back_with_the_reason():
-    game = load_game(ROOT / "specs" / "hearts.yaml")
-    result = simulate(game, 2, 4, seed=1, fast=True)
-    assert not result.fast and "does not type" in result.fast_note and "indexing" in result.fast_note
-    assert result.scores == simulate(game, 2, 4, seed=1).scores
+    game = load_game(ROOT / "tests" / "specs" / "private_pass.yaml")
+    result = simulate(game, 2, 3, seed=1, fast=True)
+    assert not result.fast and "does not type" in result.fast_note and "an end step" in result.fast_note
+    assert result.scores == simulate(game, 2, 3, seed=1).scores
     oh = load_game(ROOT / "specs" / "oh_hell.yaml")
     result = simulate(oh, 2, 4, seed=1, fast=True, bots={1: "first"})
     assert not result.fast and "seat 1 is a first bot" in result.fast_note

@@ -23,7 +23,10 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("specs/skull_king.yaml", {"scoring": "rascal_cannonball", "preset": "rulebook_2021"}),
         ("specs/crazy_eights.yaml", {}), ("specs/crazy_eights.yaml", {"preset": "openspiel"}),
         ("specs/witches_of_blackmore.yaml", {}),
-        ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {})]
+        ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {}),
+        ("specs/spades.yaml", {}), ("specs/spades.yaml", {"preset": "openspiel"}), ("tests/specs/teams.yaml", {}),
+        ("tests/specs/indexing.yaml", {"pick": -1}), ("tests/specs/lists_and_ties.yaml", {}),
+        ("tests/specs/player_maps.yaml", {})]
 
 
 def _game(path, options):
@@ -73,8 +76,8 @@ def test_specs_it_cannot_run_say_why():
     game = load_game(ROOT / "specs" / "queen_of_scots.yaml")
     with pytest.raises(RulebookError, match="zone of sets"):
         game.new_state(2, seed=1, fast=True)
-    with pytest.raises(RulebookError, match="teams"):
-        load_game(ROOT / "specs" / "spades.yaml").new_state(4, seed=1, fast=True)
+    with pytest.raises(RulebookError, match="climb step"):
+        load_game(ROOT / "tests" / "specs" / "climb.yaml").new_state(2, seed=1, fast=True)
     for big in (2 ** 63, -(2 ** 63)):
         with pytest.raises(RulebookError, match="fits in 64 bits"):
             load_game(ROOT / "specs" / "oh_hell.yaml").new_state(4, seed=big, fast=True)
@@ -187,6 +190,28 @@ def test_clone_and_to_state_are_the_same_position():
     with pytest.raises(IllegalAction, match="game is over"):
         st.apply(0)
     assert isinstance(st, FastState) and "over" in repr(st)
+
+
+def test_a_bad_team_is_the_states_error(tmp_path):
+    """A teams: expression giving a seat no team stops new_state(fast=True) as it stops the State."""
+    path = tmp_path / "teams.yaml"
+    path.write_text((ROOT / "tests" / "specs" / "teams.yaml").read_text().replace('of: "p % 2"', 'of: "p - 1"'))
+    game = load_game(path)
+    for fast in (False, True):
+        with pytest.raises(RuleError, match="the team of seat 0 is -1"):
+            game.new_state(3, seed=1, fast=fast)
+
+
+def test_an_index_out_of_range_is_the_states_error():
+    """xs[k] out of range stops the game in the State; the FastState raises the same error."""
+    game = _game("tests/specs/indexing.yaml", {"pick": 5})
+    fast, slow = game.new_state(2, seed=1, fast=True), game.new_state(2, seed=1)
+    action = slow.legal_actions()[0].text
+    with pytest.raises(RuleError) as slow_err:
+        slow.apply(action)
+    with pytest.raises(RuleError) as fast_err:
+        fast.apply(action)
+    assert "out of range" in str(slow_err.value) and str(fast_err.value) == str(slow_err.value)
 
 
 def test_a_rule_that_fails_is_the_states_error(tmp_path):

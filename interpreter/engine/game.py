@@ -105,6 +105,8 @@ class Game:
                     or chance_samples is not None or player_names is not None):
                 raise RulebookError("fast=True plays whole games from the deal: no trace, events, setup, start, "
                                     "chance or player names")
+            if getattr(self, "teams_fn", None) is not None and isinstance(num_players, int):
+                self.teams(num_players)  # a bad teams: expression stops the game at its start, as below
             from ..fast.steps import fast_state
             return fast_state(self, num_players, seed)
         if isinstance(num_players, bool) or not isinstance(num_players, int):

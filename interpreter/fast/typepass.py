@@ -28,8 +28,12 @@ and every ``shuffle``/``random`` step draws from ``random.Random(f"{seed}/{k}")`
 one numba generator, every phase written where it runs, that yields at each choice instead of
 asking a bot (the caller writes the index chosen into ``RI``).
 
+Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a game variable's list
+that no step changes are lowered by :mod:`interpreter.fast.teams`; a player variable holding a map
+with fixed keys by :mod:`interpreter.fast.maps`.
+
 What does not type raises :class:`NotTyped` with the reason and the spec path (a real-time step,
-zones of sets, a variable holding a list, an ``end`` step, ...): ``simulate`` then runs the step API
+zones of sets, a variable a step sets to a list, an ``end`` step, ...): ``simulate`` then runs the step API
 and says why.
 
 How spec text is kept out of the generated module: it is written from the fixed templates of this
@@ -48,6 +52,10 @@ import re
 from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
+from .lowtypes import (BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS, RI_CHOSEN, RI_COUNT, RI_ERROR, RI_LISTING,  # noqa: F401
+                       RI_SEED, RI_SIZE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
+from .maps import PlayerMaps
+from .teams import TeamsAndIndexing
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -58,16 +66,6 @@ MAX_LIST = 512  # the longest list a `for` step or a choice may hold in the kern
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
 STATE_ARGS = ("Z", "ZN", "GV", "PV", "PB", "MD", "LOC", "ATTR", "NP", "RG", "RI", "TMP", "OPT", "SB", "SK", "SEEN",
               "MEMO")
-
-
-class NotTyped(Exception):
-    """The spec (with these options) does not type: ``reason`` says what, ``path`` where (a spec
-    path such as ``phases.trick[0].choose``)."""
-
-    def __init__(self, reason: str, path: str = "", line: int = 0):
-        where = ", ".join(x for x in (path and f"at {path}", line and f"spec line {line}") if x)
-        super().__init__(f"{reason}" + (f" ({where})" if where else ""))
-        self.reason, self.path, self.line = reason, path, line
 
 
 def spec_line(game, path: str) -> int:
@@ -81,53 +79,6 @@ def spec_line(game, path: str) -> int:
 
 
 # -- types ------------------------------------------------------------------------------------
-INT, BOOL, TEXT, CARD, NUL = "int", "bool", "text", "card", "null"
-EMPTY = "empty list"  # a variable only ever set to [] (its comprehensions are empty, never compiled)
-
-
-_FOLD_NODES = (ast.Expression, ast.Constant, ast.BoolOp, ast.UnaryOp, ast.Compare, ast.BinOp, ast.IfExp, ast.And,
-               ast.Or, ast.Not, ast.USub, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Add, ast.Sub,
-               ast.Mult)
-
-
-def _fold(code: str):
-    """The value of generated code made of constants and operators only (an `if` on options),
-    or None when it reads anything of the game."""
-    tree = ast.parse(code, mode="eval")
-    if not all(isinstance(n, _FOLD_NODES) for n in ast.walk(tree)):
-        return None
-
-    def ev(n):
-        if isinstance(n, ast.Expression):
-            return ev(n.body)
-        if isinstance(n, ast.Constant):
-            return n.value
-        if isinstance(n, ast.BoolOp):
-            vals = [ev(v) for v in n.values]
-            out = vals[0]
-            for v in vals[1:]:
-                out = (out and v) if isinstance(n.op, ast.And) else (out or v)
-            return out
-        if isinstance(n, ast.UnaryOp):
-            v = ev(n.operand)
-            return (not v) if isinstance(n.op, ast.Not) else -v
-        if isinstance(n, ast.IfExp):
-            return ev(n.body) if ev(n.test) else ev(n.orelse)
-        if isinstance(n, ast.BinOp):
-            a, b = ev(n.left), ev(n.right)
-            return a + b if isinstance(n.op, ast.Add) else a - b if isinstance(n.op, ast.Sub) else a * b
-        a = ev(n.left)
-        for op, right in zip(n.ops, n.comparators):
-            b = ev(right)
-            ok = {ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b,
-                  ast.GtE: a >= b}[type(op)]
-            if not ok:
-                return False
-            a = b
-        return True
-    return ev(tree)
-
-
 def _declared_attributes(entries) -> dict:
     """Attribute name -> the type of its literal values (or NUL when none is a plain literal), in
     the order the spec's card entries (``cards:``; their ``each``, ``attributes`` and modes) name
@@ -146,43 +97,6 @@ def _declared_attributes(entries) -> dict:
     return out
 
 
-class ListT:
-    """A list where it is consumed: ``elem`` (element type) and ``loop(c, var, body)``, which
-    writes the lines that bind each element to the generated name ``var`` and run ``body``
-    (a list of lines) for it."""
-
-    def __init__(self, elem, loop, length=None, zone=None, refs=()):
-        self.elem, self.loop, self.length, self.zone = elem, loop, length, zone
-        self.refs = set(refs)  # the generated local names its loop reads
-
-
-def _names(*codes):
-    out = set()
-    for c in codes:
-        if c:
-            out.update(re.findall(r"\bv[0-9]+\b", c))
-    return out
-
-
-def _empty_list():
-    return ListT(NUL, lambda var, body: [], length="0")
-
-
-def _join(a, b):
-    if a == b or b == NUL:
-        return a
-    if a == NUL:
-        return b
-    if {a, b} <= {INT, BOOL}:
-        return INT
-    return None
-
-
-def _known(ty):
-    """A variable's type as read: one only ever null (or not yet seen set) reads as a number."""
-    return INT if ty in (None, NUL) else ty
-
-
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
 
 
@@ -190,14 +104,15 @@ def _hoist(lines, bound, fresh):
     """Loop-invariant helper calls out of ``lines``: a call none of whose arguments is in
     ``bound`` (names set inside the loop) is computed once before it. Helpers are pure and safe on
     any input (no writes; null guarded), so computing one that a short-circuit would skip changes
-    no result. Returns (lines before, the lines rewritten)."""
+    no result; one given ``RI`` (it may flag an error: an index out of range, see teams.py) stays
+    where it is. Returns (lines before, the lines rewritten)."""
     pre, done = [], {}
     out = []
     for ln in lines:
         def swap(m):
             call = m.group(0)
             args = set(re.findall(r"\b[vti][0-9]+\b", call))
-            if args & bound:
+            if args & bound or re.search(r"\bRI\b", call):  # (given RI: it may flag an error, see teams.py)
                 return call
             if call not in done:
                 done[call] = fresh("t")
@@ -245,11 +160,7 @@ def _bound_in(lines):
     return set(re.findall(r"\b([vti][0-9]+) (?:=|\+=)", text)) | set(re.findall(r"for ([vti][0-9]+) in", text))
 
 
-def _indent(lines, n=1):
-    return ["    " * n + ln for ln in lines]
-
-
-class Lowering:
+class Lowering(TeamsAndIndexing, PlayerMaps):
     """One spec with one choice of options, lowered to the source of a numba module.
 
     ``fold``: the options whose values are written into the module as constants (a condition on
@@ -296,14 +207,15 @@ class Lowering:
         self.card_table()  # types the cards (the table is made again once the rules are lowered)
         self.texts = {}
         # variables
+        self.const_lists: dict = {}  # game variables holding a list no step sets (teams.py)
+        self.pmaps, self.pmap_types, self.pmap_defaults, self.map_targets = {}, {}, [], {}  # (maps.py)
         self.gvars = {k: i for i, k in enumerate(game.var_defaults)}
         self.pvars = {k: i for i, k in enumerate(game.pvar_defaults)}
         self.gtypes = {k: self.typed_default(v, f"variable {k}", f"variables.{k}") for k, v in game.var_defaults.items()}
         self.ptypes = {k: self.typed_default(v, f"player variable {k}", f"player_variables.{k}")
                        for k, v in game.pvar_defaults.items()}
         self.option_slot = {k: len(self.gvars) + i for i, k in enumerate(k for k in game.options if k not in self.fold)}
-        if getattr(game, "teams_fn", None) is not None:
-            raise NotTyped("teams (team variables are shared by several seats)", "teams")
+        self.team_targets: dict = {}  # the store code of a team variable -> (seat code, slot): see teams.py
         # definitions
         self.defines = {}
         for key, body in (self.spec.get("define") or {}).items():
@@ -383,8 +295,8 @@ class Lowering:
         return TEXT_BASE + self.texts[s]
 
     def value(self, v, what="a value") -> int:
-        if v is None or (isinstance(v, list) and not v and what.startswith("variable")):
-            return NULL
+        if v is None or (isinstance(v, (list, dict)) and what.startswith("variable")):
+            return NULL  # (a list in a variable is written where it is read: see teams.py)
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, int):
@@ -419,6 +331,9 @@ class Lowering:
 
     def typed_default(self, v, what, path):
         """The type of a variable's default value; NotTyped located at the variable (``path``)."""
+        known = self.constant_list(v, path) or self.player_map(v, path)
+        if known is not None:
+            return known
         try:
             return self.type_of_value(v, what)
         except NotTyped as exc:
@@ -501,6 +416,8 @@ class Lowering:
         if name in self.gvars:
             if self.gtypes.get(name) == EMPTY:
                 return _empty_list()
+            if name in self.const_lists:
+                return self.const_list(name)
             return f"GV[{self.gvars[name]}]", _known(self.gtypes.get(name))
         if name in self.zone_row and not self.per_player[name]:
             return self.zone_list(str(self.zone_row[name]))
@@ -552,6 +469,8 @@ class Lowering:
         a, op, b = t.children
         op = str(op)
         ra, rb = self.e(a, env), self.e(b, env)
+        if op == "+" and isinstance(ra, ListT) and isinstance(rb, ListT):
+            return self.list_concat(ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped(f"{op} of lists (a list built up in a variable: the kernel keeps no lists)", self.path)
         (ca, ta), (cb, tb) = ra, rb
@@ -673,6 +592,8 @@ class Lowering:
                         self.attr_types[name])
             return f"attr_get(ATTR, {a}, {code})", self.attr_types[name]
         if ty in (INT, BOOL):  # a seat
+            if name in self.pmaps:
+                self.map_read_whole(name)
             if name in self.pvars:
                 if self.ptypes.get(name) == EMPTY:
                     return _empty_list()
@@ -683,7 +604,9 @@ class Lowering:
         raise NotTyped(f".{name} of a {ty}", self.path)
 
     def e_index(self, t, env):
-        raise NotTyped("indexing (x[k]): lists and maps are not kernel values", self.path)
+        if self.is_player_map(t.children[0]):
+            return self.map_entry(t, env)  # (maps.py)
+        return self.list_index(t, env)  # (teams.py)
 
     def e_slice(self, t, env):
         raise NotTyped("slicing (x[a:b]): lists are not kernel values", self.path)
@@ -829,6 +752,8 @@ class Lowering:
         return self._first_last(args, env, True)
 
     def _arg_best(self, args, env, better):
+        if len(args) == 3:  # ties: 'first' (the default) or 'last' (see teams.py)
+            better, args = self.ties_op(args[2], env, better), args[:2]
         if len(args) != 2 or getattr(args[1], "data", None) != "lambda_":
             raise NotTyped("argmax/argmin with ties= or without a lambda", self.path)
         lst = self.lst(args[0], env)
@@ -1069,6 +994,9 @@ class Lowering:
                     raise NotTyped(f"setting the step-bound name {name!r}", self.path)
                 if name not in self.gvars:
                     raise NotTyped(f"{name!r} is not a variable", self.path)
+                if name in self.const_lists:
+                    raise NotTyped(f"variable {name!r} holds a list and a step sets it (the kernel keeps a "
+                                   f"variable's list only when no step changes it)", self.path)
                 out.append((f"GV[{self.gvars[name]}]", ("g", name), value))
             elif tree.data == "attr":
                 obj, name = tree.children
@@ -1076,14 +1004,21 @@ class Lowering:
                 name = str(name)
                 if name not in self.pvars:
                     raise NotTyped(f"{name!r} is not a player variable", self.path)
+                if name in self.pmaps:  # the whole map (maps.py)
+                    out.append((seat, ("M", name), value))
+                    continue
                 out.append((f"PV[{seat}, {self.pvars[name]}]", ("p", name), value))
+                if name in self.team_vars():
+                    self.team_targets[out[-1][0]] = (seat, self.pvars[name])
+            elif tree.data == "index" and self.is_player_map(tree.children[0]):
+                out.append(self.map_entry_target(tree, env) + (value,))
             else:
                 raise NotTyped("setting an entry of a map or list", self.path)
         return out
 
     def check_type(self, which, ty):
         kind, name = which
-        types = self.gtypes if kind == "g" else self.ptypes
+        types = self.gtypes if kind == "g" else self.pmap_types if kind == "m" else self.ptypes
         old = types.get(name, NUL)
         new = _join(old, ty)
         if new is None:
@@ -1097,6 +1032,11 @@ class Lowering:
         key = "add" if add else "set"
         lines, stores = [], []
         for store, which, value in self.targets(step, key, env, path):
+            if which[0] == "M":  # a player's whole map (maps.py)
+                more, st = self.map_assign(store, which[1], value, env, f"{path}.{key}", add)
+                lines += more
+                stores += st
+                continue
             r = self.expr(value, env, f"{path}.{key}")
             types = self.gtypes if which[0] == "g" else self.ptypes
             if isinstance(r, ListT) and r.length == "0" and not add and types.get(which[1]) == EMPTY:
@@ -1112,7 +1052,7 @@ class Lowering:
             lines.append(f"{tmp} = {code}")
             stores.append((store, tmp))
         for store, tmp in stores:
-            lines.append(f"{store} = add_null({store}, {tmp})" if add else f"{store} = {tmp}")
+            lines += self.store_lines(store, tmp, add)
         return lines
 
     def s_add(self, step, env, path):
@@ -1133,7 +1073,7 @@ class Lowering:
                              f"{gen} = event_gen(RG, RI, SB, SK)", f"{tmp} = TMP[{row}, randbelow_row(RG, {gen}, {n})]"]
             stores.append((store, tmp))
         for store, tmp in stores:
-            lines.append(f"{store} = {tmp}")
+            lines += self.store_lines(store, tmp, False)
         return lines
 
     def zone_row_code(self, text, env, path):
@@ -1324,7 +1264,8 @@ class Lowering:
                                                c, cp, played_of(value, seat, mode))
             # the caller reads the seat, the number of options (in OPT) and the site from the number
             # yielded (seat + options << 16 + site << 36), then writes the index chosen
-            ask = [f"yield {seat} + ({n} << 16) + ({len(self.sites) - 1} << 36)", f"{k0} = RI[{RI_CHOSEN}]"]
+            ask = [f"if RI[{RI_ERROR}] != 0:", "    return",  # (flagged by an expression: see teams.py)
+                   f"yield {seat} + ({n} << 16) + ({len(self.sites) - 1} << 36)", f"{k0} = RI[{RI_CHOSEN}]"]
         else:
             ask = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
@@ -1368,7 +1309,8 @@ class Lowering:
                                f"TMP[{base + 4}, {k}] = {tot}", f"TMP[{base + 5}, {k}] = {n}",
                                f"for {q} in range({n}):", f"    TMP[{base + 2}, {tot} + {q}] = OPT[0, {q}]",
                                f"    TMP[{base + 3}, {tot} + {q}] = OPT[1, {q}]", f"{tot} += {n}"])
-        out += [f"yield 65535 + ({cnt} << 16) + ({site} << 36)",
+        out += [f"if RI[{RI_ERROR}] != 0:", "    return",
+                f"yield 65535 + ({cnt} << 16) + ({site} << 36)",
                 f"for {k} in range({cnt}):", f"    {q} = TMP[{base + 4}, {k}] + TMP[{base + 6}, {k}]",
                 f"    TMP[{base}, {k}] = TMP[{base + 2}, {q}]", f"    TMP[{base + 1}, {k}] = TMP[{base + 3}, {q}]",
                 f"    RI[{RI_ACTIONS}] += 1"]
@@ -1385,12 +1327,6 @@ REFUSED = {"realtime": "a realtime step (several players act at once, in an orde
            "climb": "a climb step (turns until all the others pass: the kernel has no such turn order yet)",
            "end": "an end step (the game ends in the middle of a phase)",
            "assert": "an assert step"}
-RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row, 5: draws' first row,
-# 6: draws seeded ahead, 7: how many draws to seed ahead (the most a game of the run has used)
-# the step API's (interpreter.fast.steps): the index of the option the caller chose
-RI_CHOSEN = 11
-RI_LISTING = 12  # the number of the last listing of cards that gives one option per name
-RI_SIZE = 13
 
 
 # -- the module ------------------------------------------------------------------------------------
@@ -1470,7 +1406,7 @@ def _lower(low, bodies_of) -> tuple:
         "attrs": low.card_table(),  # (after the rules: their texts are numbered first, the deck's after)
         "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()] +
                  [low.value(game.options[k], f"option {k}") for k in low.option_slot],
-        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2,
+        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()] + low.map_defaults(), "depth": low.max_depth + 2,
         "memo": low.memo_slots, "sites": list(low.sites),
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
     }

@@ -139,7 +139,7 @@ class SimulationResult:
     def add_many(self, scores, lengths, lowest: bool) -> None:
         """Count many finished games at once: ``scores`` int64[games, players] (no null),
         ``lengths`` int64[games]; the winners are the seats with the best score (``lowest``: the
-        lowest), ties sharing a win, as :meth:`add` counts them. Not for teams (see :meth:`add`)."""
+        lowest), ties sharing a win, as :meth:`add` counts them (a team's win once for the team)."""
         import numpy as np
         for p in range(self.num_players):
             self.tallies[p].add_many(scores[:, p])
@@ -151,6 +151,16 @@ class SimulationResult:
             for p in range(self.num_players):
                 if per_seat[p]:
                     self.wins[p] += Fraction(int(per_seat[p]), int(w))
+        if self.teams is not None:  # each team with a winning seat: 1 / the number of such teams
+            names = sorted(set(self.teams))
+            team_won = np.stack([won[:, [q for q, t in enumerate(self.teams) if t == x]].any(axis=1)
+                                 for x in names], axis=1)
+            teams_won = team_won.sum(axis=1)
+            for k in np.unique(teams_won):
+                per_team = team_won[teams_won == k].sum(axis=0)
+                for i, x in enumerate(names):
+                    if per_team[i]:
+                        self.team_wins[x] = self.team_wins.get(x, 0) + Fraction(int(per_team[i]), int(k))
         self.length_tally.add_many(lengths)
 
     def summary(self) -> dict:
@@ -391,7 +401,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         from ..fast.kernel import why_not
         result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games)) or ""
         if not result.fast_note:
-            bulk = result if on_game is None and result.teams is None else None
+            bulk = result if on_game is None else None
             result.kernel_ready = _kernel_ready(game, note, compiling)  # (in the cache before workers start)
             start = time.perf_counter()
             if n_games > 1 and (jobs > 1 or backend == "dask"):

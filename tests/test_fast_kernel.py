@@ -187,7 +187,7 @@ for _spec, _opts in CASES:
 
 
 def test_the_kernel_covers_the_specs_it_should():
-    """Oh Hell, Skull King, Crazy Eights and Witches type with every option set but the ones said in the report (this
+    """Oh Hell, Skull King, Crazy Eights, Witches and Go Fish type with every option set but the ones said in the report (this
     guards against a change that makes the kernel silently fall back)."""
     typed = {(s.stem, tuple(sorted(o.items()))) for s, o in TYPED}
     assert ("oh_hell", ()) in typed and ("skull_king", ()) in typed
@@ -196,6 +196,7 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("crazy_eights", ()) in typed  # optional actions (draw, pass)
     assert ("crazy_eights", (("preset", "openspiel"),)) in typed  # index_of
     assert ("witches_of_blackmore", ()) in typed  # move of given cards
+    assert ("go_fish", ()) in typed  # pairs as options, several lists, a map literal, str()
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])

@@ -22,8 +22,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("specs/skull_king.yaml", {"pirate_abilities": True, "kraken": True, "white_whale": True}),
         ("specs/skull_king.yaml", {"scoring": "rascal_cannonball", "preset": "rulebook_2021"}),
         ("specs/crazy_eights.yaml", {}), ("specs/crazy_eights.yaml", {"preset": "openspiel"}),
-        ("specs/witches_of_blackmore.yaml", {}),
-        ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {})]
+        ("specs/witches_of_blackmore.yaml", {}), ("specs/go_fish.yaml", {}),
+        ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {}), ("tests/specs/pairs.yaml", {})]
 
 
 def _game(path, options):

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import IllegalAction, RulebookError
 from ..model.state import Action
+from .compound import option_text_maker, text_of_value
 from .kernel import built_once, load_module, state_arrays
 from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
 
@@ -48,9 +49,14 @@ class StepKernel:
         # each site: option (value, mode) -> its text, as the step API writes it (engine.program.Choose);
         # texts are made once and kept (a card's, or a value's)
         self.text_of = []
+        self.tuple_sites = {}  # site -> (its text maker, the first TMP row of its options' parts)
         for site in info["sites"]:
             verb = site["verb"]
-            if site["cards"] and not site["modes"]:
+            if isinstance(site["elem"], list):  # options that are pairs: their parts are in rows of TMP
+                self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names),
+                                                       site["tuple_row"])
+                text = None  # bound to a state's TMP by FastState (see texts_for)
+            elif site["cards"] and not site["modes"]:
                 def text(v, m, plain=[f"{verb} {name}" for name in names]):
                     return plain[v]
             elif site["cards"]:
@@ -62,7 +68,7 @@ class StepKernel:
                         return plain[v]
                     t = moded.get((v, m))
                     if t is None:
-                        t = moded[(v, m)] = f"{verb} {names[v]} as {texts[m]}"
+                        t = moded[(v, m)] = f"{verb} {names[v]} as {text_of_value(m, texts)}"
                     return t
             else:
                 elem = site["elem"]
@@ -71,7 +77,7 @@ class StepKernel:
                 def text(v, m, made=made, verb=verb, elem=elem):
                     t = made.get(v)
                     if t is None:
-                        word = texts[v] if elem == "text" else ("yes" if v else "no") if elem == "bool" else v
+                        word = text_of_value(v, texts) if elem == "text" else ("yes" if v else "no") if elem == "bool" else v
                         t = made[v] = f"{verb} {word}"
                     return t
             if site.get("optional") is not None:  # the optional action chooses null: its verb alone
@@ -79,6 +85,22 @@ class StepKernel:
                     return verb if v == NULL else inner(v, m)
             self.text_of.append(text)
         self._start: dict = {}
+
+    def texts_for(self, tmp) -> list:
+        """Each site's option text maker ``text(value, mode)`` for a state whose TMP array is
+        ``tmp`` (a site whose options are pairs reads their parts there)."""
+        if not self.tuple_sites:
+            return self.text_of
+        out = list(self.text_of)
+        for site, (make, row) in self.tuple_sites.items():
+            def text(v, m, make=make, row=row, tmp=tmp):
+                return make(tmp, row, v)
+            optional = self.info["sites"][site].get("optional")
+            if optional is not None:
+                def text(v, m, inner=text, verb=optional):
+                    return verb if v == NULL else inner(v, m)
+            out[site] = text
+        return out
 
     def start_arrays(self, num_players: int) -> list:
         """Fresh arrays of a game's start (in STATE_ARGS order), copied from a template per player
@@ -208,7 +230,7 @@ class FastState:
         self._offer = _NOTHING  # the last Action the legal actions built (applied without a check)
         self._over = False
         self._sim = None  # at a simultaneous choice: see _simultaneous
-        self._texts = kernel.text_of
+        self._texts = kernel.texts_for(self.arrays[STATE_ARGS.index("TMP")])
         self.gen = kernel.module.steps(*self.arrays)
         self._advance()
 

@@ -48,6 +48,7 @@ import re
 from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
+from . import compound
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -373,6 +374,9 @@ class Lowering:
 
     # -- values and texts ---------------------------------------------------------------------
     def text(self, s: str) -> int:
+        n = compound.numeral(s)
+        if n is not None:  # a whole number written plainly: str(n) of a run-time number equals it
+            return compound.NUMERAL_BASE + n
         if s not in self.texts:
             self.texts[s] = len(self.texts)
         return TEXT_BASE + self.texts[s]
@@ -521,27 +525,29 @@ class Lowering:
     def list_literal(self, items):
         types = set()
         for it in items:
-            if isinstance(it, ListT):
+            if isinstance(it, ListT) or not isinstance(it, tuple):
                 raise NotTyped("a list of lists", self.path)
             types.add(it[1])
         elem = NUL
         for ty in types:
             elem = _join(elem, ty)
-            if elem is None:
-                raise NotTyped("a list mixing kinds of values", self.path)
+            if elem is None:  # only a pair (a tuple of parts) mixes kinds: see compound
+                return compound.TupleV(items, self.path)
 
         def loop(var, body):
             out = []
             for code, _ in items:
                 out += [f"{var} = {code}"] + body
             return out
-        return ListT(elem if elem != NUL else INT, loop, length=str(len(items)), refs=_names(*(c for c, _ in items)))
+        out = ListT(elem if elem != NUL else INT, loop, length=str(len(items)), refs=_names(*(c for c, _ in items)))
+        out.items = items  # a literal: it may be read as one tuple value (see compound)
+        return out
 
     def e_list_(self, t, env):
         return self.list_literal([self.e(c, env) for c in t.children if c is not None])
 
     def e_dict_(self, t, env):
-        raise NotTyped("a map (the kernel knows numbers, texts, cards and null)", self.path)
+        return compound.map_literal(self, t, env)
 
     def e_binop(self, t, env):
         a, op, b = t.children
@@ -565,6 +571,9 @@ class Lowering:
         return f"(-{c})", INT
 
     def e_compare(self, t, env):
+        found = compound.compare_null(self, t, env)  # a pair (a chosen option) against null
+        if found is not None:
+            return found
         a, op, b = t.children
         op = str(op)
         ca, ta = self.scalar(a, env)
@@ -678,6 +687,9 @@ class Lowering:
         raise NotTyped(f".{name} of a {ty}", self.path)
 
     def e_index(self, t, env):
+        found = compound.index(self, t, env)
+        if found is not None:
+            return found
         raise NotTyped("indexing (x[k]): lists and maps are not kernel values", self.path)
 
     def e_slice(self, t, env):
@@ -701,7 +713,7 @@ class Lowering:
         return self.comprehension(str(var), src, body, cond, env)
 
     def e_nested_map_(self, t, env):
-        raise NotTyped("a comprehension over several lists", self.path)
+        return compound.nested_map(self, t, env)
 
     def comprehension(self, var, src, body, cond, env):
         """``[var in src where cond]`` or ``[body for var in src where cond]`` as a ListT."""
@@ -709,22 +721,24 @@ class Lowering:
             return _empty_list()
         inner = self.fresh("v")
         env2 = dict(env)
-        env2[var] = (inner, src.elem)
+        env2[var] = compound.bind(inner, src.elem)
         cond_code = self.truth(cond, env2) if cond is not None else None
         if body is not None:
-            rb = self.e(body, env2)
+            rb = compound.as_tuple(self, self.e(body, env2))
             if isinstance(rb, ListT):
                 raise NotTyped("a list of lists", self.path)
-            body_code, elem = rb
         else:
-            body_code, elem = None, src.elem
+            rb = env2[var]
+        elem = rb.types if isinstance(rb, compound.TupleV) else rb[1]
+        reads = rb.refs if isinstance(rb, compound.TupleV) else _names(rb[0])
 
         def loop(v, lines):
-            core = ([f"{v} = {body_code}"] if body_code is not None else [f"{v} = {inner}"]) + lines
+            core = compound.item_loop(rb, v, lines)
             if cond_code is not None:
                 core = [f"if {cond_code}:"] + _indent(core)
             return src.loop(inner, core)
-        return ListT(elem, loop, refs=(src.refs | _names(cond_code, body_code)) - {inner})
+        bound = {inner} | (set(compound.parts_of(inner, len(src.elem))) if isinstance(src.elem, compound.TupT) else set())
+        return ListT(elem, loop, refs=(src.refs | reads | _names(cond_code)) - bound)
 
     def e_lambda_(self, t, env):
         raise NotTyped("a lambda outside argmax/argmin", self.path)
@@ -785,7 +799,7 @@ class Lowering:
         """The generated local names the values and lists of ``env`` read."""
         out = set()
         for v in env.values():
-            out |= v.refs if isinstance(v, ListT) else _names(v[0])
+            out |= v.refs if isinstance(v, (ListT, compound.TupleV, compound.MapV)) else _names(v[0])
         return out
 
     def call_count(self, args, env):
@@ -804,6 +818,7 @@ class Lowering:
 
     def _first_last(self, args, env, last):
         lst = self.lst(args[0], env)
+        compound.require_scalar_items(self, lst, "first/last")
         if len(args) > 1:
             raise NotTyped("first/last with a default", self.path)
         if lst.zone is not None:
@@ -827,6 +842,7 @@ class Lowering:
         if len(args) != 2 or getattr(args[1], "data", None) != "lambda_":
             raise NotTyped("argmax/argmin with ties= or without a lambda", self.path)
         lst = self.lst(args[0], env)
+        compound.require_scalar_items(self, lst, "argmax/argmin")
         lam_var, lam_body = args[1].children
         v, best, bkey = self.fresh("v"), self.fresh("t"), self.fresh("t")
         env2 = dict(env)
@@ -863,6 +879,7 @@ class Lowering:
         if len(args) != 2:
             raise NotTyped("index_of without its two arguments", self.path)
         lst = self.lst(args[0], env)
+        compound.require_scalar_items(self, lst, "index_of")
         cx, tx = self.scalar(args[1], env)
         if _join(lst.elem, tx) is None:
             raise NotTyped(f"index_of a {tx} in a list of {lst.elem}s", self.path)
@@ -871,6 +888,7 @@ class Lowering:
         return self.helper(env, [f"{x} = {cx}", f"{acc} = NULL", f"{i} = 0"] + lst.loop(v, body), acc), INT
 
     def reduce_in(self, cx, lst, env):
+        compound.require_scalar_items(self, lst, "in")
         v, acc, x = self.fresh("v"), self.fresh("t"), self.fresh("t")
         return self.helper(env, [f"{x} = {cx}", f"{acc} = False"] +
                            lst.loop(v, [f"if {v} == {x}:", f"    {acc} = True"]), acc)
@@ -939,6 +957,9 @@ class Lowering:
         c, _ = self.scalar(args[0], env)
         return f"(({c} - 1) % NP)", INT
 
+    def call_str(self, args, env):
+        return compound.call_str(self, args, env)
+
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)
 
@@ -989,6 +1010,7 @@ class Lowering:
     def snapshot(self, lst, env):
         """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it
         was when the step began); returns (lines, row, length name)."""
+        compound.require_scalar_items(self, lst, "a for step, random or move")
         row = self.depth
         self.depth += 1
         self.max_depth = max(self.max_depth, self.depth)
@@ -1271,19 +1293,29 @@ class Lowering:
             lst = self.expr(c["options"], env_opt, cp + ".options")
             if not isinstance(lst, ListT):
                 raise NotTyped("options: that is not a list", cp)
-            if lst.elem not in (INT, BOOL, TEXT):
+            tuple_row = None
+            if isinstance(lst.elem, compound.TupT):
+                if seats is not None:
+                    raise NotTyped("a choice of several players over pairs (options that are lists)", cp)
+
+                def where_of(env_o):
+                    return self.truth(parse(str(c["where"])), env_o) if "where" in c else "True"
+                listing, n, tuple_row = compound.tuple_options(self, lst, value, where_of, env_opt, as_name)
+                hoisted, elem, to = [], lst.elem, None
+            elif lst.elem not in (INT, BOOL, TEXT):
                 raise NotTyped(f"options that are {lst.elem}s (values are numbers or texts here)", cp)
-            env_opt[as_name] = (value, lst.elem)
-            where = self.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
-            hoisted, (where,) = _hoist([where], {value}, self.fresh)
-            n, j, dup, x = (self.fresh("t") for _ in range(4))
+            else:
+                env_opt[as_name] = (value, lst.elem)
+                where = self.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
+                hoisted, (where,) = _hoist([where], {value}, self.fresh)
+                n, j, dup, x = (self.fresh("t") for _ in range(4))
             # options: the values in list order, one per text (a number or text reads as itself)
-            listing = [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
-                                                 f"    if OPT[0, {j}] == {value}:", f"        {dup} = True",
-                                                 f"if not {dup} and {where}:", f"    OPT[0, {n}] = {value}",
-                                                 f"    OPT[1, {n}] = NULL", f"    {n} += 1"])
-            elem = lst.elem
-            to = None
+                listing = [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
+                                                     f"    if OPT[0, {j}] == {value}:", f"        {dup} = True",
+                                                     f"if not {dup} and {where}:", f"    OPT[0, {n}] = {value}",
+                                                     f"    OPT[1, {n}] = NULL", f"    {n} += 1"])
+                elem = lst.elem
+                to = None
         else:
             raise NotTyped("a choice with neither cards nor options", cp)
         listing = hoisted + listing
@@ -1300,7 +1332,7 @@ class Lowering:
         def env_then_of(seat):
             out = dict(env)
             out[by_name] = (seat, INT)
-            out[as_name] = (value, elem)
+            out[as_name] = compound.bind(value, elem, chosen=True)
             return out
 
         def played_of(value, seat, mode):
@@ -1309,7 +1341,9 @@ class Lowering:
             play = f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"
             return [f"if {value} != NULL:", "    " + play] if optional is not None else [play]
         if self.steps:
-            self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c, "elem": elem,
+            self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c,
+                               "elem": list(elem) if isinstance(elem, compound.TupT) else elem,
+                               "tuple_row": None if "cards" in c else tuple_row,
                                "modes": "cards" in c and bool(self.max_modes),  # (else OPT[1] is not written)
                                "optional": None if optional is None else str(optional.get("action", "pass"))})
             if seats is not None:
@@ -1322,6 +1356,9 @@ class Lowering:
             ask = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
             [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"]
+        if "cards" not in c and tuple_row is not None:  # the chosen pair's parts, then its rows are free
+            pick += compound.bind_chosen(value, elem, tuple_row)
+            self.depth -= len(elem)
         env_then = env_then_of(seat)
         played = played_of(value, seat, mode)
         if seats is None:

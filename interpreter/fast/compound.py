@@ -97,6 +97,9 @@ def parts_of(var: str, n: int) -> list:
 def bind(var: str, elem, chosen=False):
     """What a name bound to an item ``var`` of type ``elem`` reads as in the environment
     (``chosen``: a choice's option, null when its optional action was chosen)."""
+    from . import listvars
+    if isinstance(elem, listvars.RecT):
+        return listvars.bind_record(var, elem)
     if isinstance(elem, TupT):
         return TupleV(zip(parts_of(var, len(elem)), elem), null=f"({var} == NULL)" if chosen else None)
     return var, elem
@@ -131,8 +134,36 @@ def as_tuple(low, r):
     return TupleV(items, low.path)
 
 
+def item_type(low, rb):
+    """The type of an item whose value is ``rb`` (a single value, a TupleV or a map literal)."""
+    if isinstance(rb, TupleV):
+        return rb.types
+    if isinstance(rb, MapV):
+        from .listvars import record_type
+        return record_type(rb)
+    return rb[1]
+
+
+def item_refs(rb):
+    """The generated names the item's value reads."""
+    from .typepass import _names
+    return rb.refs if isinstance(rb, (TupleV, MapV)) else _names(rb[0])
+
+
+def join_elem(low, a, b):
+    """The item type of a list holding items of types ``a`` and ``b``, or None."""
+    from . import listvars
+    from .typepass import _join
+    if isinstance(a, listvars.RecT) and isinstance(b, listvars.RecT):
+        return listvars.join(a, b, low)
+    return _join(a, b)
+
+
 def item_loop(body_value, var, lines):
     """The lines binding ``var`` (its parts for a tuple) to ``body_value`` and running ``lines``."""
+    if isinstance(body_value, MapV):
+        from .listvars import record_lines
+        return record_lines(body_value, var) + lines
     if isinstance(body_value, TupleV):
         return [f"{p} = {c}" for p, (c, _) in zip(parts_of(var, len(body_value.parts)), body_value.parts)] + lines
     return [f"{var} = {body_value[0]}"] + lines
@@ -169,8 +200,8 @@ def nested_map(low, t, env):
     if isinstance(rb, ListT):
         from .typepass import NotTyped
         raise NotTyped("a list of lists (an item that is a list made by a comprehension)", low.path)
-    elem = rb.types if isinstance(rb, TupleV) else rb[1]
-    reads = rb.refs if isinstance(rb, TupleV) else _names(rb[0])
+    elem = item_type(low, rb)
+    reads = item_refs(rb)
     refs = set()
     for src in srcs:
         refs |= src.refs
@@ -188,6 +219,24 @@ def nested_map(low, t, env):
     return ListT(elem, loop, refs=refs)
 
 
+# -- lists joined ---------------------------------------------------------------------------------
+def concat(low, a, b):
+    """``xs + ys`` of two lists where they are consumed: one loop after the other."""
+    from .typepass import ListT, NUL, NotTyped, _join
+    if a.length == "0":
+        return b
+    if b.length == "0":
+        return a
+    elem = join_elem(low, a.elem, b.elem)
+    if elem is None or isinstance(elem, TupT) != isinstance(a.elem, TupT):
+        raise NotTyped(f"+ of a list of {a.elem}s and a list of {b.elem}s", low.path)
+
+    def loop(var, lines):
+        return a.loop(var, lines) + b.loop(var, lines)
+    length = f"({a.length} + {b.length})" if a.length is not None and b.length is not None else None
+    return ListT(elem if elem != NUL else a.elem, loop, length=length, refs=a.refs | b.refs)
+
+
 # -- indexing ----------------------------------------------------------------------------------
 def _const_int(code):
     from .typepass import _fold
@@ -199,7 +248,7 @@ def index(low, t, env):
     """``x[k]``: a part of a tuple (``k`` a constant whole number, negative from the end), or the
     value a map literal holds at ``k`` (null when it holds none). Returns ``(code, type)``, or
     None when ``x`` is neither (the caller says why it does not type)."""
-    from .typepass import INT, BOOL, NUL, NotTyped, _join
+    from .typepass import INT, BOOL, NUL, NotTyped, _join, _fold
     obj = as_tuple(low, low.e(t.children[0], env))
     if isinstance(obj, TupleV):
         kc, kt = low.scalar(t.children[1], env)
@@ -212,6 +261,13 @@ def index(low, t, env):
         return obj.parts[k]
     if isinstance(obj, MapV):
         kc, kt = low.scalar(t.children[1], env)
+        known = _fold(kc)
+        if known is not None:  # a constant key: the entry itself
+            for ek, et, v in obj.entries:
+                if _fold(ek) == known and type(_fold(ek)) is type(known) and (_join(et, kt) is not None or
+                                                                               NUL in (et, kt)):
+                    return v[0], (v[1] if v[1] != NUL else INT)
+            return "NULL", INT
         out_t = NUL
         for _, _, (_, vt) in obj.entries:
             out_t = _join(out_t, vt)

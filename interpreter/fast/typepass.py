@@ -48,7 +48,7 @@ import re
 from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
-from . import compound
+from . import compound, listvars, realtime
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -285,8 +285,8 @@ class Lowering:
             row += self.maxp if zd.per_player else 1
         self.rows = max(row, 1)
         self.ncards = len(game.cards)
-        if getattr(game, "_per_player_cards", False):
-            raise NotTyped("cards of each player (per_player card entries: the deck depends on the seats)", "cards")
+        # cards of each player (per_player card entries): the table holds every seat's; a game starts
+        # with those of its seats in the initial zone (kernel.state_arrays, as Game.cards_in_play)
         if self.ncards == 0:
             raise NotTyped("the game has no cards")
         self.card_table()  # types the cards (the table is made again once the rules are lowered)
@@ -298,6 +298,9 @@ class Lowering:
         self.ptypes = {k: self.typed_default(v, f"player variable {k}", f"player_variables.{k}")
                        for k, v in game.pvar_defaults.items()}
         self.option_slot = {k: len(self.gvars) + i for i, k in enumerate(k for k in game.options if k not in self.fold)}
+        # the seat that acted last, for a real-time step's scheduler (see realtime), after the options
+        self.last_slot = len(self.gvars) + len(self.option_slot) if realtime.uses_realtime(self.spec) else None
+        self.list_rows: dict = {}  # a game variable holding a list of maps -> (its first row of Z, item type)
         if getattr(game, "teams_fn", None) is not None:
             raise NotTyped("teams (team variables are shared by several seats)", "teams")
         # definitions
@@ -497,6 +500,8 @@ class Lowering:
             return "NP", INT
         if name == "players":
             return self.range_list("0", "NP")
+        if name in self.list_rows:
+            return listvars.read(self, name)
         if name in self.gvars:
             if self.gtypes.get(name) == EMPTY:
                 return _empty_list()
@@ -523,6 +528,8 @@ class Lowering:
         return ListT(elem, loop, length=f"max(0, ({hi}) - ({lo}))", refs=_names(lo, hi))
 
     def list_literal(self, items):
+        if any(isinstance(it, compound.MapV) for it in items):
+            return listvars.record_list(self, items)
         types = set()
         for it in items:
             if isinstance(it, ListT) or not isinstance(it, tuple):
@@ -553,6 +560,8 @@ class Lowering:
         a, op, b = t.children
         op = str(op)
         ra, rb = self.e(a, env), self.e(b, env)
+        if op == "+" and isinstance(ra, ListT) and isinstance(rb, ListT):
+            return compound.concat(self, ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped(f"{op} of lists (a list built up in a variable: the kernel keeps no lists)", self.path)
         (ca, ta), (cb, tb) = ra, rb
@@ -729,8 +738,8 @@ class Lowering:
                 raise NotTyped("a list of lists", self.path)
         else:
             rb = env2[var]
-        elem = rb.types if isinstance(rb, compound.TupleV) else rb[1]
-        reads = rb.refs if isinstance(rb, compound.TupleV) else _names(rb[0])
+        elem = compound.item_type(self, rb)
+        reads = compound.item_refs(rb)
 
         def loop(v, lines):
             core = compound.item_loop(rb, v, lines)
@@ -988,6 +997,9 @@ class Lowering:
             raise NotTyped(REFUSED.get(kind, f"the {kind} step"), path)
         return fn(step, env, path)
 
+    def s_realtime(self, step, env, path):
+        return realtime.lower_realtime(self, step, env, path)
+
     def s_log(self, step, env, path):
         return []  # messages change nothing in the game
 
@@ -1092,6 +1104,10 @@ class Lowering:
                 if name not in self.pvars:
                     raise NotTyped(f"{name!r} is not a player variable", self.path)
                 out.append((f"PV[{seat}, {self.pvars[name]}]", ("p", name), value))
+            elif tree.data == "index" and tree.children[0].data == "name" and \
+                    str(tree.children[0].children[0]) in self.gvars:
+                name = str(tree.children[0].children[0])
+                out.append((listvars.Entry(name, tree.children[1], env), ("g", name), value))
             else:
                 raise NotTyped("setting an entry of a map or list", self.path)
         return out
@@ -1110,10 +1126,21 @@ class Lowering:
 
     def s_set(self, step, env, path, add=False):
         key = "add" if add else "set"
-        lines, stores = [], []
+        lines, stores, later = [], [], []
         for store, which, value in self.targets(step, key, env, path):
             r = self.expr(value, env, f"{path}.{key}")
             types = self.gtypes if which[0] == "g" else self.ptypes
+            if not add and isinstance(store, listvars.Entry):
+                value_lines, store_lines = listvars.set_entry(self, store, r, path)
+                lines += value_lines
+                later += store_lines
+                continue
+            if not add and isinstance(r, ListT) and (r.length != "0" or which[1] in self.list_rows):
+                done = listvars.store(self, which, r, path)
+                if done is not None:
+                    lines += done[0]
+                    later += done[1]
+                    continue
             if isinstance(r, ListT) and r.length == "0" and not add and types.get(which[1]) == EMPTY:
                 continue  # [] again: nothing to store
             if isinstance(r, ListT):
@@ -1128,7 +1155,7 @@ class Lowering:
             stores.append((store, tmp))
         for store, tmp in stores:
             lines.append(f"{store} = add_null({store}, {tmp})" if add else f"{store} = {tmp}")
-        return lines
+        return lines + later
 
     def s_add(self, step, env, path):
         return self.s_set(step, env, path, add=True)
@@ -1172,7 +1199,7 @@ class Lowering:
         spec = step["gather"]
         target = spec.get("to") if isinstance(spec, dict) else spec
         row = self.zone_row_code(target, env, path)
-        return [f"gather(Z, ZN, PB, MD, LOC, {row}, NP)"]
+        return listvars.around_gather(self, [f"gather(Z, ZN, PB, MD, LOC, {row}, NP)"])
 
     def s_move(self, step, env, path):
         m = step["move"]
@@ -1355,7 +1382,7 @@ class Lowering:
         else:
             ask = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
-            [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"]
+            [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"] + realtime.acted(self, seat)
         if "cards" not in c and tuple_row is not None:  # the chosen pair's parts, then its rows are free
             pick += compound.bind_chosen(value, elem, tuple_row)
             self.depth -= len(elem)
@@ -1499,7 +1526,9 @@ def _lower(low, bodies_of) -> tuple:
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
         "attrs": low.card_table(),  # (after the rules: their texts are numbered first, the deck's after)
         "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()] +
-                 [low.value(game.options[k], f"option {k}") for k in low.option_slot],
+                 [low.value(game.options[k], f"option {k}") for k in low.option_slot] +
+                 ([-1] if low.last_slot is not None else []),
+        "realtime": low.last_slot is not None,
         "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2,
         "memo": low.memo_slots, "sites": list(low.sites),
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,

@@ -187,7 +187,7 @@ for _spec, _opts in CASES:
 
 
 def test_the_kernel_covers_the_specs_it_should():
-    """Oh Hell, Skull King, Crazy Eights, Witches and Go Fish type with every option set but the ones said in the report (this
+    """Oh Hell, Skull King, Crazy Eights, Witches, Go Fish and classic Ligretto type with every option set but the ones said in the report (this
     guards against a change that makes the kernel silently fall back)."""
     typed = {(s.stem, tuple(sorted(o.items()))) for s, o in TYPED}
     assert ("oh_hell", ()) in typed and ("skull_king", ()) in typed
@@ -197,6 +197,7 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("crazy_eights", (("preset", "openspiel"),)) in typed  # index_of
     assert ("witches_of_blackmore", ()) in typed  # move of given cards
     assert ("go_fish", ()) in typed  # pairs as options, several lists, a map literal, str()
+    assert ("ligretto_classic", ()) in typed  # real time, cards of each player, a list of maps in a variable
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -247,6 +248,18 @@ def test_bulk_tally_is_one_by_one(monkeypatch):
     assert (a.n, a.total, a.squares, a.low, a.high, a.counts, a.complete) == \
         (b.n, b.total, b.squares, b.low, b.high, b.counts, b.complete)
     assert not a.complete
+
+
+def test_real_time_runs_in_the_kernel_with_the_round_robin_schedule_only():
+    """The kernel's scheduler is round-robin (seeded as the step API's: it draws nothing); another
+    schedule or reaction times fall back to the step API, saying why."""
+    game = load_game(ROOT / "specs" / "ligretto_classic.yaml")
+    assert why_not(game, 3) is None
+    for note in (why_not(game, 3, schedule="random"), why_not(game, 3, speeds={0: 2.0})):
+        assert note and "round-robin" in note
+    assert why_not(load_game(ROOT / "specs" / "oh_hell.yaml"), 4, schedule="random") is None  # no real time
+    result = simulate(game, 2, 3, seed=5, fast=True, schedule="random")
+    assert not result.fast and "round-robin" in result.fast_note
 
 
 def test_simulate_fast_falls_back_with_the_reason():

@@ -51,16 +51,13 @@ def lower_realtime(low, step, env, path):
     from .typepass import BOOL, CARD, INT, NUL, TEXT, RI_ACTIONS, RI_ERROR, ListT, NotTyped, _indent
     r = step["realtime"]
     rp = path + ".realtime"
-    if low.steps:
-        raise NotTyped("a realtime step in the kernel's step API (several seats may act at once: the step API "
-                       "runs it)", path)
     if not isinstance(r, dict) or "players" in r:
         raise NotTyped("a realtime step with players: (the kernel lets every seat act)", path)
     low.path = rp + ".until"
     until = low.truth(parse(str(r["until"])), env) if "until" in r else "False"
     seat, n, go, d, cnt, k0, value, alt = (low.fresh("v" if x in "sv" else "t") for x in "sttttsvt")
     slot = low.last_slot
-    listings, thens = [], []
+    listings, thens, alts = [], [], []
     for i, a in enumerate(r.get("actions") or []):
         c = a["choose"]
         ap = f"{rp}.actions[{i}].choose"
@@ -114,6 +111,7 @@ def lower_realtime(low, step, env, path):
             where = low.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
             listing = [f"if {where}:", f"    OPT[0, {n}] = NULL", f"    OPT[1, {n}] = {i}", f"    {n} += 1"]
         listings += listing
+        alts.append({"verb": str(c.get("action", "choose")), "elem": elem, "cards": "cards" in c})
         env_then = dict(env)
         env_then[by_name] = (seat, INT)
         env_then[as_name] = (value, elem) if elem != NUL else ("NULL", NUL)
@@ -124,11 +122,48 @@ def lower_realtime(low, step, env, path):
     dispatch = []
     for i, body in enumerate(thens):
         dispatch += [f"{'if' if i == 0 else 'elif'} {alt} == {i}:"] + _indent(body)
-    pick = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})", f"{value} = OPT[0, {k0}]", f"{alt} = OPT[1, {k0}]",
-            f"RI[{RI_ACTIONS}] += 1", f"GV[{slot}] = {seat}"] + dispatch
-    seek = [f"{n} = 0", f"{d} = 0", f"while {n} == 0 and {d} < NP:", f"    {seat} = (GV[{slot}] + 1 + {d}) % NP"] + \
-        _indent(listings) + [f"    {d} += 1"]
-    act = [f"{cnt} += 1", f"if {cnt} > {int(MAX_REALTIME_ACTIONS)}:", f"    RI[{RI_ERROR}] = 7", "    return"] + seek + \
-        [f"if {n} == 0:", f"    {go} = False", "else:"] + _indent(pick)
+    guard = [f"{cnt} += 1", f"if {cnt} > {int(MAX_REALTIME_ACTIONS)}:", f"    RI[{RI_ERROR}] = 7", "    return"]
+    if low.steps:
+        act = guard + _steps_wait(low, listings, alts, seat, n, go, value, alt) + \
+            [f"    RI[{RI_ACTIONS}] += 1", f"    GV[{slot}] = {seat}"] + _indent(dispatch)
+    else:
+        pick = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})", f"{value} = OPT[0, {k0}]", f"{alt} = OPT[1, {k0}]",
+                f"RI[{RI_ACTIONS}] += 1", f"GV[{slot}] = {seat}"] + dispatch
+        seek = [f"{n} = 0", f"{d} = 0", f"while {n} == 0 and {d} < NP:",
+                f"    {seat} = (GV[{slot}] + 1 + {d}) % NP"] + _indent(listings) + [f"    {d} += 1"]
+        act = guard + seek + [f"if {n} == 0:", f"    {go} = False", "else:"] + _indent(pick)
     return [f"{cnt} = 0", f"{go} = True", f"while {go}:", f"    if {until}:", f"        {go} = False", "    else:"] + \
         _indent(act, 2)
+
+
+def _steps_wait(low, listings, alts, seat, n, go, value, alt):
+    """The step API's wait (lines ending in an ``else:`` whose body the caller adds, indented):
+    every seat's options listed into rows of TMP (as a simultaneous choice's: the seats that have
+    any, in seat order; all values; all action indices; each seat's first index and count), one
+    yield (seat field 0xFFFF, the number of seats with options, the site), then the caller's seat
+    (``TMP[base + 6, 0]``) and index (``RI[RI_CHOSEN]``) read back. The site records the rows and
+    each action's verb and option type (the option texts: see steps.StepKernel)."""
+    from .typepass import RI_CHOSEN, RI_ERROR, _indent
+    row = low.depth
+    base = row + 1
+    low.depth += 8
+    low.max_depth = max(low.max_depth, low.depth)
+    low.sites.append({"verb": "realtime", "cards": False, "elem": "int", "modes": False, "optional": None,
+                      "tuple_row": None, "realtime": alts, "simultaneous": {"seats": row, "rows": base}})
+    site = len(low.sites) - 1
+    m, tot, q, s_ = (low.fresh("t") for _ in range(4))
+    per_seat = [f"{n} = 0"] + listings + [
+        f"if {n} > 0:", f"    if {tot} + {n} > len(TMP[0]):", f"        RI[{RI_ERROR}] = 6", "        return",
+        f"    TMP[{row}, {m}] = {seat}", f"    TMP[{base + 4}, {m}] = {tot}", f"    TMP[{base + 5}, {m}] = {n}",
+        f"    for {q} in range({n}):", f"        TMP[{base + 2}, {tot} + {q}] = OPT[0, {q}]",
+        f"        TMP[{base + 3}, {tot} + {q}] = OPT[1, {q}]", f"    {tot} += {n}", f"    {m} += 1"]
+    out = [f"{m} = 0", f"{tot} = 0", f"for {seat} in range(NP):"] + _indent(per_seat) + \
+        [f"if {m} == 0:", f"    {go} = False", "else:",
+         f"    yield 65535 + ({m} << 16) + ({site} << 36)",
+         f"    {seat} = TMP[{base + 6}, 0]",
+         f"    {s_} = -1",
+         f"    for {q} in range({m}):", f"        if TMP[{row}, {q}] == {seat}:",
+         f"            {s_} = TMP[{base + 4}, {q}] + RI[{RI_CHOSEN}]",
+         f"    {value} = TMP[{base + 2}, {s_}]", f"    {alt} = TMP[{base + 3}, {s_}]"]
+    low.depth -= 8  # (the rows are read back before the action's then runs)
+    return out

@@ -52,7 +52,17 @@ class StepKernel:
         self.tuple_sites = {}  # site -> (its text maker, the first TMP row of its options' parts)
         for site in info["sites"]:
             verb = site["verb"]
-            if isinstance(site["elem"], list):  # options that are pairs: their parts are in rows of TMP
+            if site.get("realtime"):  # a real-time block: each option's mode is its action's index
+                def text(v, m, alts=site["realtime"]):
+                    a = alts[m]
+                    if a["elem"] == "null":
+                        return a["verb"]
+                    if a["elem"] == "card":
+                        return f"{a['verb']} {names[v]}"
+                    word = text_of_value(v, texts) if a["elem"] == "text" else ("yes" if v else "no") \
+                        if a["elem"] == "bool" else v
+                    return f"{a['verb']} {word}"
+            elif isinstance(site["elem"], list):  # options that are pairs: their parts are in rows of TMP
                 self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names),
                                                        site["tuple_row"])
                 text = None  # bound to a state's TMP by FastState (see texts_for)
@@ -259,7 +269,15 @@ class FastState:
         seats = [int(x) for x in tmp[where["seats"], :self._n]]
         vals, mods = memoryview(tmp[base + 2]), memoryview(tmp[base + 3])
         at = {seat: (k, vals, mods, int(tmp[base + 4, k]), int(tmp[base + 5, k])) for k, seat in enumerate(seats)}
-        self._sim = {"order": seats, "at": at, "chosen": {}, "tmp": tmp, "base": base}
+        self._sim = {"order": seats, "at": at, "chosen": {}, "tmp": tmp, "base": base,
+                     "realtime": bool(self.kernel.info["sites"][site].get("realtime"))}
+
+    @property
+    def pending(self):
+        """``{"realtime": True}`` in a real-time block (for a Scheduler: several seats may act,
+        the first to act gets the spot), else None."""
+        sim = self._sim
+        return {"realtime": True} if sim is not None and sim["realtime"] else None
 
     def _options(self, seat: int):
         """``(views, offset, count)`` of ``seat``'s options now, or None if the seat is not to choose."""
@@ -323,7 +341,11 @@ class FastState:
             action = self._check(action, player)
         self._offer = _NOTHING
         self.records.append(action)
-        if sim is not None:
+        if sim is not None and sim["realtime"]:  # first come, first served: this seat acts now
+            sim["tmp"][sim["base"] + 6, 0] = action[0]
+            self._ri[RI_CHOSEN] = action[2]
+            self._sim = None
+        elif sim is not None:
             sim["chosen"][action[0]] = action[2]
             if len(sim["chosen"]) < len(sim["order"]):
                 return  # the others' lists stay valid (the position has not moved), as the State's

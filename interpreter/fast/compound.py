@@ -249,10 +249,13 @@ def index(low, t, env):
     value a map literal holds at ``k`` (null when it holds none). Returns ``(code, type)``, or
     None when ``x`` is neither (the caller says why it does not type)."""
     from .typepass import INT, BOOL, NUL, NotTyped, _join, _fold
-    obj = as_tuple(low, low.e(t.children[0], env))
+    raw = low.e(t.children[0], env)
+    obj = as_tuple(low, raw)
     if isinstance(obj, TupleV):
         kc, kt = low.scalar(t.children[1], env)
         k = _const_int(kc)
+        if obj is not raw and (k is None or kt not in (INT, BOOL)):
+            return None  # a list literal (of one kind) indexed at run time: not a pair (the caller says why)
         if k is None or kt not in (INT, BOOL):
             raise NotTyped("a part of a pair or list literal picked by a number known only at run time", low.path)
         n = len(obj.parts)

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import load_game
+from interpreter.errors import RuleError
 from interpreter.fast import rng as R
 from interpreter.fast.kernel import kernel_for, why_not
 from interpreter.fast.typepass import NotTyped, check_source, lower
@@ -467,3 +468,22 @@ def test_a_new_option_value_costs_no_compile():
     sk = [lower(load_game(ROOT / "specs" / "skull_king.yaml", o))[0] for o in ({}, {"kraken": False},
                                                                                 {"scoring": "rascal"})]
     assert len(set(sk)) == 1
+
+
+def test_a_list_of_maps_in_a_variable_plays_the_step_apis_games():
+    """A game variable holding a list of maps (appended to, set by index, read in comprehensions,
+    kept through a gather): the same games; an entry set past the end stops the kernel's game,
+    which the step API then replays to its own error."""
+    game = load_game(ROOT / "tests" / "specs" / "record_list.yaml")
+    kernel = kernel_for(game)
+    for players in (2, 3):
+        scores, lengths, errors = kernel.run(players, 100, 20)
+        for i in range(20):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+    far = load_game(ROOT / "tests" / "specs" / "record_list.yaml", {"reach": 5})
+    assert kernel_for(far).source == kernel.source  # the option is run-time data: the same module
+    _, _, errors = kernel_for(far).run(2, 100, 20)
+    assert set(errors) - {0} == {8}
+    with pytest.raises(RuleError, match="no entry at that position"):
+        simulate(far, 20, 2, seed=100, fast=True)

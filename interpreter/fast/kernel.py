@@ -59,7 +59,8 @@ def state_arrays(game, info: dict, num_players: int, generators: int) -> dict:
     from .rng import STATE_SIZE
     from .typepass import RI_SIZE
     rows, nc = info["rows"], info["ncards"]
-    z = np.zeros((rows, max(nc, 1)), dtype=np.int64)
+    # (a list of maps in a variable has rows of Z too, room for MAX_LIST items: see listvars)
+    z = np.zeros((rows, max(nc, 1, MAX_LIST if info.get("lists") else 0)), dtype=np.int64)
     zn = np.zeros(rows, dtype=np.int64)
     loc = np.zeros(nc, dtype=np.int64)
     # the cards this many players play with (per_player entries: their seats'); the others' LOC is

@@ -5,8 +5,9 @@ comprehensions over ``piles`` reading ``q['colour']``.
 A record is a map literal with constant keys (numbers or texts) whose values are single values
 (:class:`RecT`: its keys, in key order, and the type of each value). A variable holding a list of
 records keeps it in rows of ``Z`` after the zones' rows, one row per key (``Z[row + k, i]``: the
-value of key ``k`` of item ``i``) with its length in ``ZN[row]``; at most as many items as the
-card table has cards (more is a run-time error the step API replays). ``gather`` keeps these
+value of key ``k`` of item ``i``) with its length in ``ZN[row]``; at most ``MAX_LIST`` items (or
+as many as the card table has cards, if more): a longer list stops the kernel's game, which the
+step API then replays. ``gather`` keeps these
 rows as they are. The variable must start as ``[]``.
 
 Generated code comes only from the fixed templates below (integer holes, generated names).

@@ -1528,7 +1528,7 @@ def _lower(low, bodies_of) -> tuple:
         "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()] +
                  [low.value(game.options[k], f"option {k}") for k in low.option_slot] +
                  ([-1] if low.last_slot is not None else []),
-        "realtime": low.last_slot is not None,
+        "realtime": low.last_slot is not None, "lists": bool(low.list_rows),
         "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()], "depth": low.max_depth + 2,
         "memo": low.memo_slots, "sites": list(low.sites),
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,

@@ -28,9 +28,12 @@ and every ``shuffle``/``random`` step draws from ``random.Random(f"{seed}/{k}")`
 one numba generator, every phase written where it runs, that yields at each choice instead of
 asking a bot (the caller writes the index chosen into ``RI``).
 
-What does not type raises :class:`NotTyped` with the reason and the spec path (a real-time step,
-zones of sets, a variable holding a list, an ``end`` step, ...): ``simulate`` then runs the step API
-and says why.
+What does not type raises :class:`NotTyped` with the reason and the spec path (zones of sets, a
+variable holding a list of single values or a map, an ``end`` step, ...): ``simulate`` then runs
+the step API and says why. Pairs, map literals and comprehensions over several lists are lowered
+in :mod:`interpreter.fast.compound`, lists of maps in game variables in
+:mod:`interpreter.fast.listvars`, real-time steps (with the round-robin scheduler) in
+:mod:`interpreter.fast.realtime`.
 
 How spec text is kept out of the generated module: it is written from the fixed templates of this
 file, whose holes are only integers (indices of zones, variables, attributes, texts; literal

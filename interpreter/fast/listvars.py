@@ -1,6 +1,6 @@
-"""Game variables holding a list of records in the typed kernel: ``piles: []`` then
-``set: {piles: "piles + [{'colour': c.colour, 'top': 1}]"}``, ``set: {"piles[k]": {...}}`` and
-comprehensions over ``piles`` reading ``q['colour']``.
+"""Game variables holding a list of records in the typed kernel: ``rows: []`` then
+``set: {rows: "rows + [{'seat': p, 'total': 1}]"}``, ``set: {"rows[k]": {...}}`` and
+comprehensions over ``rows`` reading ``r['total']``.
 
 A record is a map literal with constant keys (numbers or texts) whose values are single values
 (:class:`RecT`: its keys, in key order, and the type of each value). A variable holding a list of

@@ -254,6 +254,9 @@ def test_bulk_tally_is_one_by_one(monkeypatch):
 def test_real_time_runs_in_the_kernel_with_the_round_robin_schedule_only():
     """The kernel's scheduler is round-robin (seeded as the step API's: it draws nothing); another
     schedule or reaction times fall back to the step API, saying why."""
+    from interpreter.engine.program import MAX_REALTIME_ACTIONS
+    from interpreter.fast import realtime
+    assert realtime.MAX_REALTIME_ACTIONS == MAX_REALTIME_ACTIONS  # the same bound on one block's actions
     game = load_game(ROOT / "specs" / "ligretto_classic.yaml")
     assert why_not(game, 3) is None
     for note in (why_not(game, 3, schedule="random"), why_not(game, 3, speeds={0: 2.0})):

@@ -54,7 +54,7 @@ class TupT(tuple):
 
 
 def _not_one_value(path):
-    from .typepass import NotTyped
+    from .lowtypes import NotTyped
     return NotTyped("a list of several values (a pair, a map) where one value is expected", path)
 
 
@@ -62,7 +62,7 @@ class TupleV:
     """A tuple value: ``parts``, a list of ``(code, type)``; ``refs`` the generated names it reads."""
 
     def __init__(self, parts, path="", null=None):
-        from .typepass import _names
+        from .lowtypes import _names
         self.parts, self.path = list(parts), path
         self.null = null  # a chosen option: the code true when the optional action (null) was chosen
         self.refs = _names(*(c for c, _ in self.parts), null)
@@ -79,7 +79,7 @@ class MapV:
     """A map literal: ``entries``, a list of ``(key code, key type, (code, type))``."""
 
     def __init__(self, entries, path=""):
-        from .typepass import _names
+        from .lowtypes import _names
         self.entries, self.path = entries, path
         self.refs = _names(*(c for _, _, (c, _) in entries))
 
@@ -97,9 +97,8 @@ def parts_of(var: str, n: int) -> list:
 def bind(var: str, elem, chosen=False):
     """What a name bound to an item ``var`` of type ``elem`` reads as in the environment
     (``chosen``: a choice's option, null when its optional action was chosen)."""
-    from . import listvars
-    if isinstance(elem, listvars.RecT):
-        return listvars.bind_record(var, elem)
+    if isinstance(elem, RecT):
+        return bind_record(var, elem)
     if isinstance(elem, TupT):
         return TupleV(zip(parts_of(var, len(elem)), elem), null=f"({var} == NULL)" if chosen else None)
     return var, elem
@@ -108,7 +107,7 @@ def bind(var: str, elem, chosen=False):
 def compare_null(low, t, env):
     """``x == null`` / ``x != null`` of a pair (null only as a choice's optional action), as
     ``(code, type)``; None for any other comparison."""
-    from .typepass import BOOL, NotTyped
+    from .lowtypes import BOOL, NotTyped
     a, op, b = t.children
     if str(op) not in ("==", "!="):
         return None
@@ -128,7 +127,7 @@ def as_tuple(low, r):
     items = getattr(r, "items", None)
     if items is None:
         return r
-    from .typepass import NotTyped
+    from .lowtypes import NotTyped
     if any(not isinstance(it, tuple) for it in items):
         raise NotTyped("a list of lists inside a list", low.path)
     return TupleV(items, low.path)
@@ -139,30 +138,27 @@ def item_type(low, rb):
     if isinstance(rb, TupleV):
         return rb.types
     if isinstance(rb, MapV):
-        from .listvars import record_type
         return record_type(rb)
     return rb[1]
 
 
 def item_refs(rb):
     """The generated names the item's value reads."""
-    from .typepass import _names
+    from .lowtypes import _names
     return rb.refs if isinstance(rb, (TupleV, MapV)) else _names(rb[0])
 
 
 def join_elem(low, a, b):
     """The item type of a list holding items of types ``a`` and ``b``, or None."""
-    from . import listvars
-    from .typepass import _join
-    if isinstance(a, listvars.RecT) and isinstance(b, listvars.RecT):
-        return listvars.join(a, b, low)
+    from .lowtypes import _join
+    if isinstance(a, RecT) and isinstance(b, RecT):
+        return join(a, b, low)
     return _join(a, b)
 
 
 def item_loop(body_value, var, lines):
     """The lines binding ``var`` (its parts for a tuple) to ``body_value`` and running ``lines``."""
     if isinstance(body_value, MapV):
-        from .listvars import record_lines
         return record_lines(body_value, var) + lines
     if isinstance(body_value, TupleV):
         return [f"{p} = {c}" for p, (c, _) in zip(parts_of(var, len(body_value.parts)), body_value.parts)] + lines
@@ -172,16 +168,58 @@ def item_loop(body_value, var, lines):
 def require_scalar_items(low, lst, what):
     """NotTyped when the list's items are tuples (``what`` cannot take them)."""
     if isinstance(lst.elem, TupT):
-        from .typepass import NotTyped
+        from .lowtypes import NotTyped
         raise NotTyped(f"{what} of a list of lists (pairs are kept as their parts: they can be counted, "
                        f"chosen and looped over in a comprehension)", low.path)
+
+
+# -- records (map literals as items of a list) ------------------------------------------
+class RecT(TupT):
+    """The item type of a list of records: ``(key code, key type, value type)`` in key order."""
+
+
+def _sorted_entries(m: MapV):
+    return sorted(m.entries, key=lambda e: int(e[0]))
+
+
+def record_type(m: MapV):
+    """The RecT of a map literal (its keys are constants: see compound.map_literal)."""
+    return RecT((kc, kt, vt) for kc, kt, (_, vt) in _sorted_entries(m))
+
+
+def record_lines(m: MapV, var):
+    """Lines binding the parts of ``var`` (a record) to the values of the map literal ``m``."""
+    return [f"{p} = {c}" for p, (_, _, (c, _)) in zip(parts_of(var, len(m.entries)), _sorted_entries(m))]
+
+
+def join(a, b, low):
+    """The record type holding both ``a`` and ``b`` (None: no type yet); NotTyped when the keys differ."""
+    from .lowtypes import NotTyped, _join
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if [(k, t) for k, t, _ in a] != [(k, t) for k, t, _ in b]:
+        raise NotTyped("a list of maps with different keys", low.path)
+    out = []
+    for (k, kt, va), (_, _, vb) in zip(a, b):
+        v = _join(va, vb)
+        if v is None:
+            raise NotTyped(f"a list of maps whose values under one key are a {va} and a {vb}", low.path)
+        out.append((k, kt, v))
+    return RecT(out)
+
+
+def bind_record(var, elem):
+    """A name bound to an item of a list of records: a MapV of the parts of ``var``."""
+    return MapV([(kc, kt, (p, vt)) for p, (kc, kt, vt) in zip(parts_of(var, len(elem)), elem)])
 
 
 # -- comprehensions over several lists ----------------------------------------------------------
 def nested_map(low, t, env):
     """``[body for a in A for b in B(a) ... where cond]`` as a ListT: the loops nest left to right
     (each list may read the names bound before it), ``where`` filters the innermost."""
-    from .typepass import ListT, _empty_list, _indent, _names
+    from .lowtypes import ListT, _empty_list, _indent, _names
     ch = t.children
     body, cond, clauses = ch[0], ch[-1], ch[1:-1]
     pairs = [(str(clauses[i]), clauses[i + 1]) for i in range(0, len(clauses), 2)]
@@ -198,7 +236,7 @@ def nested_map(low, t, env):
     cond_code = low.truth(cond, env2) if cond is not None else None
     rb = as_tuple(low, low.e(body, env2))
     if isinstance(rb, ListT):
-        from .typepass import NotTyped
+        from .lowtypes import NotTyped
         raise NotTyped("a list of lists (an item that is a list made by a comprehension)", low.path)
     elem = item_type(low, rb)
     reads = item_refs(rb)
@@ -222,7 +260,7 @@ def nested_map(low, t, env):
 # -- lists joined ---------------------------------------------------------------------------------
 def concat(low, a, b):
     """``xs + ys`` of two lists where they are consumed: one loop after the other."""
-    from .typepass import ListT, NUL, NotTyped, _join
+    from .lowtypes import ListT, NUL, NotTyped, _join
     if a.length == "0":
         return b
     if b.length == "0":
@@ -239,7 +277,7 @@ def concat(low, a, b):
 
 # -- indexing ----------------------------------------------------------------------------------
 def _const_int(code):
-    from .typepass import _fold
+    from .lowtypes import _fold
     k = _fold(code)
     return k if type(k) is int else None
 
@@ -248,7 +286,7 @@ def index(low, t, env):
     """``x[k]``: a part of a tuple (``k`` a constant whole number, negative from the end), or the
     value a map literal holds at ``k`` (null when it holds none). Returns ``(code, type)``, or
     None when ``x`` is neither (the caller says why it does not type)."""
-    from .typepass import INT, BOOL, NUL, NotTyped, _join, _fold
+    from .lowtypes import INT, BOOL, NUL, NotTyped, _join, _fold
     raw = low.e(t.children[0], env)
     obj = as_tuple(low, raw)
     if isinstance(obj, TupleV):
@@ -290,7 +328,7 @@ def index(low, t, env):
 
 def map_literal(low, t, env):
     """``{k: v, ...}`` with constant keys (numbers or texts) and single values, as a MapV."""
-    from .typepass import NotTyped, ListT, _fold
+    from .lowtypes import NotTyped, ListT, _fold
     found = {}  # key code -> (key type, value): the step API's map keeps the last value given for a key
     for pair in t.children:
         if not isinstance(pair, Tree) or pair.data != "pair":
@@ -310,7 +348,7 @@ def map_literal(low, t, env):
 def call_str(low, args, env):
     """``str(x)`` of a number, yes/no value, text, card or null (the step API's texts: ``7``,
     ``true``, the card's name, ``none``)."""
-    from .typepass import INT, BOOL, TEXT, CARD, NUL, NotTyped
+    from .lowtypes import INT, BOOL, TEXT, CARD, NUL, NotTyped
     if len(args) != 1:
         raise NotTyped("str with other than one argument", low.path)
     c, ty = low.scalar(args[0], env)
@@ -338,7 +376,7 @@ def tuple_options(low, lst, value, where_of, env_opt, as_name):
     reading the same (equal parts; cards by name) once, those passing ``where`` only. Returns
     ``(lines, count name, row)``; ``where_of(env)`` lowers the choice's ``where`` with the option
     bound. The rows are taken from ``low.depth`` (the caller gives them back after the pick)."""
-    from .typepass import CARD, RI_ERROR, _indent
+    from .lowtypes import CARD, RI_ERROR, _indent
     n_parts = len(lst.elem)
     row = low.depth
     low.depth += n_parts
@@ -370,10 +408,11 @@ def bind_chosen(value, elem, row):
             for k, p in enumerate(parts_of(value, len(elem)))]
 
 
-def option_text_maker(verb, elem, texts, names, none_text="none"):
+def option_text_maker(verb, elem, texts, names, null, none_text="none"):
     """The step API's text of a tuple option (``ask 1 A``), from the rows of TMP holding its
-    parts: ``make(tmp, row, v)``."""
-    from .typepass import BOOL, CARD, TEXT, NULL
+    parts: ``make(tmp, row, v)`` (``null``: the kernel's null)."""
+    from .lowtypes import BOOL, CARD, TEXT
+    NULL = null
 
     def word(x, ty):
         if x == NULL:

@@ -14,11 +14,7 @@ Generated code comes only from the fixed templates below (integer holes, generat
 """
 from __future__ import annotations
 
-from .compound import MapV, TupT, parts_of
-
-
-class RecT(TupT):
-    """The item type of a list of records: ``(key code, key type, value type)`` in key order."""
+from .compound import MapV, RecT, _sorted_entries, join, parts_of, record_lines, record_type
 
 
 class Entry:
@@ -28,18 +24,9 @@ class Entry:
         self.name, self.index_tree, self.env = name, index_tree, env
 
 
-def _sorted_entries(m: MapV):
-    return sorted(m.entries, key=lambda e: int(e[0]))
-
-
-def record_type(m: MapV):
-    """The RecT of a map literal (its keys are constants: see compound.map_literal)."""
-    return RecT((kc, kt, vt) for kc, kt, (_, vt) in _sorted_entries(m))
-
-
 def record_list(low, items):
     """A list literal of map literals with the same keys, as a ListT of records."""
-    from .typepass import ListT, NotTyped, _names
+    from .lowtypes import ListT, NotTyped, _names
     ty = None
     for it in items:
         if not isinstance(it, MapV):
@@ -58,37 +45,9 @@ def record_list(low, items):
     return out
 
 
-def record_lines(m: MapV, var):
-    """Lines binding the parts of ``var`` (a record) to the values of the map literal ``m``."""
-    return [f"{p} = {c}" for p, (_, _, (c, _)) in zip(parts_of(var, len(m.entries)), _sorted_entries(m))]
-
-
-def join(a, b, low):
-    """The record type holding both ``a`` and ``b`` (None: no type yet); NotTyped when the keys differ."""
-    from .typepass import NotTyped, _join
-    if a is None:
-        return b
-    if b is None:
-        return a
-    if [(k, t) for k, t, _ in a] != [(k, t) for k, t, _ in b]:
-        raise NotTyped("a list of maps with different keys", low.path)
-    out = []
-    for (k, kt, va), (_, _, vb) in zip(a, b):
-        v = _join(va, vb)
-        if v is None:
-            raise NotTyped(f"a list of maps whose values under one key are a {va} and a {vb}", low.path)
-        out.append((k, kt, v))
-    return RecT(out)
-
-
-def bind_record(var, elem):
-    """A name bound to an item of a list of records: a MapV of the parts of ``var``."""
-    return MapV([(kc, kt, (p, vt)) for p, (kc, kt, vt) in zip(parts_of(var, len(elem)), elem)])
-
-
 def read(low, name):
     """The variable ``name`` (a list of records) as a ListT over its rows."""
-    from .typepass import ListT
+    from .lowtypes import ListT
 
     row, ty = low.list_rows[name]
 
@@ -110,7 +69,7 @@ def _register(low, name, ty):
         return
     row, old = rows[name]
     if len(old) != len(ty):
-        from .typepass import NotTyped
+        from .lowtypes import NotTyped
         raise NotTyped(f"variable {name!r} holds lists of maps with different keys", low.path)
     new = join(old, ty, low)
     if new != old:
@@ -120,7 +79,7 @@ def _register(low, name, ty):
 
 def store(low, which, r, path):
     """``set: {name: LIST}`` for a list of records (or []): ``(value lines, store lines)``."""
-    from .typepass import NotTyped, RI_ERROR
+    from .lowtypes import NotTyped, RI_ERROR
     kind, name = which
     if kind != "g":
         raise NotTyped(f"player variable {name!r} is set to a list (the kernel keeps lists of maps in game "
@@ -154,7 +113,7 @@ def store(low, which, r, path):
 def set_entry(low, entry: Entry, r, path):
     """``set: {"name[k]": {...}}``: ``(value lines, store lines)``; an index outside the list
     (or null) is a run-time error, as in the step API."""
-    from .typepass import INT, BOOL, NotTyped, RI_ERROR
+    from .lowtypes import INT, BOOL, NotTyped, RI_ERROR
     rows = low.list_rows
     if entry.name not in rows:
         if low.gtypes.get(entry.name) is not None:

@@ -23,6 +23,10 @@ from __future__ import annotations
 
 from ..expr.compiler import parse
 
+# the step API's bound on one block's actions (engine.program.MAX_REALTIME_ACTIONS; the engine is a
+# layer above this package: tests/test_fast_kernel.py checks that the two agree)
+MAX_REALTIME_ACTIONS = 50_000
+
 
 def uses_realtime(spec) -> bool:
     """Whether a ``realtime`` step appears anywhere in the spec's flow or phases."""
@@ -47,8 +51,7 @@ def acted(low, seat_code: str) -> list:
 def lower_realtime(low, step, env, path):
     """The lines of a ``realtime`` step in the games kernel; NotTyped for what it does not cover
     (the step API's module, ``players:``, actions choosing cards with modes)."""
-    from ..engine.program import MAX_REALTIME_ACTIONS
-    from .typepass import BOOL, CARD, INT, NUL, TEXT, RI_ACTIONS, RI_ERROR, ListT, NotTyped, _indent
+    from .lowtypes import BOOL, CARD, INT, NUL, TEXT, RI_ACTIONS, RI_ERROR, ListT, NotTyped, _indent
     r = step["realtime"]
     rp = path + ".realtime"
     if not isinstance(r, dict) or "players" in r:
@@ -143,7 +146,7 @@ def _steps_wait(low, listings, alts, seat, n, go, value, alt):
     yield (seat field 0xFFFF, the number of seats with options, the site), then the caller's seat
     (``TMP[base + 6, 0]``) and index (``RI[RI_CHOSEN]``) read back. The site records the rows and
     each action's verb and option type (the option texts: see steps.StepKernel)."""
-    from .typepass import RI_CHOSEN, RI_ERROR, _indent
+    from .lowtypes import RI_CHOSEN, RI_ERROR, _indent
     row = low.depth
     base = row + 1
     low.depth += 8

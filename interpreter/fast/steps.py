@@ -63,7 +63,7 @@ class StepKernel:
                         if a["elem"] == "bool" else v
                     return f"{a['verb']} {word}"
             elif isinstance(site["elem"], list):  # options that are pairs: their parts are in rows of TMP
-                self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names),
+                self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names, NULL),
                                                        site["tuple_row"])
                 text = None  # bound to a state's TMP by FastState (see texts_for)
             elif site["cards"] and not site["modes"]:

@@ -51,6 +51,8 @@ import re
 from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
+from .lowtypes import (BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS, RI_CHOSEN, RI_COUNT, RI_ERROR, RI_LISTING,  # noqa: F401
+                       RI_SEED, RI_SIZE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from . import compound, listvars, realtime
 
 NULL = -(2 ** 62)
@@ -64,16 +66,6 @@ STATE_ARGS = ("Z", "ZN", "GV", "PV", "PB", "MD", "LOC", "ATTR", "NP", "RG", "RI"
               "MEMO")
 
 
-class NotTyped(Exception):
-    """The spec (with these options) does not type: ``reason`` says what, ``path`` where (a spec
-    path such as ``phases.trick[0].choose``)."""
-
-    def __init__(self, reason: str, path: str = "", line: int = 0):
-        where = ", ".join(x for x in (path and f"at {path}", line and f"spec line {line}") if x)
-        super().__init__(f"{reason}" + (f" ({where})" if where else ""))
-        self.reason, self.path, self.line = reason, path, line
-
-
 def spec_line(game, path: str) -> int:
     """The spec line of a lowering path such as ``phases.trick[4].then[0].set`` (its nearest
     part the YAML reader placed: a path into an expression stops at its step), or 0."""
@@ -82,54 +74,6 @@ def spec_line(game, path: str) -> int:
         return int(game.position(keys).line)
     except (AttributeError, TypeError):
         return 0
-
-
-# -- types ------------------------------------------------------------------------------------
-INT, BOOL, TEXT, CARD, NUL = "int", "bool", "text", "card", "null"
-EMPTY = "empty list"  # a variable only ever set to [] (its comprehensions are empty, never compiled)
-
-
-_FOLD_NODES = (ast.Expression, ast.Constant, ast.BoolOp, ast.UnaryOp, ast.Compare, ast.BinOp, ast.IfExp, ast.And,
-               ast.Or, ast.Not, ast.USub, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Add, ast.Sub,
-               ast.Mult)
-
-
-def _fold(code: str):
-    """The value of generated code made of constants and operators only (an `if` on options),
-    or None when it reads anything of the game."""
-    tree = ast.parse(code, mode="eval")
-    if not all(isinstance(n, _FOLD_NODES) for n in ast.walk(tree)):
-        return None
-
-    def ev(n):
-        if isinstance(n, ast.Expression):
-            return ev(n.body)
-        if isinstance(n, ast.Constant):
-            return n.value
-        if isinstance(n, ast.BoolOp):
-            vals = [ev(v) for v in n.values]
-            out = vals[0]
-            for v in vals[1:]:
-                out = (out and v) if isinstance(n.op, ast.And) else (out or v)
-            return out
-        if isinstance(n, ast.UnaryOp):
-            v = ev(n.operand)
-            return (not v) if isinstance(n.op, ast.Not) else -v
-        if isinstance(n, ast.IfExp):
-            return ev(n.body) if ev(n.test) else ev(n.orelse)
-        if isinstance(n, ast.BinOp):
-            a, b = ev(n.left), ev(n.right)
-            return a + b if isinstance(n.op, ast.Add) else a - b if isinstance(n.op, ast.Sub) else a * b
-        a = ev(n.left)
-        for op, right in zip(n.ops, n.comparators):
-            b = ev(right)
-            ok = {ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b,
-                  ast.GtE: a >= b}[type(op)]
-            if not ok:
-                return False
-            a = b
-        return True
-    return ev(tree)
 
 
 def _declared_attributes(entries) -> dict:
@@ -148,43 +92,6 @@ def _declared_attributes(entries) -> dict:
             joined = _join(out.get(k, NUL), ty)
             out[k] = joined if joined is not None else out.get(k, NUL)
     return out
-
-
-class ListT:
-    """A list where it is consumed: ``elem`` (element type) and ``loop(c, var, body)``, which
-    writes the lines that bind each element to the generated name ``var`` and run ``body``
-    (a list of lines) for it."""
-
-    def __init__(self, elem, loop, length=None, zone=None, refs=()):
-        self.elem, self.loop, self.length, self.zone = elem, loop, length, zone
-        self.refs = set(refs)  # the generated local names its loop reads
-
-
-def _names(*codes):
-    out = set()
-    for c in codes:
-        if c:
-            out.update(re.findall(r"\bv[0-9]+\b", c))
-    return out
-
-
-def _empty_list():
-    return ListT(NUL, lambda var, body: [], length="0")
-
-
-def _join(a, b):
-    if a == b or b == NUL:
-        return a
-    if a == NUL:
-        return b
-    if {a, b} <= {INT, BOOL}:
-        return INT
-    return None
-
-
-def _known(ty):
-    """A variable's type as read: one only ever null (or not yet seen set) reads as a number."""
-    return INT if ty in (None, NUL) else ty
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -247,10 +154,6 @@ def _bound_in(lines):
     """The generated names assigned (or looped over) in ``lines``."""
     text = "\n".join(lines)
     return set(re.findall(r"\b([vti][0-9]+) (?:=|\+=)", text)) | set(re.findall(r"for ([vti][0-9]+) in", text))
-
-
-def _indent(lines, n=1):
-    return ["    " * n + ln for ln in lines]
 
 
 class Lowering:
@@ -1445,12 +1348,6 @@ REFUSED = {"realtime": "a realtime step (several players act at once, in an orde
            "climb": "a climb step (turns until all the others pass: the kernel has no such turn order yet)",
            "end": "an end step (the game ends in the middle of a phase)",
            "assert": "an assert step"}
-RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row, 5: draws' first row,
-# 6: draws seeded ahead, 7: how many draws to seed ahead (the most a game of the run has used)
-# the step API's (interpreter.fast.steps): the index of the option the caller chose
-RI_CHOSEN = 11
-RI_LISTING = 12  # the number of the last listing of cards that gives one option per name
-RI_SIZE = 13
 
 
 # -- the module ------------------------------------------------------------------------------------

@@ -1,0 +1,114 @@
+"""The pieces every module of the kernel's type pass shares (:mod:`interpreter.fast.typepass` and
+the construct families it draws on: :mod:`interpreter.fast.teams`, :mod:`interpreter.fast.maps`):
+the reason a spec does not type, the value types, the list of a lowering, the slots of ``RI``,
+and small helpers on generated code."""
+from __future__ import annotations
+
+import ast
+import re
+
+
+class NotTyped(Exception):
+    """The spec (with these options) does not type: ``reason`` says what, ``path`` where (a spec
+    path such as ``phases.trick[0].choose``)."""
+
+    def __init__(self, reason: str, path: str = "", line: int = 0):
+        where = ", ".join(x for x in (path and f"at {path}", line and f"spec line {line}") if x)
+        super().__init__(f"{reason}" + (f" ({where})" if where else ""))
+        self.reason, self.path, self.line = reason, path, line
+
+
+INT, BOOL, TEXT, CARD, NUL = "int", "bool", "text", "card", "null"
+EMPTY = "empty list"  # a variable only ever set to [] (its comprehensions are empty, never compiled)
+
+
+_FOLD_NODES = (ast.Expression, ast.Constant, ast.BoolOp, ast.UnaryOp, ast.Compare, ast.BinOp, ast.IfExp, ast.And,
+               ast.Or, ast.Not, ast.USub, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Add, ast.Sub,
+               ast.Mult)
+
+
+def _fold(code: str):
+    """The value of generated code made of constants and operators only (an `if` on options),
+    or None when it reads anything of the game."""
+    tree = ast.parse(code, mode="eval")
+    if not all(isinstance(n, _FOLD_NODES) for n in ast.walk(tree)):
+        return None
+
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant):
+            return n.value
+        if isinstance(n, ast.BoolOp):
+            vals = [ev(v) for v in n.values]
+            out = vals[0]
+            for v in vals[1:]:
+                out = (out and v) if isinstance(n.op, ast.And) else (out or v)
+            return out
+        if isinstance(n, ast.UnaryOp):
+            v = ev(n.operand)
+            return (not v) if isinstance(n.op, ast.Not) else -v
+        if isinstance(n, ast.IfExp):
+            return ev(n.body) if ev(n.test) else ev(n.orelse)
+        if isinstance(n, ast.BinOp):
+            a, b = ev(n.left), ev(n.right)
+            return a + b if isinstance(n.op, ast.Add) else a - b if isinstance(n.op, ast.Sub) else a * b
+        a = ev(n.left)
+        for op, right in zip(n.ops, n.comparators):
+            b = ev(right)
+            ok = {ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b,
+                  ast.GtE: a >= b}[type(op)]
+            if not ok:
+                return False
+            a = b
+        return True
+    return ev(tree)
+
+
+class ListT:
+    """A list where it is consumed: ``elem`` (element type) and ``loop(c, var, body)``, which
+    writes the lines that bind each element to the generated name ``var`` and run ``body``
+    (a list of lines) for it."""
+
+    def __init__(self, elem, loop, length=None, zone=None, refs=()):
+        self.elem, self.loop, self.length, self.zone = elem, loop, length, zone
+        self.refs = set(refs)  # the generated local names its loop reads
+
+
+def _names(*codes):
+    out = set()
+    for c in codes:
+        if c:
+            out.update(re.findall(r"\bv[0-9]+\b", c))
+    return out
+
+
+def _empty_list():
+    return ListT(NUL, lambda var, body: [], length="0")
+
+
+def _join(a, b):
+    if a == b or b == NUL:
+        return a
+    if a == NUL:
+        return b
+    if {a, b} <= {INT, BOOL}:
+        return INT
+    return None
+
+
+def _known(ty):
+    """A variable's type as read: one only ever null (or not yet seen set) reads as a number."""
+    return INT if ty in (None, NUL) else ty
+
+
+def _indent(lines, n=1):
+    return ["    " * n + ln for ln in lines]
+
+
+RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row, 5: draws' first row,
+# 6: draws seeded ahead, 7: how many draws to seed ahead (the most a game of the run has used)
+# the step API's (interpreter.fast.steps): the index of the option the caller chose
+RI_CHOSEN = 11
+RI_LISTING = 12  # the number of the last listing of cards that gives one option per name
+RI_SIZE = 13

@@ -188,7 +188,7 @@ for _spec, _opts in CASES:
 
 
 def test_the_kernel_covers_the_specs_it_should():
-    """Oh Hell, Skull King, Crazy Eights and Witches type with every option set but the ones said in the report (this
+    """Oh Hell, Skull King, Crazy Eights, Witches, Go Fish and classic Ligretto type with every option set but the ones said in the report (this
     guards against a change that makes the kernel silently fall back)."""
     typed = {(s.stem, tuple(sorted(o.items()))) for s, o in TYPED}
     assert ("oh_hell", ()) in typed and ("skull_king", ()) in typed
@@ -198,6 +198,8 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("crazy_eights", (("preset", "openspiel"),)) in typed  # index_of
     assert ("witches_of_blackmore", ()) in typed  # move of given cards
     assert ("spades", ()) in typed and ("spades", (("preset", "openspiel"),)) in typed  # teams, trick[0]
+    assert ("go_fish", ()) in typed  # pairs as options, several lists, a map literal, str()
+    assert ("ligretto_classic", ()) in typed  # real time, cards of each player, a list of maps in a variable
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -334,6 +336,21 @@ def test_bulk_team_wins_are_one_by_one():
         for row, n in zip(scores, lengths):
             b.add([int(x) for x in row], [p for p in range(4) if row[p] == max(row)], int(n))
         assert a.team_wins == b.team_wins and a.wins == b.wins and sum(a.team_wins.values()) == 5
+
+
+def test_real_time_runs_in_the_kernel_with_the_round_robin_schedule_only():
+    """The kernel's scheduler is round-robin (seeded as the step API's: it draws nothing); another
+    schedule or reaction times fall back to the step API, saying why."""
+    from interpreter.engine.program import MAX_REALTIME_ACTIONS
+    from interpreter.fast import realtime
+    assert realtime.MAX_REALTIME_ACTIONS == MAX_REALTIME_ACTIONS  # the same bound on one block's actions
+    game = load_game(ROOT / "specs" / "ligretto_classic.yaml")
+    assert why_not(game, 3) is None
+    for note in (why_not(game, 3, schedule="random"), why_not(game, 3, speeds={0: 2.0})):
+        assert note and "round-robin" in note
+    assert why_not(load_game(ROOT / "specs" / "oh_hell.yaml"), 4, schedule="random") is None  # no real time
+    result = simulate(game, 2, 3, seed=5, fast=True, schedule="random")
+    assert not result.fast and "round-robin" in result.fast_note
 
 
 def test_simulate_fast_falls_back_with_the_reason():
@@ -541,3 +558,22 @@ def test_a_new_option_value_costs_no_compile():
     sk = [lower(load_game(ROOT / "specs" / "skull_king.yaml", o))[0] for o in ({}, {"kraken": False},
                                                                                 {"scoring": "rascal"})]
     assert len(set(sk)) == 1
+
+
+def test_a_list_of_maps_in_a_variable_plays_the_step_apis_games():
+    """A game variable holding a list of maps (appended to, set by index, read in comprehensions,
+    kept through a gather): the same games; an entry set past the end stops the kernel's game,
+    which the step API then replays to its own error."""
+    game = load_game(ROOT / "tests" / "specs" / "record_list.yaml")
+    kernel = kernel_for(game)
+    for players in (2, 3):
+        scores, lengths, errors = kernel.run(players, 100, 20)
+        for i in range(20):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+    far = load_game(ROOT / "tests" / "specs" / "record_list.yaml", {"reach": 5})
+    assert kernel_for(far).source == kernel.source  # the option is run-time data: the same module
+    _, _, errors = kernel_for(far).run(2, 100, 20)
+    assert set(errors) - {0} == {8}
+    with pytest.raises(RuleError, match="no entry at that position"):
+        simulate(far, 20, 2, seed=100, fast=True)

@@ -22,8 +22,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("specs/skull_king.yaml", {"pirate_abilities": True, "kraken": True, "white_whale": True}),
         ("specs/skull_king.yaml", {"scoring": "rascal_cannonball", "preset": "rulebook_2021"}),
         ("specs/crazy_eights.yaml", {}), ("specs/crazy_eights.yaml", {"preset": "openspiel"}),
-        ("specs/witches_of_blackmore.yaml", {}),
-        ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {}),
+        ("specs/witches_of_blackmore.yaml", {}), ("specs/go_fish.yaml", {}),
+        ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {}), ("tests/specs/pairs.yaml", {}),
         ("specs/spades.yaml", {}), ("specs/spades.yaml", {"preset": "openspiel"}), ("tests/specs/teams.yaml", {}),
         ("tests/specs/indexing.yaml", {"pick": -1}), ("tests/specs/lists_and_ties.yaml", {}),
         ("tests/specs/player_maps.yaml", {})]
@@ -235,3 +235,28 @@ def test_a_rule_that_fails_is_the_states_error(tmp_path):
     assert st.history == [] and [a.text for a in st.legal_actions()] == ["deal 1", "deal 9"]
     st.apply("deal 1")
     assert st.history == [[0, "deal 1"]]
+
+
+def test_real_time_is_the_states_action_by_action():
+    """A real-time block (classic Ligretto: cards of each player, a list of maps in a variable):
+    every seat that can act is current, each with the State's legal actions; any of them acts
+    (here a random one, not the scheduler's pick), and the others' options are listed again."""
+    game = load_game(ROOT / "specs" / "ligretto_classic.yaml", options={"max_rounds": 2})
+    for seed, players in ((1, 2), (2, 3), (3, 5)):
+        fast = game.new_state(players, seed=seed, fast=True)
+        slow = game.new_state(players, seed=seed)
+        rng = random.Random(seed)
+        while not slow.is_terminal():
+            waiting = slow.current_players()
+            assert fast.current_players() == waiting
+            assert (fast.pending or {}).get("realtime") == (slow.pending or {}).get("realtime")
+            for p in waiting:
+                assert list(fast.legal_actions(p)) == list(slow.legal_actions(p))
+            p = rng.choice(waiting)
+            k = rng.randrange(len(slow.legal_actions(p)))
+            fast.apply(fast.legal_actions(p)[k], p)
+            slow.apply(slow.legal_actions(p)[k], p)
+        assert fast.is_terminal() and fast.history == slow.history
+        assert fast.scores() == slow.scores()
+    with pytest.raises(IllegalAction):
+        game.new_state(3, seed=1, fast=True).apply("flip")  # several seats may act: say which

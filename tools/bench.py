@@ -1,6 +1,6 @@
 """Benchmarks of Rulebook (never timed tests: speed is measured here only).
 
-One run prints, for Skull King, Witches of Blackmore, Skull Queen and Oh Hell (4 players, random
+One run prints, for Skull King, Witches of Blackmore, Skull Queen, Oh Hell, Go Fish and classic Ligretto (4 players, random
 play), microseconds per decision and games per second:
 
 - through the step API (``legal_actions`` + ``apply``, CPU time), and the same loop on the kernel's
@@ -55,7 +55,8 @@ from interpreter.sim.simulate import simulate  # noqa: E402
 import reference_skull_king  # noqa: E402
 
 GAMES = [("Skull King", "skull_king.yaml"), ("Witches", "witches_of_blackmore.yaml"),
-         ("Skull Queen", "skull_queen.yaml"), ("Oh Hell", "oh_hell.yaml")]
+         ("Skull Queen", "skull_queen.yaml"), ("Oh Hell", "oh_hell.yaml"), ("Go Fish", "go_fish.yaml"),
+         ("Ligretto (classic)", "ligretto_classic.yaml")]
 PLAYERS = 4
 BACKENDS = ["step API", "kernel step API", "simulate", "-j 2", "dask local", "kernel"]  # columns of the games tables
 HEADINGS = {"kernel step API": "step API, fast=True", "kernel": "simulate --fast"}  # their headings

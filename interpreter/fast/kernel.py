@@ -59,13 +59,19 @@ def state_arrays(game, info: dict, num_players: int, generators: int) -> dict:
     from .rng import STATE_SIZE
     from .typepass import RI_SIZE
     rows, nc = info["rows"], info["ncards"]
-    z = np.zeros((rows, max(nc, 1)), dtype=np.int64)
+    # (a list of maps in a variable has rows of Z too, room for MAX_LIST items: see listvars)
+    z = np.zeros((rows, max(nc, 1, MAX_LIST if info.get("lists") else 0)), dtype=np.int64)
     zn = np.zeros(rows, dtype=np.int64)
     loc = np.zeros(nc, dtype=np.int64)
+    # the cards this many players play with (per_player entries: their seats'); the others' LOC is
+    # -1: not in this game (see runtime.gather)
+    ids = game.cards_in_play(num_players)
+    loc[:] = -1
+    loc[ids] = 0
     if info["initial"] is not None:
-        z[info["initial"], :nc] = np.arange(nc)
-        zn[info["initial"]] = nc
-        loc[:] = info["initial"]
+        z[info["initial"], :len(ids)] = ids
+        zn[info["initial"]] = len(ids)
+        loc[ids] = info["initial"]
     pv = np.zeros((max(game.max_players, 1), max(len(info["pvars"]), 1)), dtype=np.int64)
     pv[:num_players, :len(info["pvars"])] = info["pvars"] or 0
     return dict(
@@ -187,9 +193,10 @@ def kernel_for(game) -> Kernel:
 
 
 def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds=None,
-            seeds: tuple | None = None) -> str | None:
+            seeds: tuple | None = None, schedule: str = "round-robin") -> str | None:
     """Why ``simulate`` cannot use the kernel for this run (a text), or None when it can.
-    ``seeds``: ``(first seed, number of games)``."""
+    ``seeds``: ``(first seed, number of games)``; ``schedule`` and ``speeds``: the real-time
+    scheduler's (the kernel plays real-time steps with the round-robin one only)."""
     if trace is not None:
         return "a step trace (--trace or --heat) needs the step API"
     if seeds is not None:  # the random bots' seeds (seed * 1_000_003 + seat) must fit in 64 bits
@@ -203,7 +210,9 @@ def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds
         if kind != "random":
             return f"seat {seat} is a {kind} bot (the kernel plays random bots only)"
     try:
-        kernel_for(game)
+        kernel = kernel_for(game)
     except NotTyped as exc:
         return f"the spec does not type for the kernel: {exc}"
+    if kernel.info.get("realtime") and (schedule != "round-robin" or speeds):
+        return "the kernel plays real-time steps with the round-robin schedule only (no --schedule random, no --speed)"
     return None

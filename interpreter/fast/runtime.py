@@ -208,15 +208,21 @@ def new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, seed
 
 @njit(cache=True)
 def gather(Z, ZN, PB, MD, LOC, row, NP):
-    """``gather``: every card to ``row`` in card-table order; marks cleared."""
+    """``gather``: every card in play to ``row`` in card-table order; marks cleared. A card
+    whose ``LOC`` is negative is not in this game (a seat's card of per_player entries, the seat
+    not playing) and stays out."""
     ZN[:] = 0
     n = LOC.shape[0]
+    k = 0
     for c in range(n):
-        Z[row, c] = c
+        if LOC[c] < 0:
+            continue
+        Z[row, k] = c
+        k += 1
         LOC[c] = row
         PB[c] = NULL
         MD[c] = NULL
-    ZN[row] = n
+    ZN[row] = k
 
 
 @njit(cache=True)

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import IllegalAction, RulebookError
 from ..model.state import Action
+from .compound import option_text_maker, text_of_value
 from .kernel import built_once, load_module, state_arrays
 from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
 
@@ -48,9 +49,24 @@ class StepKernel:
         # each site: option (value, mode) -> its text, as the step API writes it (engine.program.Choose);
         # texts are made once and kept (a card's, or a value's)
         self.text_of = []
+        self.tuple_sites = {}  # site -> (its text maker, the first TMP row of its options' parts)
         for site in info["sites"]:
             verb = site["verb"]
-            if site["cards"] and not site["modes"]:
+            if site.get("realtime"):  # a real-time block: each option's mode is its action's index
+                def text(v, m, alts=site["realtime"]):
+                    a = alts[m]
+                    if a["elem"] == "null":
+                        return a["verb"]
+                    if a["elem"] == "card":
+                        return f"{a['verb']} {names[v]}"
+                    word = text_of_value(v, texts) if a["elem"] == "text" else ("yes" if v else "no") \
+                        if a["elem"] == "bool" else v
+                    return f"{a['verb']} {word}"
+            elif isinstance(site["elem"], list):  # options that are pairs: their parts are in rows of TMP
+                self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names, NULL),
+                                                       site["tuple_row"])
+                text = None  # bound to a state's TMP by FastState (see texts_for)
+            elif site["cards"] and not site["modes"]:
                 def text(v, m, plain=[f"{verb} {name}" for name in names]):
                     return plain[v]
             elif site["cards"]:
@@ -62,7 +78,7 @@ class StepKernel:
                         return plain[v]
                     t = moded.get((v, m))
                     if t is None:
-                        t = moded[(v, m)] = f"{verb} {names[v]} as {texts[m]}"
+                        t = moded[(v, m)] = f"{verb} {names[v]} as {text_of_value(m, texts)}"
                     return t
             else:
                 elem = site["elem"]
@@ -71,7 +87,7 @@ class StepKernel:
                 def text(v, m, made=made, verb=verb, elem=elem):
                     t = made.get(v)
                     if t is None:
-                        word = texts[v] if elem == "text" else ("yes" if v else "no") if elem == "bool" else v
+                        word = text_of_value(v, texts) if elem == "text" else ("yes" if v else "no") if elem == "bool" else v
                         t = made[v] = f"{verb} {word}"
                     return t
             if site.get("optional") is not None:  # the optional action chooses null: its verb alone
@@ -79,6 +95,22 @@ class StepKernel:
                     return verb if v == NULL else inner(v, m)
             self.text_of.append(text)
         self._start: dict = {}
+
+    def texts_for(self, tmp) -> list:
+        """Each site's option text maker ``text(value, mode)`` for a state whose TMP array is
+        ``tmp`` (a site whose options are pairs reads their parts there)."""
+        if not self.tuple_sites:
+            return self.text_of
+        out = list(self.text_of)
+        for site, (make, row) in self.tuple_sites.items():
+            def text(v, m, make=make, row=row, tmp=tmp):
+                return make(tmp, row, v)
+            optional = self.info["sites"][site].get("optional")
+            if optional is not None:
+                def text(v, m, inner=text, verb=optional):
+                    return verb if v == NULL else inner(v, m)
+            out[site] = text
+        return out
 
     def start_arrays(self, num_players: int) -> list:
         """Fresh arrays of a game's start (in STATE_ARGS order), copied from a template per player
@@ -208,7 +240,7 @@ class FastState:
         self._offer = _NOTHING  # the last Action the legal actions built (applied without a check)
         self._over = False
         self._sim = None  # at a simultaneous choice: see _simultaneous
-        self._texts = kernel.text_of
+        self._texts = kernel.texts_for(self.arrays[STATE_ARGS.index("TMP")])
         self.gen = kernel.module.steps(*self.arrays)
         self._advance()
 
@@ -237,7 +269,15 @@ class FastState:
         seats = [int(x) for x in tmp[where["seats"], :self._n]]
         vals, mods = memoryview(tmp[base + 2]), memoryview(tmp[base + 3])
         at = {seat: (k, vals, mods, int(tmp[base + 4, k]), int(tmp[base + 5, k])) for k, seat in enumerate(seats)}
-        self._sim = {"order": seats, "at": at, "chosen": {}, "tmp": tmp, "base": base}
+        self._sim = {"order": seats, "at": at, "chosen": {}, "tmp": tmp, "base": base,
+                     "realtime": bool(self.kernel.info["sites"][site].get("realtime"))}
+
+    @property
+    def pending(self):
+        """``{"realtime": True}`` in a real-time block (for a Scheduler: several seats may act,
+        the first to act gets the spot), else None."""
+        sim = self._sim
+        return {"realtime": True} if sim is not None and sim["realtime"] else None
 
     def _options(self, seat: int):
         """``(views, offset, count)`` of ``seat``'s options now, or None if the seat is not to choose."""
@@ -301,7 +341,11 @@ class FastState:
             action = self._check(action, player)
         self._offer = _NOTHING
         self.records.append(action)
-        if sim is not None:
+        if sim is not None and sim["realtime"]:  # first come, first served: this seat acts now
+            sim["tmp"][sim["base"] + 6, 0] = action[0]
+            self._ri[RI_CHOSEN] = action[2]
+            self._sim = None
+        elif sim is not None:
             sim["chosen"][action[0]] = action[2]
             if len(sim["chosen"]) < len(sim["order"]):
                 return  # the others' lists stay valid (the position has not moved), as the State's

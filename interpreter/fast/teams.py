@@ -30,7 +30,7 @@ from __future__ import annotations
 from ..expr.compiler import parse
 from . import lowtypes as tp
 
-RI_INDEX_ERROR = 7  # the code of ``RI[RI_ERROR]`` for an index out of range or a bad holder()
+RI_INDEX_ERROR = tp.ERR_INDEX  # the code of ``RI[RI_ERROR]`` for an index out of range or a bad holder()
 
 
 class TeamsAndIndexing:

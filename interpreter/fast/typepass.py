@@ -30,11 +30,14 @@ asking a bot (the caller writes the index chosen into ``RI``).
 
 Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a game variable's list
 that no step changes are lowered by :mod:`interpreter.fast.teams`; a player variable holding a map
-with fixed keys by :mod:`interpreter.fast.maps`.
+with fixed keys by :mod:`interpreter.fast.maps`. Pairs, map literals and comprehensions over several
+lists are lowered in :mod:`interpreter.fast.compound`, lists of maps in game variables in
+:mod:`interpreter.fast.listvars`, real-time steps (with the round-robin scheduler) in
+:mod:`interpreter.fast.realtime`.
 
-What does not type raises :class:`NotTyped` with the reason and the spec path (a real-time step,
-zones of sets, a variable a step sets to a list, an ``end`` step, ...): ``simulate`` then runs the step API
-and says why.
+What does not type raises :class:`NotTyped` with the reason and the spec path (zones of sets, a
+variable a step sets to a list of single values, an ``end`` step, ...): ``simulate`` then runs the
+step API and says why.
 
 How spec text is kept out of the generated module: it is written from the fixed templates of this
 file, whose holes are only integers (indices of zones, variables, attributes, texts; literal
@@ -56,6 +59,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS, RI_CHOSEN, RI_CO
                        RI_SEED, RI_SIZE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
+from . import compound, listvars, realtime
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -78,7 +82,6 @@ def spec_line(game, path: str) -> int:
         return 0
 
 
-# -- types ------------------------------------------------------------------------------------
 def _declared_attributes(entries) -> dict:
     """Attribute name -> the type of its literal values (or NUL when none is a plain literal), in
     the order the spec's card entries (``cards:``; their ``each``, ``attributes`` and modes) name
@@ -195,8 +198,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             row += self.maxp if zd.per_player else 1
         self.rows = max(row, 1)
         self.ncards = len(game.cards)
-        if getattr(game, "_per_player_cards", False):
-            raise NotTyped("cards of each player (per_player card entries: the deck depends on the seats)", "cards")
+        # cards of each player (per_player card entries): the table holds every seat's; a game starts
+        # with those of its seats in the initial zone (kernel.state_arrays, as Game.cards_in_play)
         if self.ncards == 0:
             raise NotTyped("the game has no cards")
         if isinstance(self.spec.get("turns"), dict) and "skip" in self.spec["turns"]:
@@ -216,6 +219,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
                        for k, v in game.pvar_defaults.items()}
         self.option_slot = {k: len(self.gvars) + i for i, k in enumerate(k for k in game.options if k not in self.fold)}
         self.team_targets: dict = {}  # the store code of a team variable -> (seat code, slot): see teams.py
+        # the seat that acted last, for a real-time step's scheduler (see realtime), after the options
+        self.last_slot = len(self.gvars) + len(self.option_slot) if realtime.uses_realtime(self.spec) else None
+        self.list_rows: dict = {}  # a game variable holding a list of maps -> (its first row of Z, item type)
         # definitions
         self.defines = {}
         for key, body in (self.spec.get("define") or {}).items():
@@ -290,6 +296,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     # -- values and texts ---------------------------------------------------------------------
     def text(self, s: str) -> int:
+        n = compound.numeral(s)
+        if n is not None:  # a whole number written plainly: str(n) of a run-time number equals it
+            return compound.NUMERAL_BASE + n
         if s not in self.texts:
             self.texts[s] = len(self.texts)
         return TEXT_BASE + self.texts[s]
@@ -413,6 +422,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             return "NP", INT
         if name == "players":
             return self.range_list("0", "NP")
+        if name in self.list_rows:
+            return listvars.read(self, name)
         if name in self.gvars:
             if self.gtypes.get(name) == EMPTY:
                 return _empty_list()
@@ -441,36 +452,40 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return ListT(elem, loop, length=f"max(0, ({hi}) - ({lo}))", refs=_names(lo, hi))
 
     def list_literal(self, items):
+        if any(isinstance(it, compound.MapV) for it in items):
+            return listvars.record_list(self, items)
         types = set()
         for it in items:
-            if isinstance(it, ListT):
+            if isinstance(it, ListT) or not isinstance(it, tuple):
                 raise NotTyped("a list of lists", self.path)
             types.add(it[1])
         elem = NUL
         for ty in types:
             elem = _join(elem, ty)
-            if elem is None:
-                raise NotTyped("a list mixing kinds of values", self.path)
+            if elem is None:  # only a pair (a tuple of parts) mixes kinds: see compound
+                return compound.TupleV(items, self.path)
 
         def loop(var, body):
             out = []
             for code, _ in items:
                 out += [f"{var} = {code}"] + body
             return out
-        return ListT(elem if elem != NUL else INT, loop, length=str(len(items)), refs=_names(*(c for c, _ in items)))
+        out = ListT(elem if elem != NUL else INT, loop, length=str(len(items)), refs=_names(*(c for c, _ in items)))
+        out.items = items  # a literal: it may be read as one tuple value (see compound)
+        return out
 
     def e_list_(self, t, env):
         return self.list_literal([self.e(c, env) for c in t.children if c is not None])
 
     def e_dict_(self, t, env):
-        raise NotTyped("a map (the kernel knows numbers, texts, cards and null)", self.path)
+        return compound.map_literal(self, t, env)
 
     def e_binop(self, t, env):
         a, op, b = t.children
         op = str(op)
         ra, rb = self.e(a, env), self.e(b, env)
         if op == "+" and isinstance(ra, ListT) and isinstance(rb, ListT):
-            return self.list_concat(ra, rb)
+            return compound.concat(self, ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped(f"{op} of lists (a list built up in a variable: the kernel keeps no lists)", self.path)
         (ca, ta), (cb, tb) = ra, rb
@@ -489,6 +504,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return f"(-{c})", INT
 
     def e_compare(self, t, env):
+        found = compound.compare_null(self, t, env)  # a pair (a chosen option) against null
+        if found is not None:
+            return found
         a, op, b = t.children
         op = str(op)
         ca, ta = self.scalar(a, env)
@@ -606,6 +624,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def e_index(self, t, env):
         if self.is_player_map(t.children[0]):
             return self.map_entry(t, env)  # (maps.py)
+        found = compound.index(self, t, env)
+        if found is not None:
+            return found
         return self.list_index(t, env)  # (teams.py)
 
     def e_slice(self, t, env):
@@ -629,7 +650,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return self.comprehension(str(var), src, body, cond, env)
 
     def e_nested_map_(self, t, env):
-        raise NotTyped("a comprehension over several lists", self.path)
+        return compound.nested_map(self, t, env)
 
     def comprehension(self, var, src, body, cond, env):
         """``[var in src where cond]`` or ``[body for var in src where cond]`` as a ListT."""
@@ -637,22 +658,24 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             return _empty_list()
         inner = self.fresh("v")
         env2 = dict(env)
-        env2[var] = (inner, src.elem)
+        env2[var] = compound.bind(inner, src.elem)
         cond_code = self.truth(cond, env2) if cond is not None else None
         if body is not None:
-            rb = self.e(body, env2)
+            rb = compound.as_tuple(self, self.e(body, env2))
             if isinstance(rb, ListT):
                 raise NotTyped("a list of lists", self.path)
-            body_code, elem = rb
         else:
-            body_code, elem = None, src.elem
+            rb = env2[var]
+        elem = compound.item_type(self, rb)
+        reads = compound.item_refs(rb)
 
         def loop(v, lines):
-            core = ([f"{v} = {body_code}"] if body_code is not None else [f"{v} = {inner}"]) + lines
+            core = compound.item_loop(rb, v, lines)
             if cond_code is not None:
                 core = [f"if {cond_code}:"] + _indent(core)
             return src.loop(inner, core)
-        return ListT(elem, loop, refs=(src.refs | _names(cond_code, body_code)) - {inner})
+        bound = {inner} | (set(compound.parts_of(inner, len(src.elem))) if isinstance(src.elem, compound.TupT) else set())
+        return ListT(elem, loop, refs=(src.refs | reads | _names(cond_code)) - bound)
 
     def e_lambda_(self, t, env):
         raise NotTyped("a lambda outside argmax/argmin", self.path)
@@ -713,7 +736,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         """The generated local names the values and lists of ``env`` read."""
         out = set()
         for v in env.values():
-            out |= v.refs if isinstance(v, ListT) else _names(v[0])
+            out |= v.refs if isinstance(v, (ListT, compound.TupleV, compound.MapV)) else _names(v[0])
         return out
 
     def call_count(self, args, env):
@@ -732,6 +755,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def _first_last(self, args, env, last):
         lst = self.lst(args[0], env)
+        compound.require_scalar_items(self, lst, "first/last")
         if len(args) > 1:
             raise NotTyped("first/last with a default", self.path)
         if lst.zone is not None:
@@ -757,6 +781,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         if len(args) != 2 or getattr(args[1], "data", None) != "lambda_":
             raise NotTyped("argmax/argmin with ties= or without a lambda", self.path)
         lst = self.lst(args[0], env)
+        compound.require_scalar_items(self, lst, "argmax/argmin")
         lam_var, lam_body = args[1].children
         v, best, bkey = self.fresh("v"), self.fresh("t"), self.fresh("t")
         env2 = dict(env)
@@ -793,6 +818,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         if len(args) != 2:
             raise NotTyped("index_of without its two arguments", self.path)
         lst = self.lst(args[0], env)
+        compound.require_scalar_items(self, lst, "index_of")
         cx, tx = self.scalar(args[1], env)
         if _join(lst.elem, tx) is None:
             raise NotTyped(f"index_of a {tx} in a list of {lst.elem}s", self.path)
@@ -801,6 +827,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return self.helper(env, [f"{x} = {cx}", f"{acc} = NULL", f"{i} = 0"] + lst.loop(v, body), acc), INT
 
     def reduce_in(self, cx, lst, env):
+        compound.require_scalar_items(self, lst, "in")
         v, acc, x = self.fresh("v"), self.fresh("t"), self.fresh("t")
         return self.helper(env, [f"{x} = {cx}", f"{acc} = False"] +
                            lst.loop(v, [f"if {v} == {x}:", f"    {acc} = True"]), acc)
@@ -869,6 +896,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         c, _ = self.scalar(args[0], env)
         return f"(({c} - 1) % NP)", INT
 
+    def call_str(self, args, env):
+        return compound.call_str(self, args, env)
+
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)
 
@@ -897,6 +927,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             raise NotTyped(REFUSED.get(kind, f"the {kind} step"), path)
         return fn(step, env, path)
 
+    def s_realtime(self, step, env, path):
+        return realtime.lower_realtime(self, step, env, path)
+
     def s_log(self, step, env, path):
         return []  # messages change nothing in the game
 
@@ -919,6 +952,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def snapshot(self, lst, env):
         """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it
         was when the step began); returns (lines, row, length name)."""
+        compound.require_scalar_items(self, lst, "a for step, random or move")
         row = self.depth
         self.depth += 1
         self.max_depth = max(self.max_depth, self.depth)
@@ -1012,6 +1046,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
                     self.team_targets[out[-1][0]] = (seat, self.pvars[name])
             elif tree.data == "index" and self.is_player_map(tree.children[0]):
                 out.append(self.map_entry_target(tree, env) + (value,))
+            elif tree.data == "index" and tree.children[0].data == "name" and \
+                    str(tree.children[0].children[0]) in self.gvars:
+                name = str(tree.children[0].children[0])
+                out.append((listvars.Entry(name, tree.children[1], env), ("g", name), value))
             else:
                 raise NotTyped("setting an entry of a map or list", self.path)
         return out
@@ -1030,7 +1068,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def s_set(self, step, env, path, add=False):
         key = "add" if add else "set"
-        lines, stores = [], []
+        lines, stores, later = [], [], []
         for store, which, value in self.targets(step, key, env, path):
             if which[0] == "M":  # a player's whole map (maps.py)
                 more, st = self.map_assign(store, which[1], value, env, f"{path}.{key}", add)
@@ -1039,6 +1077,17 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
                 continue
             r = self.expr(value, env, f"{path}.{key}")
             types = self.gtypes if which[0] == "g" else self.ptypes
+            if not add and isinstance(store, listvars.Entry):
+                value_lines, store_lines = listvars.set_entry(self, store, r, path)
+                lines += value_lines
+                later += store_lines
+                continue
+            if not add and isinstance(r, ListT) and (r.length != "0" or which[1] in self.list_rows):
+                done = listvars.store(self, which, r, path)
+                if done is not None:
+                    lines += done[0]
+                    later += done[1]
+                    continue
             if isinstance(r, ListT) and r.length == "0" and not add and types.get(which[1]) == EMPTY:
                 continue  # [] again: nothing to store
             if isinstance(r, ListT):
@@ -1053,7 +1102,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             stores.append((store, tmp))
         for store, tmp in stores:
             lines += self.store_lines(store, tmp, add)
-        return lines
+        return lines + later
 
     def s_add(self, step, env, path):
         return self.s_set(step, env, path, add=True)
@@ -1097,7 +1146,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         spec = step["gather"]
         target = spec.get("to") if isinstance(spec, dict) else spec
         row = self.zone_row_code(target, env, path)
-        return [f"gather(Z, ZN, PB, MD, LOC, {row}, NP)"]
+        return listvars.around_gather(self, [f"gather(Z, ZN, PB, MD, LOC, {row}, NP)"])
 
     def s_move(self, step, env, path):
         m = step["move"]
@@ -1218,19 +1267,29 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             lst = self.expr(c["options"], env_opt, cp + ".options")
             if not isinstance(lst, ListT):
                 raise NotTyped("options: that is not a list", cp)
-            if lst.elem not in (INT, BOOL, TEXT):
+            tuple_row = None
+            if isinstance(lst.elem, compound.TupT):
+                if seats is not None:
+                    raise NotTyped("a choice of several players over pairs (options that are lists)", cp)
+
+                def where_of(env_o):
+                    return self.truth(parse(str(c["where"])), env_o) if "where" in c else "True"
+                listing, n, tuple_row = compound.tuple_options(self, lst, value, where_of, env_opt, as_name)
+                hoisted, elem, to = [], lst.elem, None
+            elif lst.elem not in (INT, BOOL, TEXT):
                 raise NotTyped(f"options that are {lst.elem}s (values are numbers or texts here)", cp)
-            env_opt[as_name] = (value, lst.elem)
-            where = self.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
-            hoisted, (where,) = _hoist([where], {value}, self.fresh)
-            n, j, dup, x = (self.fresh("t") for _ in range(4))
+            else:
+                env_opt[as_name] = (value, lst.elem)
+                where = self.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
+                hoisted, (where,) = _hoist([where], {value}, self.fresh)
+                n, j, dup, x = (self.fresh("t") for _ in range(4))
             # options: the values in list order, one per text (a number or text reads as itself)
-            listing = [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
-                                                 f"    if OPT[0, {j}] == {value}:", f"        {dup} = True",
-                                                 f"if not {dup} and {where}:", f"    OPT[0, {n}] = {value}",
-                                                 f"    OPT[1, {n}] = NULL", f"    {n} += 1"])
-            elem = lst.elem
-            to = None
+                listing = [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
+                                                     f"    if OPT[0, {j}] == {value}:", f"        {dup} = True",
+                                                     f"if not {dup} and {where}:", f"    OPT[0, {n}] = {value}",
+                                                     f"    OPT[1, {n}] = NULL", f"    {n} += 1"])
+                elem = lst.elem
+                to = None
         else:
             raise NotTyped("a choice with neither cards nor options", cp)
         listing = hoisted + listing
@@ -1247,7 +1306,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         def env_then_of(seat):
             out = dict(env)
             out[by_name] = (seat, INT)
-            out[as_name] = (value, elem)
+            out[as_name] = compound.bind(value, elem, chosen=True)
             return out
 
         def played_of(value, seat, mode):
@@ -1256,7 +1315,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             play = f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"
             return [f"if {value} != NULL:", "    " + play] if optional is not None else [play]
         if self.steps:
-            self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c, "elem": elem,
+            self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c,
+                               "elem": list(elem) if isinstance(elem, compound.TupT) else elem,
+                               "tuple_row": None if "cards" in c else tuple_row,
                                "modes": "cards" in c and bool(self.max_modes),  # (else OPT[1] is not written)
                                "optional": None if optional is None else str(optional.get("action", "pass"))})
             if seats is not None:
@@ -1269,7 +1330,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         else:
             ask = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
-            [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"]
+            [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"] + realtime.acted(self, seat)
+        if "cards" not in c and tuple_row is not None:  # the chosen pair's parts, then its rows are free
+            pick += compound.bind_chosen(value, elem, tuple_row)
+            self.depth -= len(elem)
         env_then = env_then_of(seat)
         played = played_of(value, seat, mode)
         if seats is None:
@@ -1405,8 +1469,11 @@ def _lower(low, bodies_of) -> tuple:
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
         "attrs": low.card_table(),  # (after the rules: their texts are numbered first, the deck's after)
         "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()] +
-                 [low.value(game.options[k], f"option {k}") for k in low.option_slot],
-        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()] + low.map_defaults(), "depth": low.max_depth + 2,
+                 [low.value(game.options[k], f"option {k}") for k in low.option_slot] +
+                 ([-1] if low.last_slot is not None else []),
+        "realtime": low.last_slot is not None, "lists": bool(low.list_rows),
+        "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()] + low.map_defaults(),
+        "depth": low.max_depth + 2,
         "memo": low.memo_slots, "sites": list(low.sites),
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
     }

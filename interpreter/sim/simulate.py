@@ -399,7 +399,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     start = time.perf_counter()
     if fast:
         from ..fast.kernel import why_not
-        result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games)) or ""
+        result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games), schedule) or ""
         if not result.fast_note:
             bulk = result if on_game is None else None
             result.kernel_ready = _kernel_ready(game, note, compiling)  # (in the cache before workers start)

@@ -1,0 +1,145 @@
+"""Game variables holding a list of records in the typed kernel: ``rows: []`` then
+``set: {rows: "rows + [{'seat': p, 'total': 1}]"}``, ``set: {"rows[k]": {...}}`` and
+comprehensions over ``rows`` reading ``r['total']``.
+
+A record is a map literal with constant keys (numbers or texts) whose values are single values
+(:class:`RecT`: its keys, in key order, and the type of each value). A variable holding a list of
+records keeps it in rows of ``Z`` after the zones' rows, one row per key (``Z[row + k, i]``: the
+value of key ``k`` of item ``i``) with its length in ``ZN[row]``; at most ``MAX_LIST`` items (or
+as many as the card table has cards, if more): a longer list stops the kernel's game, which the
+step API then replays. ``gather`` keeps these
+rows as they are. The variable must start as ``[]``.
+
+Generated code comes only from the fixed templates below (integer holes, generated names).
+"""
+from __future__ import annotations
+
+from .compound import MapV, RecT, _sorted_entries, join, parts_of, record_lines, record_type
+
+
+class Entry:
+    """The target ``xs[k]`` of a set step: the variable's name and the index's expression."""
+
+    def __init__(self, name, index_tree, env):
+        self.name, self.index_tree, self.env = name, index_tree, env
+
+
+def record_list(low, items):
+    """A list literal of map literals with the same keys, as a ListT of records."""
+    from .lowtypes import ListT, NotTyped, _names
+    ty = None
+    for it in items:
+        if not isinstance(it, MapV):
+            raise NotTyped("a list mixing maps and other values", low.path)
+        ty = join(ty, record_type(it), low)
+
+    def loop(var, body):
+        out = []
+        for it in items:
+            out += record_lines(it, var) + body
+        return out
+    refs = set()
+    for it in items:
+        refs |= it.refs
+    out = ListT(ty, loop, length=str(len(items)), refs=refs | _names())
+    return out
+
+
+def read(low, name):
+    """The variable ``name`` (a list of records) as a ListT over its rows."""
+    from .lowtypes import ListT
+
+    row, ty = low.list_rows[name]
+
+    def loop(var, body):
+        i = low.fresh("i")
+        parts = parts_of(var, len(ty))
+        return [f"for {i} in range(ZN[{row}]):"] + [f"    {p} = Z[{row + k}, {i}]" for k, p in enumerate(parts)] + \
+            ["    " + ln for ln in body]
+    return ListT(ty, loop, length=f"ZN[{row}]")
+
+
+def _register(low, name, ty):
+    """Rows for the variable (made once, kept across the lowering's passes); its type joined."""
+    rows = low.list_rows
+    if name not in rows:
+        rows[name] = (low.rows, ty)
+        low.rows += len(ty)
+        low.changed = True
+        return
+    row, old = rows[name]
+    if len(old) != len(ty):
+        from .lowtypes import NotTyped
+        raise NotTyped(f"variable {name!r} holds lists of maps with different keys", low.path)
+    new = join(old, ty, low)
+    if new != old:
+        rows[name] = (row, new)
+        low.changed = True
+
+
+def store(low, which, r, path):
+    """``set: {name: LIST}`` for a list of records (or []): ``(value lines, store lines)``."""
+    from .lowtypes import NotTyped, RI_ERROR
+    kind, name = which
+    if kind != "g":
+        raise NotTyped(f"player variable {name!r} is set to a list (the kernel keeps lists of maps in game "
+                       f"variables only)", path)
+    if r.length == "0" and name not in low.list_rows:
+        return None  # [] before anything else: not yet a list of records (typed as an empty list)
+    if not isinstance(r.elem, RecT):
+        if r.length == "0":
+            r.elem = low.list_rows[name][1]
+        else:
+            raise NotTyped(f"variable {name!r} is set to a list of {r.elem}s (the kernel keeps lists of maps "
+                           f"with constant keys in variables)", path)
+    _register(low, name, r.elem)
+    row, ty = low.list_rows[name]
+    k = len(ty)
+    base = low.depth
+    low.depth += k
+    low.max_depth = max(low.max_depth, low.depth)
+    n, v = low.fresh("t"), low.fresh("v")
+    parts = parts_of(v, k)
+    body = [f"if {n} >= len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return"] + \
+        [f"TMP[{base + j}, {n}] = {p}" for j, p in enumerate(parts)] + [f"{n} += 1"]
+    value = [f"{n} = 0"] + r.loop(v, body) + [f"if {n} > len(Z[0]):", f"    RI[{RI_ERROR}] = 6", "    return"]
+    i = low.fresh("i")
+    stores = [f"for {i} in range({n}):"] + [f"    Z[{row + j}, {i}] = TMP[{base + j}, {i}]" for j in range(k)] + \
+        [f"ZN[{row}] = {n}"]
+    low.depth -= k  # expressions use no rows of TMP: the rows stay as they are until the stores
+    return value, stores
+
+
+def set_entry(low, entry: Entry, r, path):
+    """``set: {"name[k]": {...}}``: ``(value lines, store lines)``; an index outside the list
+    (or null) is a run-time error, as in the step API."""
+    from .lowtypes import INT, BOOL, NotTyped, RI_ERROR, ERR_LIST_ENTRY
+    rows = low.list_rows
+    if entry.name not in rows:
+        if low.gtypes.get(entry.name) is not None:
+            low.changed = True  # typed on a later pass, once the list is known
+        raise NotTyped(f"setting an entry of {entry.name!r} (a list of maps is set whole before its entries)", path)
+    if not isinstance(r, MapV):
+        raise NotTyped(f"an entry of {entry.name!r} set to something other than a map", path)
+    row, ty = rows[entry.name]
+    _register(low, entry.name, record_type(r))
+    row, ty = rows[entry.name]
+    kc, kt = low.scalar(entry.index_tree, entry.env)
+    if kt not in (INT, BOOL):
+        raise NotTyped(f"an entry of {entry.name!r} picked by a {kt}", path)
+    k = low.fresh("t")
+    vals = [low.fresh("t") for _ in ty]
+    value = [f"{k} = {kc}", f"if {k} == NULL or {k} >= ZN[{row}] or {k} < -ZN[{row}]:",
+             f"    RI[{RI_ERROR}] = {ERR_LIST_ENTRY}", "    return", f"if {k} < 0:", f"    {k} += ZN[{row}]"]
+    value += [f"{t} = {c}" for t, (_, _, (c, _)) in zip(vals, _sorted_entries(r))]
+    stores = [f"Z[{row + j}, {k}] = {t}" for j, t in enumerate(vals)]
+    return value, stores
+
+
+def around_gather(low, lines):
+    """``gather`` lines keeping the lengths of the list variables' rows (gather empties every row)."""
+    rows = low.list_rows
+    if not rows:
+        return lines
+    keep = {row: low.fresh("t") for row, _ in rows.values()}
+    return [f"{t} = ZN[{row}]" for row, t in keep.items()] + lines + [f"ZN[{row}] = {t}" for row, t in keep.items()]

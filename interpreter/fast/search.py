@@ -61,8 +61,8 @@ from .runtime import NULL, event_gen
 
 # SI: the search's scalars (int64)
 (MODE, CUR, NREC, EV, NEV, K0, SEAT, STAGE, NODE, PLEN, NNODES, REJECT, RNG, INPHASE, STOPPHASE, GREEDY, ITER,
- NITER, ATTEMPTS, HORIZON, NU, GCHOICE, ROOTN, MAXNODES, EVMAX, BESTV, BESTM, OK, REJECTS, SIGN, ROOTPHASE, ERRORS) = range(32)
-SI_SIZE = 32
+ NITER, ATTEMPTS, HORIZON, NU, GCHOICE, ROOTN, MAXNODES, EVMAX, BESTV, BESTM, OK, REJECTS, SIGN, ROOTPHASE, ERRORS, EXCLNEW) = range(33)
+SI_SIZE = 34
 PREFIX, TREE, ROLLOUT, ROOT = 0, 1, 2, 3
 # TI rows: tree nodes' int fields
 FIRST, NEXT, PLAYER, VISITS, AVAIL, AVAL, AMODE = range(7)
@@ -103,8 +103,9 @@ def _reject(SI, REC, LOC, INU, EXCL, vals, off, n, cards):
     if cards:
         for k in range(n):
             c = vals[off + k]
-            if c != NULL and 0 <= c < INU.shape[0] and INU[c]:
+            if c != NULL and 0 <= c < INU.shape[0] and INU[c] and not EXCL[c, LOC[c]]:
                 EXCL[c, LOC[c]] = 1
+                SI[EXCLNEW] = 1
     return -1
 
 
@@ -130,6 +131,29 @@ def _forced(SI, REC, j, LOC, INU, EXCL, vals, mods, off, n, p, usemode, cards):
         if vals[off + k] == v and (not usemode or mods[off + k] == m):
             return k
     return _reject(SI, REC, LOC, INU, EXCL, vals, off, n, cards)
+
+
+@njit(cache=True)
+def forced_turn(SI, REC, OPT, SITES, ask):
+    """The hot path of :func:`_forced` in a simulation: the index of the next recorded turn's
+    option, or -1 (then :func:`on_ask` decides: the root, a rejection, the record pass)."""
+    j = SI[CUR]
+    if SI[MODE] != 1 or j >= SI[NREC] or REC[j, 0] != (ask & 0xFFFF):
+        return -1
+    n = (ask >> 16) & 0xFFFFF
+    v = REC[j, 2]
+    if SITES[ask >> 36, 0]:
+        m = REC[j, 3]
+        for k in range(n):
+            if OPT[0, k] == v and OPT[1, k] == m:
+                SI[CUR] = j + 1
+                return k
+        return -1
+    for k in range(n):
+        if OPT[0, k] == v:
+            SI[CUR] = j + 1
+            return k
+    return -1
 
 
 @njit(cache=True)
@@ -396,26 +420,37 @@ def sample(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED):
         SIG[x] = x
     if nu == 0:
         return
-    # slots by their row's number of exclusions (most first), then row, then position
-    nrows = EXCL.shape[1]
-    for m in range(nu):
-        ORD[m] = m
-        r = SLOTS[m, 0]
-        cnt = 0
-        for x in range(nc):
-            if EXCL[x, r]:
-                cnt += 1
-        USED[m] = -cnt * nrows + r
-    for m in range(1, nu):  # insertion sort by USED (stable)
-        key = USED[m]
-        o = ORD[m]
-        i = m - 1
-        while i >= 0 and USED[i] > key:
-            USED[i + 1] = USED[i]
-            ORD[i + 1] = ORD[i]
-            i -= 1
-        USED[i + 1] = key
-        ORD[i + 1] = o
+    if SI[EXCLNEW] == 0 and SI[EXCLNEW + 1] == 0:  # no exclusion yet: the shuffled pool in place order
+        for i in range(nu - 1, 0, -1):
+            j = rand_below(SI, i + 1)
+            t = POOL[i]
+            POOL[i] = POOL[j]
+            POOL[j] = t
+        for m in range(nu):
+            SIG[SLOTS[m, 2]] = POOL[m]
+        return
+    if SI[EXCLNEW]:  # slots by their row's number of exclusions (most first), then row, then position
+        SI[EXCLNEW] = 0
+        SI[EXCLNEW + 1] = 1
+        nrows = EXCL.shape[1]
+        for m in range(nu):
+            ORD[m] = m
+            r = SLOTS[m, 0]
+            cnt = 0
+            for x in range(nc):
+                if EXCL[x, r]:
+                    cnt += 1
+            USED[m] = -cnt * nrows + r
+        for m in range(1, nu):  # insertion sort by USED (stable)
+            key = USED[m]
+            o = ORD[m]
+            i = m - 1
+            while i >= 0 and USED[i] > key:
+                USED[i + 1] = USED[i]
+                ORD[i + 1] = ORD[i]
+                i -= 1
+            USED[i + 1] = key
+            ORD[i + 1] = o
     for attempt in range(50):
         for i in range(nu - 1, 0, -1):
             j = rand_below(SI, i + 1)
@@ -449,7 +484,7 @@ def backup(SI, SF, TI, TF, PATH, VAL, NP, GT):
     """Each seat's value of the simulation's end (as interpreter.agents.search.values) added to
     the nodes of the path where that seat acted (greedy: to the root option tried)."""
     n = NP
-    vals = np.empty(n)
+    vals = SF[2 + n:]
     if n == 1:
         vals[0] = 1.0
     else:
@@ -523,6 +558,14 @@ def playout({args}, {work}):
     new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, RI[0])
     begin(SI, PATH)
     for ask in steps({args}):
+        if SI[STAGE] == ROLLOUT and (ask & 65535) < 65532:  # (the hot path: a turn in the rollout)
+            RI[11] = rand_below(SI, (ask >> 16) & 1048575)
+            continue
+        if SI[STAGE] == PREFIX and (ask & 65535) < 65532:  # a recorded turn, found by value (else on_ask)
+            k = forced_turn(SI, REC, OPT, SITES, ask)
+            if k >= 0:
+                RI[11] = k
+                continue
         if not on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH,
                       SITES, c):
             break
@@ -559,7 +602,7 @@ def search({args}, {work}):
 '''
 _NAMES = frozenset(("SEARCH", "playout", "search", "begin", "on_ask", "prepare", "sample", "backup", "best", "ask",
                     "MODE", "REJECT", "STAGE", "ROOT", "ITER", "NITER", "GREEDY", "ROOTN", "ATTEMPTS", "REJECTS",
-                    "PREFIX", "ERRORS") + tuple(x.strip() for x in _WORK.split(",")))
+                    "PREFIX", "ERRORS", "ROLLOUT", "rand_below", "forced_turn", "k") + tuple(x.strip() for x in _WORK.split(",")))
 
 
 def _digest() -> int:
@@ -570,7 +613,7 @@ def driver_source(source: str) -> str:
     """The search module's text: the generated step module ``source`` with the fixed driver
     appended (and this module's functions imported)."""
     head = ("from interpreter.fast.search import (begin, on_ask, prepare, sample, backup, best, MODE, REJECT, STAGE, "
-            "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS)\n")
+            "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS, ROLLOUT, rand_below, forced_turn)\n")
     return source + "\n" + head + DRIVER.format(digest=_digest(), args=_ARGS, work=_WORK)
 
 
@@ -606,7 +649,7 @@ class SearchKernel:
         nc, rows = info["ncards"], info["rows"]
         w = {k: st[k] for k in STATE_ARGS}
         w.update(ZINIT=st["Z"].copy(), ZNINIT=st["ZN"].copy(), GVINIT=st["GV"].copy(), PVINIT=st["PV"].copy(),
-                 SI=np.zeros(SI_SIZE, dtype=np.int64), SF=np.zeros(2 + num_players),
+                 SI=np.zeros(SI_SIZE, dtype=np.int64), SF=np.zeros(2 + 2 * num_players),
                  REC=np.zeros((64, 5), dtype=np.int64), EVK=np.zeros((256, 3), dtype=np.int64),
                  EVO=np.zeros((256, nc), dtype=np.int64), SIG=np.arange(nc, dtype=np.int64),
                  INU=np.zeros(nc, dtype=np.bool_), EXCL=np.zeros((nc, rows), dtype=np.bool_),
@@ -693,7 +736,7 @@ def search_kernel_for(game) -> SearchKernel:
     def build(game):
         source, info = lower_search(game)
         source = driver_source(source)
-        check_source(source, _NAMES, ("interpreter.fast.search",), (ast.Break, ast.Continue))
+        check_source(source, _NAMES, ("interpreter.fast.search",), (ast.Break, ast.Continue, ast.BitAnd, ast.RShift))
         module, _ = load_module(source, "rulebook_search")
         return SearchKernel(game, source, info, module)
     return built_once(_SEARCH, game, build)

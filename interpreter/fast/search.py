@@ -61,8 +61,8 @@ from .runtime import NULL, event_gen
 
 # SI: the search's scalars (int64)
 (MODE, CUR, NREC, EV, NEV, K0, SEAT, STAGE, NODE, PLEN, NNODES, REJECT, RNG, INPHASE, STOPPHASE, GREEDY, ITER,
- NITER, ATTEMPTS, HORIZON, NU, GCHOICE, ROOTN, MAXNODES, EVMAX, BESTV, BESTM, OK, REJECTS, SIGN, ROOTPHASE, ERRORS, EXCLNEW) = range(33)
-SI_SIZE = 34
+ NITER, ATTEMPTS, HORIZON, NU, GCHOICE, ROOTN, MAXNODES, EVMAX, BESTV, BESTM, OK, REJECTS, SIGN, ROOTPHASE, ERRORS, EXCLNEW, _EX2, PHN, NSNAP, NSKIP) = range(37)
+SI_SIZE = 40
 PREFIX, TREE, ROLLOUT, ROOT = 0, 1, 2, 3
 # TI rows: tree nodes' int fields
 FIRST, NEXT, PLAYER, VISITS, AVAIL, AVAL, AMODE = range(7)
@@ -93,6 +93,56 @@ def begin(SI, PATH):
     SI[REJECT] = 0
     SI[INPHASE] = 0
     SI[STOPPHASE] = 0
+    SI[PHN] = 0
+
+
+@njit(cache=True)
+def _snap(SNAP, k, Z, ZN, GV, PV, PB, MD, LOC, RI, SI, save):
+    """Save (or, ``save`` False, restore) the position at the end of flow-level phase ``k`` (its
+    arrays, actions count, record and draw cursors) in row ``k`` of SNAP."""
+    at = 0
+    for a in (Z.reshape(-1), ZN, GV, PV.reshape(-1), PB, MD, LOC):
+        n = a.shape[0]
+        if save:
+            SNAP[k, at:at + n] = a
+        else:
+            a[:] = SNAP[k, at:at + n]
+        at += n
+    if save:
+        SNAP[k, at] = RI[2]
+        SNAP[k, at + 1] = SI[CUR]
+        SNAP[k, at + 2] = SI[EV]
+    else:
+        RI[2] = SNAP[k, at]
+        SI[CUR] = SNAP[k, at + 1]
+        SI[EV] = SNAP[k, at + 2]
+
+
+@njit(cache=True)
+def phase_mark(ask, SI, SNAP, Z, ZN, GV, PV, PB, MD, LOC, RI):
+    """A flow-level phase starts or ends. The record pass saves the position at each end; a
+    simulation skips the phases that end before the current deal's shuffle (``SI[NSKIP]`` of them:
+    their position is the real one), restoring the saved position instead of replaying them; a
+    phase's end is the horizon when the root is inside one (False: stop)."""
+    if (ask >> 16) & 0xFFFFF:
+        SI[INPHASE] = 1
+        RI[11] = 0
+        k = SI[PHN]
+        SI[PHN] += 1
+        if SI[MODE] == 1 and k < SI[NSKIP]:
+            _snap(SNAP, k, Z, ZN, GV, PV, PB, MD, LOC, RI, SI, False)
+            RI[11] = 1
+        return True
+    SI[INPHASE] = 0
+    if SI[MODE] == 0:
+        k = SI[PHN] - 1
+        if 0 <= k < SNAP.shape[0]:
+            _snap(SNAP, k, Z, ZN, GV, PV, PB, MD, LOC, RI, SI, True)
+            SI[NSNAP] = k + 1
+        return True
+    if SI[STOPPHASE] and (SI[STAGE] == TREE or SI[STAGE] == ROLLOUT):
+        return False
+    return True
 
 
 @njit(cache=True)
@@ -359,7 +409,7 @@ def on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, IN
 
 
 @njit(cache=True)
-def prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP):
+def prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP):
     """After the record pass (the arrays hold the root): ``INU`` (the cards of U), the places they
     fill (``SLOTS``: row, position, the card there), ``POOL`` (U sorted), ``K0``; the tree's root; the base scores.
     ``PINV``: the slots of the card variables (row 0: of GV, row 1: columns of PV; -1 for none).
@@ -402,6 +452,10 @@ def prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, 
             if held == nu:
                 SI[K0] = ev
     EXCL[:, :] = 0
+    at = Z.size + ZN.size + GV.size + PV.size + 3 * nc  # (see _snap)
+    SI[NSKIP] = 0
+    while SI[NSKIP] < SI[NSNAP] and SNAP[SI[NSKIP], at + 2] <= SI[K0] and SNAP[SI[NSKIP], at + 1] <= SI[NREC]:
+        SI[NSKIP] += 1
     TI[FIRST, 0] = -1
     TI[VISITS, 0] = 0
     SI[NNODES] = 1
@@ -548,7 +602,7 @@ def best(SI, TI, TF, GT):
 # this file, so the module's name, hence numba's cache of it, changes with this code).
 _ARGS = "Z, ZN, GV, PV, PB, MD, LOC, ATTR, NP, RG, RI, TMP, OPT, SB, SK, SEEN, MEMO"
 _WORK = ("ZINIT, ZNINIT, GVINIT, PVINIT, SI, SF, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH, SITES, VIS, PINV, "
-         "SLOTS, POOL, ORD, USED, VAL, GT, c")
+         "SLOTS, POOL, ORD, USED, VAL, GT, SNAP, c")
 DRIVER = '''
 SEARCH = {digest}
 
@@ -560,6 +614,10 @@ def playout({args}, {work}):
     for ask in steps({args}):
         if SI[STAGE] == ROLLOUT and (ask & 65535) < 65532:  # (the hot path: a turn in the rollout)
             RI[11] = rand_below(SI, (ask >> 16) & 1048575)
+            continue
+        if (ask & 65535) == 65532:  # a flow-level phase starts or ends
+            if not phase_mark(ask, SI, SNAP, Z, ZN, GV, PV, PB, MD, LOC, RI):
+                break
             continue
         if SI[STAGE] == PREFIX and (ask & 65535) < 65532:  # a recorded turn, found by value (else on_ask)
             k = forced_turn(SI, REC, OPT, SITES, ask)
@@ -581,7 +639,7 @@ def search({args}, {work}):
     playout({args}, {work})
     if SI[REJECT] or SI[STAGE] != ROOT or RI[3] != 0:
         return
-    if not prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP):
+    if not prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP):
         return
     SI[MODE] = 1
     SI[ITER] = 0
@@ -602,7 +660,7 @@ def search({args}, {work}):
 '''
 _NAMES = frozenset(("SEARCH", "playout", "search", "begin", "on_ask", "prepare", "sample", "backup", "best", "ask",
                     "MODE", "REJECT", "STAGE", "ROOT", "ITER", "NITER", "GREEDY", "ROOTN", "ATTEMPTS", "REJECTS",
-                    "PREFIX", "ERRORS", "ROLLOUT", "rand_below", "forced_turn", "k") + tuple(x.strip() for x in _WORK.split(",")))
+                    "PREFIX", "ERRORS", "ROLLOUT", "rand_below", "forced_turn", "k", "phase_mark") + tuple(x.strip() for x in _WORK.split(",")))
 
 
 def _digest() -> int:
@@ -613,7 +671,7 @@ def driver_source(source: str) -> str:
     """The search module's text: the generated step module ``source`` with the fixed driver
     appended (and this module's functions imported)."""
     head = ("from interpreter.fast.search import (begin, on_ask, prepare, sample, backup, best, MODE, REJECT, STAGE, "
-            "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS, ROLLOUT, rand_below, forced_turn)\n")
+            "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS, ROLLOUT, rand_below, forced_turn, phase_mark)\n")
     return source + "\n" + head + DRIVER.format(digest=_digest(), args=_ARGS, work=_WORK)
 
 
@@ -657,7 +715,9 @@ class SearchKernel:
                  CH=np.zeros(max(512, nc * 8), dtype=np.int64), SITES=self.sites, VIS=np.zeros(rows, dtype=np.bool_),
                  PINV=self._pins(), SLOTS=np.zeros((nc, 3), dtype=np.int64),
                  POOL=np.zeros(nc, dtype=np.int64), ORD=np.zeros(nc, dtype=np.int64), USED=np.zeros(nc, dtype=np.int64),
-                 VAL=np.zeros(num_players, dtype=np.int64), GT=np.zeros((2, 512)))
+                 VAL=np.zeros(num_players, dtype=np.int64), GT=np.zeros((2, 512)),
+                 SNAP=np.zeros((64, st["Z"].size + st["ZN"].size + st["GV"].size + st["PV"].size + 3 * nc + 3),
+                               dtype=np.int64))
         self._work[num_players] = w
         return w
 

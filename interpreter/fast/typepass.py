@@ -1571,10 +1571,12 @@ def _step_bodies(low) -> str:
             pad = ln[:len(ln) - len(body)]
             params, lines_of = phases[name]
             out += [f"{pad}{v} = {c}" for v, c in zip(params, codes)]
-            marks = low.search and not running  # (search hook) a flow-level phase's start and end
-            out += [f"{pad}yield {SEARCH_PHASE} + (1 << 16)"] if marks else []
-            out += [pad + x for x in inline(lines_of, running | {name})]
-            out += [f"{pad}yield {SEARCH_PHASE}"] if marks else []
+            body = [pad + x for x in inline(lines_of, running | {name})]
+            if low.search and not running:  # (search hook) a flow-level phase's start and end; at its
+                # start the driver may skip it (RI_CHOSEN 1: it restores the position after it)
+                body = [f"{pad}yield {SEARCH_PHASE} + (1 << 16)", f"{pad}if RI[{RI_CHOSEN}] == 0:",
+                        f"{pad}    pass"] + ["    " + x for x in body] + [f"{pad}yield {SEARCH_PHASE}"]
+            out += body
         return out
     arrays = [a for a in STATE_ARGS if a != "NP"]
     body = [f"{a} = raw({a})" for a in arrays] + inline(flow, frozenset())

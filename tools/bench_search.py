@@ -142,8 +142,9 @@ def skull(args) -> dict:
     return out
 
 
-def paired(game, pairs, iterations, first_seed=0):
-    """``[(kernel - State API) score difference of each deal pair]`` (see the module doc)."""
+def paired(game, pairs, iterations, first_seed=0, mine=None):
+    """``[(kernel - State API) score difference of each deal pair]`` (see the module doc);
+    ``mine(seed)``: the bot in the kernel ISMCTS's place (default: that bot)."""
     from interpreter.agents.basic import RandomAgent, play_game
     diffs = []
     for k in range(pairs):
@@ -151,9 +152,9 @@ def paired(game, pairs, iterations, first_seed=0):
         d = 0
         for kseat, pseat in ((0, 1), (1, 0)):
             agents = [RandomAgent(seed * 4 + q) for q in range(4)]
-            agents[kseat] = ISMCTSAgent(iterations=iterations, seed=seed, kernel=True)
+            agents[kseat] = mine(seed) if mine else ISMCTSAgent(iterations=iterations, seed=seed, kernel=True)
             agents[pseat] = ISMCTSAgent(iterations=iterations, seed=seed, kernel=False)
-            st = play_game(game, 4, seed, agents, fast=True)
+            st = play_game(game, 4, seed, agents)  # a State: the State API's search as it runs today
             sc = st.scores()
             d += sc[kseat] - sc[pseat]
         diffs.append(d / 2)

@@ -182,6 +182,8 @@ class SearchAgent(Agent):
                 self.kernel_decisions += 1
                 return action
         self.python_decisions += len(legal) > 1
+        if type(state).__name__ == "FastState":  # the State API's search needs the State (a replay)
+            state = state.to_state()
         try:
             return self._search(state, player)
         except RuleError as exc:
@@ -262,8 +264,9 @@ class SearchAgent(Agent):
     seat = None  # the seat this bot plays, when known (bots_for sets it): it learns from the start
 
     def notify(self, state, player, action) -> None:
-        if self.kernel and self.budget.iterations is not None and type(state).__name__ == "FastState":
-            return  # the kernel's search learns from the recorded actions (see interpreter.fast.search)
+        if type(state).__name__ == "FastState":
+            return  # the kernel's search learns from the recorded actions (see interpreter.fast.search);
+            # the State API's search of a FastState (kernel=False) does without what plays show lacking
         if self.seat is not None and self.seat not in self.dets:
             self.determiniser(state, self.seat)
         for seat, det in self.dets.items():

@@ -2,7 +2,8 @@
 
 Three measurements (CPU time, ``time.process_time``; the load average is printed):
 
-1. **Per simulation, Oh Hell 4 players**: Rulebook's ``ismcts:N`` deciding on the kernel's step API
+1. **Per simulation, Oh Hell 4 players**: Rulebook's ``ismcts:N`` (``--horizon``: ``phase``, the
+   default bot's, or ``game``, OpenSpiel's rollouts to the end) deciding on the kernel's step API
    (``ISMCTSAgent(iterations=N).act(state, seat)`` on ``new_state(4, seed, fast=True)``: the loop a
    user writes) against OpenSpiel's C++ ``pyspiel.ISMCTSBot`` on its native ``oh_hell`` (4 players,
    ``N`` simulations, random rollouts: ``RandomRolloutEvaluator(1, seed)``, UCT c 2.0, max-visit
@@ -54,14 +55,14 @@ def _positions_rulebook(game, seeds, per_game=4):
     return out
 
 
-def rulebook_decisions(game, positions, iterations) -> float:
+def rulebook_decisions(game, positions, iterations, horizon="phase") -> float:
     """CPU seconds per simulation of ``ismcts:iterations`` at ``positions``."""
     total, sims = 0.0, 0
     for k, (seed, acts) in enumerate(positions):
         st = game.new_state(4, seed=seed, fast=True)
         for p, i in acts:
             st.apply(i, p)
-        agent = ISMCTSAgent(iterations=iterations, seed=k)
+        agent = ISMCTSAgent(iterations=iterations, seed=k, horizon=horizon)
         p = st.current_players()[0]
         t = time.process_time()
         agent.act(st, p)
@@ -106,16 +107,17 @@ def speed(args) -> dict:
     ours, theirs, ratios = [], [], []
     for r in range(args.rounds):
         pos = _positions_rulebook(game, range(1000 * r, 1000 * r + args.decisions))[:args.decisions]
-        a = rulebook_decisions(game, pos, args.iterations)
+        a = rulebook_decisions(game, pos, args.iterations, args.horizon)
         b = openspiel_decisions(pyspiel, os_game, len(pos), args.iterations, 7 + r)
         ours.append(a)
         theirs.append(b)
         ratios.append(b / a)
         print(f"  round {r + 1}: Rulebook {a * 1e6:.1f} µs/simulation, OpenSpiel C++ {b * 1e6:.1f} µs/simulation "
               f"(Rulebook {b / a:.2f}x), {len(pos)} decisions each", flush=True)
-    out = {"iterations": args.iterations, "rulebook_us_per_sim": statistics.median(ours) * 1e6,
+    out = {"iterations": args.iterations, "horizon": args.horizon, "rulebook_us_per_sim": statistics.median(ours) * 1e6,
            "openspiel_us_per_sim": statistics.median(theirs) * 1e6, "ratio": statistics.median(ratios)}
-    print(f"Oh Hell 4p, ISMCTS {args.iterations} simulations per decision: Rulebook kernel "
+    print(f"Oh Hell 4p, ISMCTS {args.iterations} simulations per decision (Rulebook horizon {args.horizon}): "
+          f"Rulebook kernel "
           f"{out['rulebook_us_per_sim']:.1f} µs per simulation, OpenSpiel C++ ISMCTSBot "
           f"{out['openspiel_us_per_sim']:.1f} µs: Rulebook {out['ratio']:.2f}x (median of {args.rounds} rounds)")
     return out
@@ -181,6 +183,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--decisions", type=int, default=30, help="decisions timed per round and side")
     ap.add_argument("--sk-games", type=int, default=1000)
+    ap.add_argument("--horizon", default="phase", choices=("phase", "game"),
+                    help="the Rulebook bot's rollout horizon in the speed comparison (OpenSpiel's: the game's "
+                         "end; Oh Hell's flow-level phases are the deal, the bidding and the play)")
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--skip", default="", help="comma-separated: speed, skull, strength")
     ap.add_argument("--json", metavar="FILE")

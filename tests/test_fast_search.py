@@ -119,3 +119,15 @@ def test_kernel_search_is_not_weaker_than_the_state_api_search(oh_hell):
     baseline = paired(oh_hell, 30, 30, first_seed=100, mine=lambda seed: RandomAgent(seed))
     assert statistics.mean(baseline) < -1.5, baseline
     assert statistics.mean(diffs) >= -1.0, diffs
+
+
+def test_search_bots_in_workers_play_the_games_of_one_process(oh_hell):
+    """simulate --fast -j 2 with a search bot: each worker searches in the kernel, game by game the
+    same as one process."""
+    def games(**kw):
+        out = []
+        res = simulate(oh_hell, 6, 4, seed=3, fast=True, bots={0: "ismcts:20"},
+                       on_game=lambda i, *rest: out.append((i, rest)), **kw)
+        assert res.fast
+        return out
+    assert games() == games(jobs=2)

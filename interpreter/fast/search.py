@@ -27,8 +27,9 @@ compiled code, so a simulation replays the game from its start, in the kernel:
    who did not follow suit holds, in that world, a card of the suit led), the sample is rejected
    and the cards of ``U`` that were legal options there are excluded from that player's zone for
    later samples of this decision (what the step API's determiniser calls *shown lacking*). A
-   rejected sample is not an iteration; after ``10 * iterations + 100`` samples without
-   ``iterations`` accepted ones the decision is left to the Python search.
+   rejected sample (or one where the rules fail) is not an iteration; sampling stops after
+   ``10 * iterations + 100`` samples, and a decision with no accepted one is left to the State
+   API's search.
 5. Past the root: the tree policy, then random actions; shuffles and random picks past the
    recorded ones draw from the search's own generator (the game's seed would tell the future).
 
@@ -293,15 +294,11 @@ def _at_root(SI):
 @njit(cache=True)
 def on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH, SITES,
            c):
-    """Answer what the generator yielded (``ask``): a choice (write the index chosen), a draw (do
-    it), a flow-level phase mark. False: stop this simulation (horizon, root, or rejected)."""
+    """Answer what the generator yielded (``ask``): a choice (write the index chosen) or a draw (do
+    it); the driver answers the flow-level phase marks (:func:`phase_mark`) and the hot paths
+    itself. False: stop this simulation (root reached, or rejected)."""
     seat = ask & 0xFFFF
     field = (ask >> 16) & 0xFFFFF
-    if seat == SEARCH_PHASE:
-        SI[INPHASE] = field
-        if field == 0 and SI[STOPPHASE] and (SI[STAGE] == TREE or SI[STAGE] == ROLLOUT):
-            return False
-        return True
     if seat == SEARCH_SHUFFLE or seat == SEARCH_RANDOM:
         ev = SI[EV]
         SI[EV] += 1

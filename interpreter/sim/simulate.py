@@ -277,7 +277,8 @@ def _search_ready(sk, game, num_players, note=None, compiling=None) -> tuple:
     with compiling(True) if compiling is not None else nullcontext():
         state = game.new_state(num_players, seed=0, fast=True)
         sk.decide(0, num_players, [], state.current_players()[0], 1, 1)
-    return time.process_time() - cpu, time.perf_counter() - wall, False
+    stats = getattr(sk.module.search, "stats", None)
+    return time.process_time() - cpu, time.perf_counter() - wall, bool(stats and stats.cache_misses)
 
 
 def _take_fast(game, start, scores, lengths, errors, num_players, seed, add, schedule, speeds, bots,

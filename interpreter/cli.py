@@ -153,7 +153,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     s.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran "
                    "(for rulebook diagram --trace)")
     s.add_argument("--fast", action="store_true", help="play in the typed numba kernel (pip install -e "
-                   "'.[fast]'): the same games, much faster; random bots only; a spec that does not type "
+                   "'.[fast]'): the same games, much faster; random bots, and ismcts/greedy bots searching in the kernel; a spec that does not type "
                    "runs as usual and you are told why")
     _add_schedule_args(s)
     s.set_defaults(func=_Run("simulate", "cmd_simulate"))

@@ -49,14 +49,17 @@ def random_bots(game_seed: int, num_players: int) -> list:
     return [RandomAgent(game_seed * 1_000_003 + p) for p in range(num_players)]
 
 
-def play_game(game, num_players: int, seed: int, agents, trace: dict | None = None, scheduler=None):
+def play_game(game, num_players: int, seed: int, agents, trace: dict | None = None, scheduler=None,
+              fast: bool = False):
     """Play one game to the end with ``agents`` (one per seat); returns the final State.
     ``trace`` (optional dict) counts the spec steps run. ``scheduler`` (a
     :class:`~interpreter.agents.schedule.Scheduler`, default round-robin) picks who acts
-    next when several players may act at once."""
+    next when several players may act at once. ``fast``: the game runs in the kernel's step API
+    (a :class:`~interpreter.fast.steps.FastState`: the same game; search bots then search in the
+    kernel)."""
     from .schedule import Scheduler
     scheduler = scheduler if scheduler is not None else Scheduler(seed=seed)
-    state = game.new_state(num_players, seed, trace=trace)
+    state = game.new_state(num_players, seed, fast=True) if fast else game.new_state(num_players, seed, trace=trace)
     for agent in dict.fromkeys(agents):
         agent.reset()
     while not state.is_terminal():

@@ -53,7 +53,8 @@ class Scheduler:
         current = state.current_players()
         if not current:
             return None
-        if len(current) == 1 or not (state.pending or {}).get("realtime"):
+        # (a FastState has no real-time steps, nor a `pending`)
+        if len(current) == 1 or not (getattr(state, "pending", None) or {}).get("realtime"):
             return current[0]
         if self.speeds:
             for p in current:

@@ -8,6 +8,14 @@ State API, the spec's own ``score`` and ``winner`` rule, and what their seat may
 weaken the bot, though the wall-clock time per decision may then be longer. With iterations and a
 seed a bot is deterministic.
 
+**Where the simulations run.** With an iteration budget, on a spec the typed kernel runs, a decision
+is searched by :mod:`interpreter.fast.search` (the same algorithm, every simulation in compiled code;
+the determinisation replays the deal relabelled and rejects worlds where a recorded action is
+illegal): on a :class:`~interpreter.fast.steps.FastState` directly, on a State through a kernel
+copy of its actions (a State made by ``new_state(n, seed)`` and played by actions). Otherwise
+(``seconds`` budgets, ``kernel=False``, no numba, a spec or State the kernel cannot replay, or a
+decision the kernel gives up on) the search below runs on the State API.
+
 **Horizon and value.** A rollout plays random legal actions until the game ends or, with
 ``horizon="phase"`` (the default), until the phase the flow is running at the root ends (in a game of
 rounds, the end of the round, after its scoring). The position reached is then valued for each seat
@@ -139,7 +147,7 @@ class SearchAgent(Agent):
     """Shared parts of the search bots: budget, seeded generator, determiniser per seat."""
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None, seed: int | None = 0,
-                 horizon: str = "phase"):
+                 horizon: str = "phase", kernel: bool = True):
         if iterations is None and seconds is None:
             iterations = 200
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -153,6 +161,9 @@ class SearchAgent(Agent):
         self.horizon = horizon
         self.dets = {}
         self.scale = _Scale()
+        self.kernel = kernel  # search in the kernel where it can (see the module doc)
+        self._mirror = None  # (game, seed, players, FastState) copying a State's actions, for the kernel
+        self.kernel_decisions = self.python_decisions = 0
 
     def determiniser(self, state, seat) -> Determiniser:
         det = self.dets.get(seat)
@@ -164,7 +175,15 @@ class SearchAgent(Agent):
         """The action this bot takes for ``player`` in ``state`` (searched by the subclass's
         ``_search``). Raises RuleError, saying it arose in the search, when the rules fail on a
         position the bot guessed (see the module doc)."""
-        state.legal_actions(player)  # a failure of the real position is reported as it is
+        legal = state.legal_actions(player)  # a failure of the real position is reported as it is
+        if self.kernel and self.budget.iterations is not None and len(legal) > 1:
+            action = self._kernel_act(state, player, legal)
+            if action is not None:
+                self.kernel_decisions += 1
+                return action
+        self.python_decisions += len(legal) > 1
+        if type(state).__name__ == "FastState":  # the State API's search needs the State (a replay)
+            state = state.to_state()
         try:
             return self._search(state, player)
         except RuleError as exc:
@@ -172,6 +191,63 @@ class SearchAgent(Agent):
                             "guessed from what its seat sees, not in the game itself: the rules fail on "
                             "a position that may be impossible in play (make them cope with it, or play "
                             "this seat with another bot)") from None
+
+    def _kernel_state(self, state):
+        """The FastState of ``state`` (itself, or a kernel copy of a State's actions), or None."""
+        from ..fast.steps import FastState
+        if type(state) is FastState:
+            return state
+        if getattr(state, "pending", None) is not None and "chance" in state.pending:
+            return None
+        hist = state.history
+        m = self._mirror
+        if m is None or m[0] is not state.game or m[1] != state.seed or m[2] != state.num_players or \
+                len(m[3].records) > len(hist) or m[3].history != hist[:len(m[3].records)]:
+            try:
+                fs = state.game.new_state(state.num_players, seed=state.seed, fast=True)
+            except Exception:  # (a spec, seed or State the kernel does not replay: the State API searches)
+                return None
+            m = self._mirror = (state.game, state.seed, state.num_players, fs)
+        fs = m[3]
+        try:
+            for seat, text in hist[len(fs.records):]:
+                fs.apply(text, seat)
+        except Exception:
+            self._mirror = None
+            return None
+        return fs if _same_zones(fs, state) else None
+
+    def _kernel_act(self, state, player, legal):
+        """The action the kernel's search picks (see :mod:`interpreter.fast.search`), or None
+        when it cannot search this position."""
+        from ..fast.search import search_kernel_for
+        from ..fast.typepass import NotTyped, NULL
+        try:
+            sk = search_kernel_for(state.game)
+        except NotTyped:
+            return None
+        fs = self._kernel_state(state)
+        if fs is None or player not in fs.current_players():
+            return None
+        recs = fs.records
+        if fs._sim is not None:  # the seats that chose already in this simultaneous choice chose in secret
+            recs = recs[:len(recs) - len(fs._sim["chosen"])]
+        scale = [self.scale.n, self.scale.sq]
+        got = sk.decide(fs.seed, fs.num_players, [(a.player, a.index) for a in recs], player,
+                        self.budget.iterations, self.rng.getrandbits(63), c=getattr(self, "c", 0.7),
+                        horizon=self.horizon, greedy=self.name == "greedy", scale=scale)
+        if got is None:
+            return None
+        self.scale.n, self.scale.sq = scale
+        vals, mods, off, n = fs._options(player)
+        if got[0] == "index":
+            k = got[1]
+        else:
+            v, m = got
+            k = next((i for i in range(n) if vals[off + i] == v and (m == NULL or mods[off + i] == m)), None)
+            if k is None:
+                return None
+        return legal[k]
 
     def _search_start(self, state, player):
         """What a search from ``state`` for ``player`` starts with: ``(legal, determiniser, base
@@ -188,6 +264,9 @@ class SearchAgent(Agent):
     seat = None  # the seat this bot plays, when known (bots_for sets it): it learns from the start
 
     def notify(self, state, player, action) -> None:
+        if type(state).__name__ == "FastState":
+            return  # the kernel's search learns from the recorded actions (see interpreter.fast.search);
+            # the State API's search of a FastState (kernel=False) does without what plays show lacking
         if self.seat is not None and self.seat not in self.dets:
             self.determiniser(state, self.seat)
         for seat, det in self.dets.items():
@@ -196,6 +275,23 @@ class SearchAgent(Agent):
     def reset(self) -> None:
         """Forget what was learnt about the hands (call between games)."""
         self.dets = {}
+
+
+def _same_zones(fs, state) -> bool:
+    """Whether the kernel copy ``fs`` holds the same cards in every zone as ``state`` (a State
+    that did not start from the deal, e.g. from a ``setup``, is searched on the State API)."""
+    if getattr(state, "chance", None) is not None:
+        return False
+    from ..fast.typepass import STATE_ARGS
+    info = fs.kernel.info
+    z, zn = fs.arrays[STATE_ARGS.index("Z")], fs.arrays[STATE_ARGS.index("ZN")]
+    for name, row in info["zone_row"].items():
+        held = state.zones[name]
+        lists = held if info["per_player"][name] else [held]
+        for k, cards in enumerate(lists):
+            if sorted(cards) != sorted(z[row + k, :zn[row + k]].tolist()):
+                return False
+    return True
 
 
 class Node:
@@ -222,8 +318,8 @@ class ISMCTSAgent(SearchAgent):
 
     name = "ismcts"
 
-    def __init__(self, iterations=None, seconds=None, seed=0, horizon="phase", c: float = 0.7):
-        super().__init__(iterations, seconds, seed, horizon)
+    def __init__(self, iterations=None, seconds=None, seed=0, horizon="phase", c: float = 0.7, kernel: bool = True):
+        super().__init__(iterations, seconds, seed, horizon, kernel)
         self.c = c
 
     def _search(self, state, player):

@@ -207,10 +207,17 @@ def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds
     if not available():
         return "numba is not installed (pip install -e '.[fast]')"
     for seat, kind in sorted((bots or {}).items()):
-        if kind != "random":
-            return f"seat {seat} is a {kind} bot (the kernel plays random bots only)"
+        name, _, budget = kind.partition(":")
+        if name not in ("random", "ismcts", "greedy"):
+            return f"seat {seat} is a {kind} bot (the kernel plays random, ismcts and greedy bots)"
+        if name != "random" and budget and not budget.strip().isdigit():
+            return (f"seat {seat} is a {kind} bot: the kernel searches with a number of iterations "
+                    f"({name}:200), not a time")
     try:
         kernel = kernel_for(game)
+        if any(k != "random" for k in (bots or {}).values()):
+            from .search import search_kernel_for
+            search_kernel_for(game)
     except NotTyped as exc:
         return f"the spec does not type for the kernel: {exc}"
     if kernel.info.get("realtime") and (schedule != "round-robin" or speeds):

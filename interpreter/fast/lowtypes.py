@@ -118,3 +118,7 @@ RI_SIZE = 13
 ERR_INDEX = 7  # an index out of range, a bad holder() or a key a map lacks (teams.py, maps.py)
 ERR_LIST_ENTRY = 8  # an entry of a list variable out of range (listvars.py)
 ERR_REALTIME_ACTIONS = 9  # a real-time block past its bound of actions (realtime.py)
+# what the search module's generator yields besides choices (the seat field; see interpreter.fast.search):
+# a shuffle of the row in the options field, a random pick among that many, a flow-level phase's
+# start (options field 1) or end (0)
+SEARCH_SHUFFLE, SEARCH_RANDOM, SEARCH_PHASE = 65534, 65533, 65532

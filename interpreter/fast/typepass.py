@@ -56,7 +56,7 @@ from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS, RI_CHOSEN, RI_COUNT, RI_ERROR, RI_LISTING,  # noqa: F401
-                       RI_SEED, RI_SIZE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
+                       RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
 from . import compound, listvars, realtime
@@ -171,8 +171,12 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     from its slot of ``GV`` after the game variables (:attr:`option_slot`), so that the module,
     hence its compiled machine code, serves every value of those options."""
 
-    def __init__(self, game, steps: bool = False, fold=frozenset()):
+    def __init__(self, game, steps: bool = False, fold=frozenset(), search: bool = False):
         self.game = game
+        # search (implies steps): the module of the in-kernel search (interpreter.fast.search): its
+        # draws and flow-level phases also yield, so the search's driver decides the draws
+        self.search = search
+        steps = steps or search
         self.fold = frozenset(fold)
         self.spec = game.spec
         # steps: the module of the kernel's step API (interpreter.fast.steps): a choice waits for
@@ -1118,8 +1122,11 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             self.depth -= 1
             tmp = self.fresh("t")
             gen = self.fresh("t")
-            lines += snap + [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 2", "    return",
-                             f"{gen} = event_gen(RG, RI, SB, SK)", f"{tmp} = TMP[{row}, randbelow_row(RG, {gen}, {n})]"]
+            lines += snap + [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 2", "    return"]
+            if self.search:  # (search hook) the driver draws the index: see interpreter.fast.search
+                lines += [f"yield {SEARCH_RANDOM} + ({n} << 16)", f"{tmp} = TMP[{row}, RI[{RI_CHOSEN}]]"]
+            else:
+                lines += [f"{gen} = event_gen(RG, RI, SB, SK)", f"{tmp} = TMP[{row}, randbelow_row(RG, {gen}, {n})]"]
             stores.append((store, tmp))
         for store, tmp in stores:
             lines += self.store_lines(store, tmp, False)
@@ -1140,6 +1147,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         row = self.zone_row_code(step["shuffle"], env, path)
         r = self.fresh("t")
         gen = self.fresh("t")
+        if self.search:  # (search hook) the driver shuffles the row: see interpreter.fast.search
+            return [f"{r} = {row}", f"yield {SEARCH_SHUFFLE} + ({r} << 16)"]
         return [f"{r} = {row}", f"{gen} = event_gen(RG, RI, SB, SK)", f"shuffle_row(RG, {gen}, Z, {r}, ZN[{r}])"]
 
     def s_gather(self, step, env, path):
@@ -1425,7 +1434,15 @@ def lower_steps(game) -> tuple:
     return _lower_folding(game, True, _step_bodies)
 
 
-def _lower_folding(game, steps: bool, bodies_of) -> tuple:
+def lower_search(game) -> tuple:
+    """``(source, info)`` of the in-kernel search (:mod:`interpreter.fast.search`):
+    :func:`lower_steps`'s generator, whose shuffles and random picks also yield (the driver
+    draws them) and whose flow-level phases yield at their start and end (the search's horizon).
+    Raises :class:`NotTyped` as :func:`lower_steps` does."""
+    return _lower_folding(game, True, _step_bodies, search=True)
+
+
+def _lower_folding(game, steps: bool, bodies_of, search: bool = False) -> tuple:
     """:func:`_lower` with as few options folded into the module as the rules allow: none (every
     option read at run time), else one yes/no option (a variant whose rules the kernel cannot
     type is left out when it is off: the other options stay run-time data), else every yes/no option,
@@ -1435,7 +1452,7 @@ def _lower_folding(game, steps: bool, bodies_of) -> tuple:
     attempts = [frozenset()] + [frozenset([k]) for k in flags] + [frozenset(flags), frozenset(game.options)]
     for fold in dict.fromkeys(attempts):
         try:
-            return _lower(Lowering(game, steps=steps, fold=fold), bodies_of)
+            return _lower(Lowering(game, steps=steps, fold=fold, search=search), bodies_of)
         except NotTyped as exc:
             last = exc
     raise NotTyped(last.reason, last.path, spec_line(game, last.path) if last.path else 0)
@@ -1475,6 +1492,9 @@ def _lower(low, bodies_of) -> tuple:
         "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()] + low.map_defaults(),
         "depth": low.max_depth + 2,
         "memo": low.memo_slots, "sites": list(low.sites),
+        # (search hook) the variables holding a card: a search pins the cards they name
+        "card_vars": [low.gvars[k] for k, t in low.gtypes.items() if t == CARD],
+        "card_pvars": [low.pvars[k] for k, t in low.ptypes.items() if t == CARD],
         "texts": dict(low.texts), "initial": low.zone_row.get(game.initial_zone) if game.initial_zone else None,
     }
     return src, info
@@ -1557,7 +1577,12 @@ def _step_bodies(low) -> str:
             pad = ln[:len(ln) - len(body)]
             params, lines_of = phases[name]
             out += [f"{pad}{v} = {c}" for v, c in zip(params, codes)]
-            out += [pad + x for x in inline(lines_of, running | {name})]
+            body = [pad + x for x in inline(lines_of, running | {name})]
+            if low.search and not running:  # (search hook) a flow-level phase's start and end; at its
+                # start the driver may skip it (RI_CHOSEN 1: it restores the position after it)
+                body = [f"{pad}yield {SEARCH_PHASE} + (1 << 16)", f"{pad}if RI[{RI_CHOSEN}] == 0:",
+                        f"{pad}    pass"] + ["    " + x for x in body] + [f"{pad}yield {SEARCH_PHASE}"]
+            out += body
         return out
     arrays = [a for a in STATE_ARGS if a != "NP"]
     body = [f"{a} = raw({a})" for a in arrays] + inline(flow, frozenset())
@@ -1621,19 +1646,22 @@ _NODES = (ast.Module, ast.Expr, ast.Yield, ast.Constant, ast.Import, ast.ImportF
           ast.USub, ast.Not, ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
-def check_source(src: str) -> None:
+def check_source(src: str, fixed=frozenset(), imports=(), nodes=()) -> None:
     """Refuse a generated module holding anything but the templates' node kinds, fixed names and
     generated names, and constants that are numbers (plus the module's one docstring).
-    Raises ValueError naming the offending node."""
+    ``fixed``/``imports``/``nodes``: more names, modules and node kinds of a fixed template appended
+    to the module (the search driver, :mod:`interpreter.fast.search`). Raises ValueError naming the
+    offending node."""
     tree = ast.parse(src)
     for k, node in enumerate(ast.walk(tree)):
-        if not isinstance(node, _NODES):
+        if not isinstance(node, _NODES + tuple(nodes)):
             raise ValueError(f"generated module: node {type(node).__name__} is not from the templates")
-        if isinstance(node, ast.Name) and not (node.id in _FIXED or _GENERATED.match(node.id)):
+        if isinstance(node, ast.Name) and not (node.id in _FIXED or node.id in fixed or _GENERATED.match(node.id)):
             raise ValueError(f"generated module: name {node.id!r} is not from the templates")
-        if isinstance(node, ast.arg) and not (node.arg in _FIXED or _GENERATED.match(node.arg)):
+        if isinstance(node, ast.arg) and not (node.arg in _FIXED or node.arg in fixed or _GENERATED.match(node.arg)):
             raise ValueError(f"generated module: parameter {node.arg!r} is not from the templates")
-        if isinstance(node, ast.FunctionDef) and not (node.name in _FIXED or _GENERATED.match(node.name)):
+        if isinstance(node, ast.FunctionDef) and not (node.name in _FIXED or node.name in fixed or
+                                                      _GENERATED.match(node.name)):
             raise ValueError(f"generated module: function {node.name!r} is not from the templates")
         if isinstance(node, ast.keyword) and node.arg not in ("cache", "boundscheck", "_nrt"):
             raise ValueError(f"generated module: keyword {node.arg!r} is not from the templates")
@@ -1642,5 +1670,5 @@ def check_source(src: str) -> None:
                 raise ValueError(f"generated module: constant {node.value!r} is not a number")
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             mod = getattr(node, "module", None) or node.names[0].name
-            if mod not in ("numpy", "numba", "interpreter.fast.runtime"):
+            if mod not in ("numpy", "numba", "interpreter.fast.runtime") + tuple(imports):
                 raise ValueError(f"generated module: import of {mod!r}")

@@ -196,20 +196,21 @@ class SimulationResult:
         return out
 
 
-def _play_one(game, num_players, seed, i, trace, schedule="round-robin", speeds=None, bots=None):
+def _play_one(game, num_players, seed, i, trace, schedule="round-robin", speeds=None, bots=None, fast=False):
     """Game ``i`` of a run as ``(scores, winners, number of actions)`` (see :func:`_play_state`)."""
-    state = _play_state(game, num_players, seed, i, trace, schedule, speeds, bots)
+    state = _play_state(game, num_players, seed, i, trace, schedule, speeds, bots, fast)
     return state.scores(), state.winners(), len(state.history)
 
 
-def _play_state(game, num_players, seed, i, trace, schedule="round-robin", speeds=None, bots=None):
+def _play_state(game, num_players, seed, i, trace, schedule="round-robin", speeds=None, bots=None, fast=False):
     """The final State of game ``i`` of a run: seed ``seed + i`` and the bots of that seed (see
-    bots_for); ``schedule`` and ``speeds`` make its scheduler (see interpreter.agents.schedule).
+    bots_for); ``schedule`` and ``speeds`` make its scheduler (see interpreter.agents.schedule);
+    ``fast``: played in the kernel's step API (search bots search in the kernel).
     A failing game raises RuleError with the command that replays it."""
     from ..agents.schedule import Scheduler
     try:
         return play_game(game, num_players, seed + i, bots_for(seed + i, num_players, bots or {}), trace,
-                         Scheduler(schedule, seed + i, speeds))
+                         Scheduler(schedule, seed + i, speeds), fast=fast)
     except RulebookError as exc:
         raise RuleError(f"{exc}\n    in game {i + 1} (seed {seed + i}); watch it with: rulebook play {game.file} "
                         f"--players {num_players} --seed {seed + i}"
@@ -247,11 +248,11 @@ def _worker_game(file, text, options, fingerprint):
 
 
 def _play_chunk(file, text, options, fingerprint, num_players, seed, indices, schedule="round-robin",
-                speeds=None, bots=None):
+                speeds=None, bots=None, fast=False):
     """Worker of a parallel run (a process of ``--jobs`` or a Dask worker): plays the games
     ``indices`` (a range) of the run; returns ``[(i, (scores, winners, length)), ...]``."""
     game = _worker_game(file, text, options, fingerprint)
-    return [(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots)) for i in indices]
+    return [(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots, fast)) for i in indices]
 
 
 BACKENDS = ("process", "dask")
@@ -272,6 +273,22 @@ def _kernel_ready(game, note=None, compiling=None) -> tuple:
              "code is cached for later runs and serves every option value)")
     with compiling(not kernel.compiled) if compiling is not None else nullcontext():
         return kernel.ready()
+
+
+def _search_ready(sk, game, num_players, note=None, compiling=None) -> tuple:
+    """The search kernel ``sk`` (:mod:`interpreter.fast.search`) and the step kernel made ready
+    (compiled, or loaded from numba's cache) by a first game and search: ``(CPU s, wall s,
+    compiled)`` as :meth:`~interpreter.fast.kernel.Kernel.ready`."""
+    from contextlib import nullcontext
+    if note is not None:
+        note("making the kernel's search ready (the first run of a spec compiles it: tens of seconds; the "
+             "machine code is cached for later runs)")
+    cpu, wall = time.process_time(), time.perf_counter()
+    with compiling(True) if compiling is not None else nullcontext():
+        state = game.new_state(num_players, seed=0, fast=True)
+        sk.decide(0, num_players, [], state.current_players()[0], 1, 1)
+    stats = getattr(sk.module.search, "stats", None)
+    return time.process_time() - cpu, time.perf_counter() - wall, bool(stats and stats.cache_misses)
 
 
 def _take_fast(game, start, scores, lengths, errors, num_players, seed, add, schedule, speeds, bots,
@@ -369,9 +386,11 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     winners, length)``, when given, is called for each game in that order.
 
     ``fast=True`` plays the games in the typed playout kernel (:mod:`interpreter.fast`, needs the
-    ``fast`` extra: numba) when the spec types and every bot is random: the same games, seed by
-    seed, as the step API, on the same ``jobs``/``backend`` (each worker runs the kernel; the machine
-    code is made ready here first, so workers sharing its cache folder compile nothing). Otherwise the
+    ``fast`` extra: numba) when the spec types and every bot is random, or ``ismcts``/``greedy`` with
+    a number of iterations (those games run in the kernel's step API, each search in the kernel:
+    :mod:`interpreter.fast.search`): with random bots, the same games, seed by seed, as the step API,
+    on the same ``jobs``/``backend`` (each worker runs the kernel; the machine code is made ready
+    here first, so workers sharing its cache folder compile nothing). Otherwise the
     games are played as without it and ``result.fast_note`` says why (``result.fast`` tells which
     ran). ``note(text)``, when given, is told of slow first steps (the kernel compiling);
     ``compiling(compiles)``, when given, is a context manager held while the kernel is made ready
@@ -400,6 +419,23 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     if fast:
         from ..fast.kernel import why_not
         result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games), schedule) or ""
+        if not result.fast_note and any(k != "random" for k in bots.values()):
+            # search bots: every game in the kernel's step API, each search in the kernel
+            # (interpreter.fast.search), made ready here first (one compile for every worker)
+            from ..fast.search import search_kernel_for
+            result.kernel_ready = _search_ready(search_kernel_for(game), game, num_players, note, compiling)
+            start = time.perf_counter()
+            if n_games > 1 and (jobs > 1 or backend == "dask"):
+                _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (schedule, speeds, bots, True),
+                              add, progress)
+            else:
+                for i in range(n_games):
+                    add(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots, fast=True))
+                    if progress is not None:
+                        progress(i + 1)
+            result.seconds = time.perf_counter() - start
+            result.fast = True
+            return result
         if not result.fast_note:
             bulk = result if on_game is None else None
             result.kernel_ready = _kernel_ready(game, note, compiling)  # (in the cache before workers start)

@@ -220,11 +220,11 @@ class SearchAgent(Agent):
     def _kernel_act(self, state, player, legal):
         """The action the kernel's search picks (see :mod:`interpreter.fast.search`), or None
         when it cannot search this position."""
-        from ..fast.search import search_kernel_for
         from ..fast.typepass import NotTyped, NULL
         try:
+            from ..fast.search import search_kernel_for  # (needs numba: the `fast` extra)
             sk = search_kernel_for(state.game)
-        except NotTyped:
+        except (NotTyped, ImportError):
             return None
         fs = self._kernel_state(state)
         if fs is None or player not in fs.current_players():

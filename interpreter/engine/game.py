@@ -32,8 +32,12 @@ class Game:
     (dict phase name -> instruction list; ``"flow"`` is the entry), ``spec`` (the
     YAML data as loaded), ``positions`` (path -> source position), ``min_players``/
     ``max_players``, ``winner_rule`` (``highest``/``lowest``), ``display`` (dict), ``boards``
-    (dict name -> :class:`~interpreter.model.board.Grid`).
+    (dict name -> :class:`~interpreter.model.board.Grid`), ``max_actions`` (int: the actions one
+    game may take before :meth:`apply` raises a located RuleError naming this bound, default
+    :data:`interpreter.engine.run.MAX_GAME_ACTIONS`; set it on the Game to allow longer games).
     """
+
+    max_actions = run.MAX_GAME_ACTIONS
 
     def __init__(self, **kw):
         self.__dict__.update(kw)
@@ -173,7 +177,10 @@ class Game:
         return [(Action(CHANCE, text, i), p) for i, (text, p) in enumerate(chance.outcomes(state))]
 
     def apply(self, state, action, player=None) -> None:
-        """See :meth:`State.apply <interpreter.model.state.State.apply>`."""
+        """See :meth:`State.apply <interpreter.model.state.State.apply>`. Raises RuleError (the
+        State unchanged) when the game has taken ``max_actions`` actions and is not over."""
+        if len(state.history) >= self.max_actions and state.pending is not None:
+            raise run.too_long(state)
         if state.pending is not None and "chance" in state.pending:
             if player not in (None, CHANCE) or (type(action) is Action and action.player != CHANCE):
                 raise IllegalAction("waiting for chance (a shuffle or a random draw): apply an outcome "

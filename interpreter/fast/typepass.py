@@ -1191,7 +1191,8 @@ class Lowering:
         lines, row, n = self.snapshot(r, env)
         k = self.fresh("i")
         self.depth -= 1
-        return lines + [f"for {k} in range({n}):",
+        # a card listed twice is the step API's error (a card is moved once per step): code 3
+        return lines + [f"if listed_twice(TMP[{row}], {n}):"] + fail + [f"for {k} in range({n}):",
                         f"    if not move_card(Z, ZN, PB, MD, LOC, TMP[{row}, {k}], {src}, {dst}, "
                         f"{k if bottom else -1}):"] + _indent(fail, 1)
 
@@ -1322,6 +1323,8 @@ class Lowering:
             ask = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
             [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"]
+        if not self.steps:  # a game past Game.max_actions: flagged, the step API raises its error
+            pick += [f"if RI[{RI_ACTIONS}] > RI[{RI_MAX_ACTIONS}]:", f"    RI[{RI_ERROR}] = 7", "    return"]
         env_then = env_then_of(seat)
         played = played_of(value, seat, mode)
         if seats is None:
@@ -1383,7 +1386,8 @@ RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row,
 # the step API's (interpreter.fast.steps): the index of the option the caller chose
 RI_CHOSEN = 11
 RI_LISTING = 12  # the number of the last listing of cards that gives one option per name
-RI_SIZE = 13
+RI_MAX_ACTIONS = 13  # the playout kernel's: Game.max_actions (a longer game is flagged, code 7)
+RI_SIZE = 14
 
 
 # -- the module ------------------------------------------------------------------------------------
@@ -1392,7 +1396,7 @@ import numpy as np
 from numba import njit
 from interpreter.fast.runtime import (NULL, truthy, attr_get, attr_mode, card_get, add_null, if_null, min2, max2,
                                       randbelow_row, shuffle_row, event_gen, prepare_batch, gather, move_top, deal,
-                                      play_card, sort_row, new_game, raw, memo, move_card)
+                                      play_card, sort_row, new_game, raw, memo, move_card, listed_twice)
 '''
 
 
@@ -1599,7 +1603,7 @@ _GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
 _FIXED = frozenset(STATE_ARGS) | {
     "np", "njit", "NULL", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
     "max2", "randbelow_row", "shuffle_row", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
-    "sort_row", "new_game", "raw", "memo", "move_card", "flow", "score", "run", "range", "abs", "max", "min", "len",
+    "sort_row", "new_game", "raw", "memo", "move_card", "listed_twice", "flow", "score", "run", "range", "abs", "max", "min", "len",
     "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
     "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH", "e", "nb", "used", "j", "steps", "scores",

@@ -204,3 +204,23 @@ def test_the_playout_kernel_flags_what_the_step_api_refuses(tmp_path):
                  "once.yaml")
     result = simulate(once, 4, 2, fast=True)
     assert result.fast and result.games == 4
+
+
+def test_a_move_in_which_the_rules_fail_is_refused_in_words_on_the_web_and_not_kept(tmp_path, caplog):
+    """Was a 500 that left the room half-changed ("the game is over"): now a 409 with the located
+    error, the room replayed from the database, and another choice plays on."""
+    from starlette.testclient import TestClient
+    from test_web import buttons, create, make_app
+    spec = tmp_path / "fails.yaml"
+    spec.write_text(_with_flow('  - choose: {player: 0, options: "[1, 0]", action: pick, as: k, '
+                               'then: [{set: {v: "1 // k"}}]}\n  - choose: {player: 1, options: "[1, 2]", action: pick}\n'))
+    with TestClient(make_app(tmp_path, specs=(str(spec),)), raise_server_exceptions=False) as client:
+        tokens, _ = create(client, spec=str(spec), players=2, seats=("human", "human"))
+        view = client.get(f"/t/{tokens[0]}/view").json()
+        r = client.post(f"/t/{tokens[0]}/act", json={"action": "pick 0", "move": view["move"]})
+        assert r.status_code == 409
+        assert f"the rules failed: {spec}:13:" in r.json()["error"] and "division by zero" in r.json()["error"]
+        view = client.get(f"/t/{tokens[0]}/view").json()
+        assert view["move"] == 0 and buttons(view["html"]) == ["pick 1", "pick 0"]
+        assert client.post(f"/t/{tokens[0]}/act", json={"action": "pick 1", "move": 0}).status_code == 200
+    assert not any(t in caplog.text for t in tokens)

@@ -63,7 +63,7 @@ def _add_schedule_args(p) -> None:
 
 def _add_length_arg(p) -> None:
     p.add_argument("--max-actions", type=int, metavar="N", help="the actions one game may take before it is "
-                   "stopped with an error (default 100,000: turns that loop with no end stop there)")
+                   "stopped with an error (default 1,000,000: turns that loop with no end stop there)")
 
 
 # every command's name (a test checks it against the parser): when argv names one, the others are

@@ -131,7 +131,7 @@ def _play_to_the_end(state):
 
 def test_turns_that_loop_with_no_end_stop_at_the_game_length_bound(tmp_path):
     game = _game(tmp_path, _with_flow(LOOP))
-    assert game.max_actions == 100_000  # the default (run.MAX_GAME_ACTIONS)
+    assert game.max_actions == 1_000_000  # the default (run.MAX_GAME_ACTIONS)
     game.max_actions = 60
     state = game.new_state(2, 1)
     with pytest.raises(RuleError) as err:

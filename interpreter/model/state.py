@@ -217,7 +217,7 @@ class State:
         Raises :class:`IllegalAction` with the reason, leaving the State unchanged, when the
         game is over, the player is not to act, or the action is not legal; RuleError (at the
         spec line, the State unchanged) when the game has taken ``game.max_actions`` actions
-        (default 100,000) and is not over.
+        (default 1,000,000) and is not over.
         """
         self.game.apply(self, action, player)
 

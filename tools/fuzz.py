@@ -15,6 +15,13 @@ Usage::
     python tools/fuzz.py -n 12000 -j 2 --seed 1            # the full corpus, figures at the end
     python tools/fuzz.py --case 4711 --seed 1 --show        # one case again, with its input
     python tools/fuzz.py -n 300 --json                      # figures as JSON
+    nice -n 19 python tools/fuzz.py -n 10000 --kinds spec,expr -j 2 --minutes 80 \
+        --log cases.jsonl --resume --summary summary.json    # resumable: run it again to go on
+    python tools/fuzz.py -n 10000 --kinds spec,expr --log cases.jsonl --report   # figures of the log so far
+
+Each case's line in the log holds its outcome, ``seconds`` (CPU time, user + system: the time
+limit is judged by it, so a busy shared machine does not make a case "slow"), ``wall`` (its
+wall-clock seconds) and ``peak_mb`` (the worker's peak resident memory so far, a high-water mark).
 
 The test suite runs a bounded slice (tests/test_fuzz.py).
 """

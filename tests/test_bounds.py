@@ -224,3 +224,16 @@ def test_a_move_in_which_the_rules_fail_is_refused_in_words_on_the_web_and_not_k
         assert view["move"] == 0 and buttons(view["html"]) == ["pick 1", "pick 0"]
         assert client.post(f"/t/{tokens[0]}/act", json={"action": "pick 1", "move": 0}).status_code == 200
     assert not any(t in caplog.text for t in tokens)
+
+
+@pytest.mark.parametrize("of, why", [("v % 2", "it can read only p, num_players and options"),
+                                     ("count(deck) % 2", "it can read only p, num_players and options"),
+                                     ("p - 5", "the team of seat 0 is -5, not a whole number from 0")])
+def test_a_teams_expression_that_reads_the_game_is_a_located_error(tmp_path, of, why):
+    """Found by the fuzzer (case 9302, seed 1: `teams: {of: hand_no % 2}` with hand_no a game
+    variable): an AttributeError traceback from new_state."""
+    game = _game(tmp_path, SMALL.replace("flow:", f"teams: {{of: \"{of}\"}}\nflow:"))
+    with pytest.raises(RuleError) as err:
+        game.new_state(2, 1)
+    text = " ".join(str(err.value).split())
+    assert text.startswith(f"{tmp_path / 'spec.yaml'}:12:13: error: teams: of: {why}")

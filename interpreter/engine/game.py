@@ -45,7 +45,8 @@ class Game:
     def teams(self, num_players: int) -> list:
         """The team of each seat (list of ints, index = seat) by the spec's ``teams: {of: EXPR}``
         (an expression of the seat ``p``, ``num_players`` and options); without teams, every seat is
-        its own team. Raises RuleError when a team is not a whole number from 0."""
+        its own team. Raises RuleError, at the line of teams.of, when a team is not a whole number from 0
+        or the expression fails (it reads a variable, zone or card: there is none before the game)."""
         cache = self.__dict__.setdefault("_teams", {})
         if num_players not in cache:
             fn = getattr(self, "teams_fn", None)
@@ -58,12 +59,30 @@ class Game:
                 out = []
                 for p in range(num_players):
                     ctx.bound = {"p": p}
-                    t = fn(ctx)
+                    try:
+                        t = fn(ctx)
+                    except AttributeError:  # a variable, zone or card of the game: there is none yet
+                        raise self._teams_error("it can read only p, num_players and options (the teams are "
+                                                "fixed before the game starts: no variable, zone or card yet)") from None
+                    except RuleError as exc:
+                        raise self._teams_error(str(exc)) from None
+                    except run._PY_ERRORS as exc:
+                        raise self._teams_error(run.describe_python_error(exc)) from None
                     if type(t) is not int or t < 0:
-                        raise RuleError(f"teams: the team of seat {p} is {t!r}, not a whole number from 0")
+                        raise self._teams_error(f"the team of seat {p} is {t!r}, not a whole number from 0")
                     out.append(t)
                 cache[num_players] = out
         return cache[num_players]
+
+    def _teams_error(self, why: str) -> RuleError:
+        """A RuleError at the spec's ``teams: of:`` saying ``why`` its value cannot be had."""
+        try:
+            pos = self.position(("teams", "of"))
+            where = f"{self.file}:{pos.line}:{pos.column}: "
+        except (KeyError, TypeError, AttributeError):
+            where = f"{self.file}: "
+        return RuleError(f"{where}error: teams: of: {why}\n    hint: teams.of is an expression of the seat p, "
+                         f"num_players and options, e.g. \"p % 2\"")
 
     def __reduce__(self):
         """A Game pickles as its spec text, file name and options (rebuilt by compiling them

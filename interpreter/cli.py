@@ -61,6 +61,11 @@ def _add_schedule_args(p) -> None:
                         "repeatable, e.g. --speed 0=2.0 --speed 1=0.5")
 
 
+def _add_length_arg(p) -> None:
+    p.add_argument("--max-actions", type=int, metavar="N", help="the actions one game may take before it is "
+                   "stopped with an error (default 1,000,000: turns that loop with no end stop there)")
+
+
 # every command's name (a test checks it against the parser): when argv names one, the others are
 # left out of the parser altogether
 CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve", "games", "lsp", "new")  # declared here
@@ -123,6 +128,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     pl.add_argument("--show-seed", action="store_true", help="show the seed in the header (by default it is "
                     "shown when the game is over: the seed gives every hand)")
     _add_schedule_args(pl)
+    _add_length_arg(pl)
     pl.add_argument("--bot", action="append", metavar="SEAT=KIND[:BUDGET]", help=BOT_HELP)
     pl.set_defaults(func=_Run("play", "cmd_play"))
 
@@ -156,6 +162,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
                    "'.[fast]'): the same games, much faster; random bots, and ismcts/greedy bots searching in the kernel; a spec that does not type "
                    "runs as usual and you are told why")
     _add_schedule_args(s)
+    _add_length_arg(s)
     s.set_defaults(func=_Run("simulate", "cmd_simulate"))
 
     t = sub.add_parser("test", help="run rule scenario files")
@@ -174,6 +181,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
                    "player's hand or private choice); default: the full record")
     r.add_argument("--export", metavar="FILE.json", help="with --seat: write what that seat may know "
                    "(State.export) as JSON")
+    _add_length_arg(r)
     r.set_defaults(func=_Run("replay", "cmd_replay"))
 
     sc = sub.add_parser("schema", help="print the JSON Schema of a spec (or of a scenario file)",

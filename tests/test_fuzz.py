@@ -28,3 +28,27 @@ def test_a_slice_of_the_fuzz_corpus_has_no_fault():
     faults = [f"case {f['index']} ({f['kind']}): {f['outcome']}: {f['detail']}" for f in result["faults"]]
     assert faults == []
     assert result["ok"] == 200
+
+
+def test_the_log_keeps_each_case_and_a_resumed_run_skips_them(tmp_path):
+    """Each case's outcome, CPU and wall seconds and the worker's peak memory go to the log as it
+    ends; --resume runs only the cases not in it, and the figures are of all of them."""
+    import json
+    import subprocess
+    import sys
+    fuzz = _fuzz()
+    log, summary = tmp_path / "cases.jsonl", tmp_path / "summary.json"
+    with open(log, "a") as f:
+        first = fuzz.run_corpus(0, seed=3, jobs=1, indices=[0, 1], log=f)
+    rows = fuzz.read_log(log)
+    assert [r["index"] for r in rows] == [0, 1] and first["cases"] == 2
+    assert all(r["seconds"] > 0 and r["wall"] > 0 and r["peak_mb"] > 10 for r in rows)
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "fuzz.py"), "-n", "3", "--seed", "3", "-j", "1",
+                          "--log", str(log), "--resume", "--summary", str(summary)],
+                         capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert "resuming: 2 case(s) already in" in run.stderr and "1/1" in run.stderr  # only case 2 ran
+    figures = json.loads(summary.read_text())
+    assert figures["cases"] == 3 and figures["ok"] == 3 and figures["stopped"] == 0
+    assert figures["peak_mb"] == max(r["peak_mb"] for r in fuzz.read_log(log))
+    assert figures["slowest_case_index"] in (0, 1, 2) and figures["slowest_case_wall"] > 0

@@ -15,6 +15,13 @@ Usage::
     python tools/fuzz.py -n 12000 -j 2 --seed 1            # the full corpus, figures at the end
     python tools/fuzz.py --case 4711 --seed 1 --show        # one case again, with its input
     python tools/fuzz.py -n 300 --json                      # figures as JSON
+    nice -n 19 python tools/fuzz.py -n 10000 --kinds spec,expr -j 2 --minutes 80 \
+        --log cases.jsonl --resume --summary summary.json    # resumable: run it again to go on
+    python tools/fuzz.py -n 10000 --kinds spec,expr --log cases.jsonl --report   # figures of the log so far
+
+Each case's line in the log holds its outcome, ``seconds`` (CPU time, user + system: the time
+limit is judged by it, so a busy shared machine does not make a case "slow"), ``wall`` (its
+wall-clock seconds) and ``peak_mb`` (the worker's peak resident memory so far, a high-water mark).
 
 The test suite runs a bounded slice (tests/test_fuzz.py).
 """
@@ -25,6 +32,7 @@ import json
 import os
 import random
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -139,10 +147,23 @@ def mutate_expr(rng, data):
     _set(data, path, text)
 
 
+_SPEC_DATA: dict = {}
+
+
+def _spec_data(spec: Path):
+    """A fresh copy of a shipped spec's YAML data (read once per process: the same data as reading
+    it every time, without the cost)."""
+    import copy
+    if spec not in _SPEC_DATA:
+        import yaml
+        _SPEC_DATA[spec] = yaml.safe_load(spec.read_text())
+    return copy.deepcopy(_SPEC_DATA[spec])
+
+
 def spec_case(rng, expr: bool) -> dict:
     import yaml
     spec = rng.choice(SPECS)
-    data = yaml.safe_load(spec.read_text())
+    data = _spec_data(spec)
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         try:
             (mutate_expr if expr else mutate_yaml)(rng, data)
@@ -364,17 +385,30 @@ def _alarm(signum, frame):
     raise _Timeout()
 
 
+def _warm_up() -> None:
+    """Load one shipped spec (the expression parser's tables, the schema), then cache nothing more:
+    each mutated spec would otherwise leave its parsed data in the user's cache."""
+    from interpreter import load_game
+    from interpreter.cache import turn_off
+    load_game(SPECS[0])
+    turn_off()
+
+
 def worker(seed: int) -> None:
-    """Read case indices on stdin, answer one JSON line each (outcome, detail, seconds)."""
+    """Read case indices on stdin, answer one JSON line each: outcome, detail, ``seconds`` (CPU
+    time of the case, user + system), ``wall`` (its wall-clock seconds) and ``peak_mb`` (the
+    worker's peak resident memory so far, MB: a high-water mark, so a case's own peak is at most
+    this)."""
     import resource
     import signal
+    _warm_up()
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     # the time limit is CPU time of this worker (user + system), not wall time: the machine may
     # be shared, and a busy machine must not turn a fast case into a slow one
     signal.signal(signal.SIGPROF, _alarm)
     for line in sys.stdin:
         index = int(line)
-        t0 = time.process_time()
+        t0, w0 = time.process_time(), time.perf_counter()
         try:
             signal.setitimer(signal.ITIMER_PROF, TIME_LIMIT)
             try:
@@ -390,21 +424,67 @@ def worker(seed: int) -> None:
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
         print(json.dumps({"index": index, "outcome": outcome, "detail": detail,
-                          "seconds": round(time.process_time() - t0, 3)}), flush=True)
+                          "seconds": round(time.process_time() - t0, 3),
+                          "wall": round(time.perf_counter() - w0, 3),
+                          "peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}),
+              flush=True)
+
+
+def summarise(results: list, seed: int = 1, start: int = 0, stopped: int = 0, seconds: float = 0.0) -> dict:
+    """The figures of a list of case results (the worker's JSON lines): counts by outcome and by
+    kind, the slowest case by CPU and by wall time (seconds, with its index), the highest peak
+    resident memory (MB) and the faulty cases (index, kind, outcome, detail)."""
+    counts = {"ok": 0, "traceback": 0, "slow": 0, "memory": 0, "wrong": 0, "tool": 0}
+    kinds: dict = {}
+    faults = []
+    slowest = {"seconds": 0.0, "index": None}
+    slowest_wall = {"wall": 0.0, "index": None}
+    peak = {"peak_mb": 0.0, "index": None}
+    for r in results:
+        kind = KINDS[r["index"] % len(KINDS)]
+        kinds[kind] = kinds.get(kind, 0) + 1
+        counts[r["outcome"]] += 1
+        if r.get("seconds", 0) > slowest["seconds"]:
+            slowest = {"seconds": r["seconds"], "index": r["index"]}
+        if r.get("wall", 0) > slowest_wall["wall"]:
+            slowest_wall = {"wall": r["wall"], "index": r["index"]}
+        if r.get("peak_mb", 0) > peak["peak_mb"]:
+            peak = {"peak_mb": r["peak_mb"], "index": r["index"]}
+        if r["outcome"] != "ok":
+            faults.append({"index": r["index"], "kind": kind, **{k: r[k] for k in ("outcome", "detail")}})
+    return {"cases": len(results), "stopped": stopped, "seed": seed, "start": start, "by_kind": kinds, **counts,
+            "slowest_case_seconds": slowest["seconds"], "slowest_case_index": slowest["index"],
+            "slowest_case_wall": slowest_wall["wall"], "slowest_wall_index": slowest_wall["index"],
+            "peak_mb": peak["peak_mb"], "peak_mb_index": peak["index"],
+            "seconds": seconds, "faults": faults}
+
+
+def read_log(path) -> list:
+    """The case results written to a ``--log`` file (a line cut short by an interrupted run is
+    skipped); a case found twice counts once (its last line)."""
+    results: dict = {}
+    try:
+        lines = Path(path).read_text().splitlines()
+    except FileNotFoundError:
+        return []
+    for line in lines:
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        results[r["index"]] = r
+    return list(results.values())
 
 
 def run_corpus(n: int, seed: int = 1, jobs: int = 2, start: int = 0, progress=None, indices=None,
                log=None, until: float | None = None) -> dict:
     """Run cases ``start..start+n-1`` (or the given ``indices``) in ``jobs`` worker processes;
-    returns the figures and the faulty cases (index, kind, outcome, detail). ``until``: a
-    ``time.time()`` after which no case is started (the figures count the cases run;
-    ``"stopped"`` how many were left)."""
+    returns :func:`summarise` of their results. ``until``: a ``time.time()`` after which no case
+    is started (the figures count the cases run; ``"stopped"`` how many were left). ``log``: an
+    open file that gets each result as one JSON line as the case ends."""
     todo = list(indices) if indices is not None else list(range(start, start + n))
     n = len(todo)
-    counts = {"ok": 0, "traceback": 0, "slow": 0, "memory": 0, "wrong": 0, "tool": 0}
-    kinds: dict = {}
-    faults = []
-    slowest = 0.0
+    results: list = []
     idle: list = []
 
     def spawn():
@@ -414,7 +494,6 @@ def run_corpus(n: int, seed: int = 1, jobs: int = 2, start: int = 0, progress=No
 
     busy: dict = {}  # pid -> (proc, index, started)
     t0 = time.time()
-    done = 0
     stopped = 0
     while todo or busy:
         if todo and until is not None and time.time() > until:
@@ -433,36 +512,31 @@ def run_corpus(n: int, seed: int = 1, jobs: int = 2, start: int = 0, progress=No
                 if line:
                     result = json.loads(line)
                 else:  # the worker died (killed for memory, or a crash of the interpreter)
-                    result = {"index": index, "outcome": "memory", "detail": "the worker died", "seconds": 0}
+                    result = {"index": index, "outcome": "memory", "detail": "the worker died", "seconds": 0,
+                              "wall": round(time.time() - started, 3)}
                     proc.wait()
                     proc = None
             elif time.time() - started > WALL_GUARD:  # stuck outside Python (the CPU timer did not fire)
                 proc.kill()
                 proc.wait()
-                result = {"index": index, "outcome": "slow", "detail": f"no answer in {WALL_GUARD} s", "seconds": 0}
+                result = {"index": index, "outcome": "slow", "detail": f"no answer in {WALL_GUARD} s", "seconds": 0,
+                          "wall": round(time.time() - started, 3)}
                 proc = None
             if result is None:
                 continue
             del busy[pid]
-            done += 1
-            kind = KINDS[index % len(KINDS)]
-            kinds[kind] = kinds.get(kind, 0) + 1
-            counts[result["outcome"]] += 1
-            slowest = max(slowest, result["seconds"])
+            results.append(result)
             if log is not None:  # one line per case as it ends: figures survive an interrupted run
                 log.write(json.dumps(result) + "\n")
                 log.flush()
-            if result["outcome"] != "ok":
-                faults.append({"index": index, "kind": kind, **{k: result[k] for k in ("outcome", "detail")}})
             if proc is not None:
                 idle.append(proc)
             if progress:
-                progress(done, n)
+                progress(len(results), n)
     for p in idle:
         p.stdin.close()
         p.wait()
-    return {"cases": n - stopped, "stopped": stopped, "seed": seed, "start": start, "by_kind": kinds, **counts,
-            "slowest_case_seconds": slowest, "seconds": round(time.time() - t0, 1), "faults": faults}
+    return summarise(results, seed, start, stopped, round(time.time() - t0, 1))
 
 
 def main(argv=None) -> int:
@@ -479,6 +553,10 @@ def main(argv=None) -> int:
                     "-n counts those, e.g. -n 10000 --kinds spec,expr for 10,000 mutated specs")
     ap.add_argument("--minutes", type=float, help="start no case after this many minutes (the figures are of "
                     "the cases run)")
+    ap.add_argument("--resume", action="store_true", help="with --log: skip the cases already in the log; the "
+                    "figures are of all the requested cases in it")
+    ap.add_argument("--report", action="store_true", help="with --log: run nothing, give the figures of the log")
+    ap.add_argument("--summary", metavar="FILE.json", help="also write the figures (and faults) to this file")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -497,31 +575,57 @@ def main(argv=None) -> int:
         if not args.json and (done % 500 == 0 or done == total):
             print(f"  {done}/{total}", file=sys.stderr, flush=True)
 
-    log = open(args.log, "a") if args.log else None
-    try:
-        indices = None
-        if args.kinds:
-            wanted = set(args.kinds.split(","))
-            if not wanted <= set(KINDS):
-                ap.error(f"--kinds: choose among {', '.join(sorted(set(KINDS)))}")
-            indices, i = [], args.start
-            while len(indices) < args.n:
-                if KINDS[i % len(KINDS)] in wanted:
-                    indices.append(i)
-                i += 1
+    indices = list(range(args.start, args.start + args.n))
+    if args.kinds:
+        wanted = set(args.kinds.split(","))
+        if not wanted <= set(KINDS):
+            ap.error(f"--kinds: choose among {', '.join(sorted(set(KINDS)))}")
+        indices, i = [], args.start
+        while len(indices) < args.n:
+            if KINDS[i % len(KINDS)] in wanted:
+                indices.append(i)
+            i += 1
+    if (args.resume or args.report) and not args.log:
+        ap.error("--resume and --report read the --log file: name it")
+    asked = set(indices)
+    earlier = [r for r in read_log(args.log) if r["index"] in asked] if args.resume or args.report else []
+    if args.report:  # the figures of the log alone (a run stopped or killed half-way)
+        result = summarise(earlier, args.seed, args.start, stopped=len(asked) - len(earlier))
+    else:
+        done = {r["index"] for r in earlier}
+        if done:
+            print(f"resuming: {len(done)} case(s) already in {args.log}", file=sys.stderr)
+        log = open(args.log, "a") if args.log else None
+        signal.signal(signal.SIGTERM, signal.default_int_handler)  # `kill PID`: stop as Ctrl-C does
+        interrupted = False
         until = time.time() + args.minutes * 60 if args.minutes else None
-        result = run_corpus(args.n, args.seed, args.jobs, args.start, progress, indices=indices, log=log, until=until)
-    finally:
-        if log is not None:
-            log.close()
+        try:
+            result = run_corpus(0, args.seed, args.jobs, args.start, progress,
+                                indices=[i for i in indices if i not in done], log=log, until=until)
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if log is not None:
+                log.close()
+        if interrupted and not args.log:
+            print("interrupted (no --log: nothing recorded)", file=sys.stderr)
+            return 130
+        if args.log:  # the figures of every requested case in the log (this run, and earlier ones resumed)
+            mine = [r for r in read_log(args.log) if r["index"] in asked]
+            seconds = 0.0 if interrupted else result["seconds"]
+            result = summarise(mine, args.seed, args.start, stopped=len(asked) - len(mine), seconds=seconds)
+    if args.summary:
+        Path(args.summary).write_text(json.dumps(result, indent=1) + "\n")
     if args.json:
         print(json.dumps(result, indent=1))
     else:
         if result["stopped"]:
-            print(f"stopped at the time limit: {result['stopped']} case(s) not run")
+            print(f"not run (time limit, interruption): {result['stopped']} case(s)")
         print(f"{result['cases']} cases (seed {result['seed']}, {result['seconds']} s; by kind {result['by_kind']}): "
-              f"{result['traceback']} tracebacks, {result['slow']} over {TIME_LIMIT} s, {result['memory']} over "
-              f"1 GB, {result['wrong']} silently wrong; slowest case {result['slowest_case_seconds']} s")
+              f"{result['traceback']} tracebacks, {result['slow']} over {TIME_LIMIT} s CPU, {result['memory']} over "
+              f"1 GB, {result['wrong']} silently wrong; slowest case {result['slowest_case_seconds']} s CPU "
+              f"(case {result['slowest_case_index']}), slowest wall {result['slowest_case_wall']} s (case "
+              f"{result['slowest_wall_index']}); peak resident memory {result['peak_mb']} MB")
         for f in result["faults"][:50]:
             print(f"  case {f['index']} ({f['kind']}): {f['outcome']}: {f['detail'].splitlines()[0] if f['detail'] else ''}")
     bad = result["traceback"] + result["slow"] + result["memory"] + result["wrong"] + result["tool"]

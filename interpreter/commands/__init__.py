@@ -31,14 +31,15 @@ SETTLE_LOADED_GAME = False
 
 
 def _load(args):
-    """The game of ``args.spec`` with the options of ``args.option`` (see SETTLE_LOADED_GAME)."""
+    """The game of ``args.spec`` with the options of ``args.option`` (see SETTLE_LOADED_GAME) and
+    the bound of ``args.max_actions`` (see :func:`set_max_actions`)."""
     from ..spec.loader import load_game
     options = parse_options(args.option)
     if not SETTLE_LOADED_GAME:
-        return load_game(args.spec, options)
+        return set_max_actions(load_game(args.spec, options), args)
     gc.disable()
     try:
-        return load_game(args.spec, options)
+        return set_max_actions(load_game(args.spec, options), args)
     finally:
         gc.freeze()
         gc.enable()
@@ -56,6 +57,17 @@ def _players(args, game) -> int:
     if not lo <= args.players <= hi:
         raise RulebookError(f"{game.name} is for {lo} to {hi} players, not {args.players}")
     return args.players
+
+
+def set_max_actions(game, args):
+    """``game`` with ``game.max_actions`` set from ``--max-actions N`` when given (returned).
+    Raises RulebookError for N below 1."""
+    n = getattr(args, "max_actions", None)
+    if n is not None:
+        if n < 1:
+            raise RulebookError(f"--max-actions must be at least 1, not {n}")
+        game.max_actions = n
+    return game
 
 
 def _value_text(value) -> str:

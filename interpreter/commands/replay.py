@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from ..errors import IllegalAction, RulebookError
-from . import _escape, check_writable, console, err_console, print_header, print_result
+from . import _escape, check_writable, console, err_console, print_header, print_result, set_max_actions
 from .play import _flush
 
 
@@ -70,7 +70,7 @@ def cmd_replay(args) -> int:
         where = "given by --spec" if args.spec else f"named in {args.log}"
         raise RulebookError(f"the spec {spec} ({where}) does not exist from here\n"
                             "    hint: run replay from the folder the game was played in, or give --spec PATH")
-    game = load_game(spec, data.get("options") or {})
+    game = set_max_actions(load_game(spec, data.get("options") or {}), args)
     saved_options = data.get("options")
     if saved_options is not None and saved_options != game.options:
         raise RulebookError(f"{args.log}: the game was played with the options {saved_options}, which this spec "

@@ -9,7 +9,8 @@ from rich.table import Table
 
 from ..errors import RulebookError
 from ..options import parse_options
-from . import _escape, _load, _players, _print_table, _scheduler, check_writable, console, err_console
+from . import (_escape, _load, _players, _print_table, _scheduler, check_writable, console, err_console,
+               set_max_actions)
 
 
 # -- simulate -------------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def _simulate_compare(args, game_a, bots) -> int:
                             "--jobs/--backend/--trace/--fast")
     changed = parse_options(args.compare_option)
     options_b = dict(parse_options(args.option), **changed)
-    game_b = load_game(args.compare or args.spec, options_b)
+    game_b = set_max_actions(load_game(args.compare or args.spec, options_b), args)
     if not game_b.min_players <= args.players <= game_b.max_players:
         raise RulebookError(f"{game_b.name} is for {game_b.min_players} to {game_b.max_players} players, "
                             f"not {args.players}")

@@ -32,8 +32,12 @@ class Game:
     (dict phase name -> instruction list; ``"flow"`` is the entry), ``spec`` (the
     YAML data as loaded), ``positions`` (path -> source position), ``min_players``/
     ``max_players``, ``winner_rule`` (``highest``/``lowest``), ``display`` (dict), ``boards``
-    (dict name -> :class:`~interpreter.model.board.Grid`).
+    (dict name -> :class:`~interpreter.model.board.Grid`), ``max_actions`` (int: the actions one
+    game may take before :meth:`apply` raises a located RuleError naming this bound, default
+    :data:`interpreter.engine.run.MAX_GAME_ACTIONS`; set it on the Game to allow longer games).
     """
+
+    max_actions = run.MAX_GAME_ACTIONS
 
     def __init__(self, **kw):
         self.__dict__.update(kw)
@@ -41,7 +45,8 @@ class Game:
     def teams(self, num_players: int) -> list:
         """The team of each seat (list of ints, index = seat) by the spec's ``teams: {of: EXPR}``
         (an expression of the seat ``p``, ``num_players`` and options); without teams, every seat is
-        its own team. Raises RuleError when a team is not a whole number from 0."""
+        its own team. Raises RuleError, at the line of teams.of, when a team is not a whole number from 0
+        or the expression fails (it reads a variable, zone or card: there is none before the game)."""
         cache = self.__dict__.setdefault("_teams", {})
         if num_players not in cache:
             fn = getattr(self, "teams_fn", None)
@@ -54,12 +59,30 @@ class Game:
                 out = []
                 for p in range(num_players):
                     ctx.bound = {"p": p}
-                    t = fn(ctx)
+                    try:
+                        t = fn(ctx)
+                    except AttributeError:  # a variable, zone or card of the game: there is none yet
+                        raise self._teams_error("it can read only p, num_players and options (the teams are "
+                                                "fixed before the game starts: no variable, zone or card yet)") from None
+                    except RuleError as exc:
+                        raise self._teams_error(str(exc)) from None
+                    except run._PY_ERRORS as exc:
+                        raise self._teams_error(run.describe_python_error(exc)) from None
                     if type(t) is not int or t < 0:
-                        raise RuleError(f"teams: the team of seat {p} is {t!r}, not a whole number from 0")
+                        raise self._teams_error(f"the team of seat {p} is {t!r}, not a whole number from 0")
                     out.append(t)
                 cache[num_players] = out
         return cache[num_players]
+
+    def _teams_error(self, why: str) -> RuleError:
+        """A RuleError at the spec's ``teams: of:`` saying ``why`` its value cannot be had."""
+        try:
+            pos = self.position(("teams", "of"))
+            where = f"{self.file}:{pos.line}:{pos.column}: "
+        except (KeyError, TypeError, AttributeError):
+            where = f"{self.file}: "
+        return RuleError(f"{where}error: teams: of: {why}\n    hint: teams.of is an expression of the seat p, "
+                         f"num_players and options, e.g. \"p % 2\"")
 
     def __reduce__(self):
         """A Game pickles as its spec text, file name and options (rebuilt by compiling them
@@ -175,7 +198,10 @@ class Game:
         return [(Action(CHANCE, text, i), p) for i, (text, p) in enumerate(chance.outcomes(state))]
 
     def apply(self, state, action, player=None) -> None:
-        """See :meth:`State.apply <interpreter.model.state.State.apply>`."""
+        """See :meth:`State.apply <interpreter.model.state.State.apply>`. Raises RuleError (the
+        State unchanged) when the game has taken ``max_actions`` actions and is not over."""
+        if len(state.history) >= self.max_actions and state.pending is not None:
+            raise run.too_long(state)
         if state.pending is not None and "chance" in state.pending:
             if player not in (None, CHANCE) or (type(action) is Action and action.player != CHANCE):
                 raise IllegalAction("waiting for chance (a shuffle or a random draw): apply an outcome "

@@ -16,6 +16,11 @@ from .context import Ctx
 from .program import CHOICES, ProductOptions, PICK, UNDO
 
 MAX_STEPS = 1_000_000  # steps without a decision before the game is declared stuck
+# actions in one game (its history) before the game is declared stuck: a game's default bound
+# (Game.max_actions; `--max-actions N` on the command line). The longest shipped games (a real-time
+# spec between 12 random bots) take up to about 63,000; turns that loop with no end (a `while` with
+# a huge `max`, nested `repeat`s) stop here, after about 13 s of CPU and 180 MB (measured)
+MAX_GAME_ACTIONS = 1_000_000
 
 _PY_ERRORS = (TypeError, ValueError, ZeroDivisionError, KeyError, IndexError, AttributeError, RecursionError)
 
@@ -114,6 +119,22 @@ def _run_plain(state, ctx, stack, programs) -> int:
                 break
             ctx.locals = frame[2]
     return steps
+
+
+def too_long(state) -> RuleError:
+    """The error of a game that has taken ``state.game.max_actions`` actions and is not over,
+    at the spec line of the decision it waits for: names the bound and how to raise it."""
+    game = state.game
+    bound = game.max_actions
+    try:
+        pos = game.position(_pending_instr(state).path)
+        where = f"{game.file}:{pos.line}:{pos.column}"
+    except (AttributeError, IndexError, KeyError, TypeError):
+        where = game.file
+    return RuleError(f"{where}: error while running the rules: this game has taken {bound} actions and is not over "
+                     f"(the bound on one game's length): do its turns loop with no end?\n"
+                     f"    hint: if its games are really this long, raise the bound: --max-actions N (rulebook "
+                     f"simulate, play, replay), or game.max_actions = N (the step API)")
 
 
 def _located(game, instr, message):

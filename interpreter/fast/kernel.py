@@ -117,11 +117,12 @@ class Kernel:
             raise ValueError(f"{num_players} players: the game takes {game.min_players}..{game.max_players}")
         state = state_arrays(game, info, num_players, BATCH + 1)
         zinit, zninit, gvinit, pvinit = (state[k].copy() for k in ("Z", "ZN", "GV", "PV"))
-        from .typepass import STATE_ARGS
+        from .typepass import RI_MAX_ACTIONS, STATE_ARGS
         scores = np.zeros((n_games, num_players), dtype=np.int64)
         lengths = np.zeros(n_games, dtype=np.int64)
         errors = np.zeros(n_games, dtype=np.int64)
         state["RI"][7] = self.draws  # draws to seed ahead: what the last run's games used
+        state["RI"][RI_MAX_ACTIONS] = game.max_actions  # a longer game is flagged (the step API says why)
         self.module.run(np.int64(first_seed), np.int64(n_games), *[state[k] for k in STATE_ARGS],
                         zinit, zninit, gvinit, pvinit, scores, lengths, errors, np.int64(BATCH), np.int64(EMAX),
                         np.zeros((BATCH, 48), dtype=np.int64), np.zeros(BATCH, dtype=np.int64),

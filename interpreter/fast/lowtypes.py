@@ -111,13 +111,15 @@ RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row,
 # the step API's (interpreter.fast.steps): the index of the option the caller chose
 RI_CHOSEN = 11
 RI_LISTING = 12  # the number of the last listing of cards that gives one option per name
-RI_SIZE = 13
+RI_MAX_ACTIONS = 13  # the playout kernel's: Game.max_actions (a longer game is flagged, ERR_MAX_ACTIONS)
+RI_SIZE = 14
 # The codes a kernel writes into RI[RI_ERROR] (any of them makes simulate replay that game in the step
 # API, which raises its located error): 1-4 typepass (a loop or choice over MAX_LIST, no option, a move
 # that fails, a deal short of cards), 6 a list past TMP's room, then:
 ERR_INDEX = 7  # an index out of range, a bad holder() or a key a map lacks (teams.py, maps.py)
 ERR_LIST_ENTRY = 8  # an entry of a list variable out of range (listvars.py)
 ERR_REALTIME_ACTIONS = 9  # a real-time block past its bound of actions (realtime.py)
+ERR_MAX_ACTIONS = 10  # a game past Game.max_actions (the bound on one game's length)
 # what the search module's generator yields besides choices (the seat field; see interpreter.fast.search):
 # a shuffle of the row in the options field, a random pick among that many, a flow-level phase's
 # start (options field 1) or end (0)

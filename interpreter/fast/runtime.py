@@ -358,6 +358,18 @@ def move_card(Z, ZN, PB, MD, LOC, c, src, dst, at):
 
 
 @njit(cache=True)
+def listed_twice(row, n):
+    """True when a card appears twice in ``row[:n]`` (a ``move: {cards: ...}`` list: the step API
+    refuses it, a card being in one place at a time)."""
+    for i in range(1, n):
+        c = row[i]
+        for j in range(i):
+            if row[j] == c:
+                return True
+    return False
+
+
+@njit(cache=True)
 def sort_row(row, n, out):
     """``out[:n]`` = ``row[:n]`` sorted (card-table order); every id must be below ``len(out)`` (the
     kernel's SK has room for every card). A zone's cards are distinct small ids:

@@ -331,14 +331,17 @@ class FastState:
         ``player`` (default: the action's player, or the only player to choose) and run the rules
         to the next choice (at a simultaneous choice, once every seat has chosen). Raises
         :class:`IllegalAction` with the reason, leaving the state unchanged, when the game is over,
-        the player is not to act, or the action is not legal; a rule that fails is reported as the
-        step API reports it (the position is replayed in a State to say what failed)."""
+        the player is not to act, or the action is not legal; a rule that fails, or a game past
+        ``game.max_actions`` actions, is reported as the step API reports it (the position is
+        replayed in a State to say what failed)."""
         sim = self._sim
         # the Action the legal actions just built is legal for its seat: only the player given
         # (a whole number, that seat) is left to check, in two tests
         if action is not self._offer or sim is not None or \
                 (player is not None and (player.__class__ is not int or player != self._seat)):
             action = self._check(action, player)
+        if len(self.records) >= self.game.max_actions:
+            self._too_long(action)
         self._offer = _NOTHING
         self.records.append(action)
         if sim is not None and sim["realtime"]:  # first come, first served: this seat acts now
@@ -421,6 +424,13 @@ class FastState:
         state.apply(last.index, last.player)  # raises the rule's error (RuleError, with where and why)
         raise RulebookError(f"the kernel stopped the game (code {int(self.RI[RI_ERROR])}) where the step API plays on: "
                             f"use new_state(..., fast=False) and please report this game (seed {self.seed})")
+
+    def _too_long(self, action) -> None:
+        """The game has taken ``game.max_actions`` actions: raise the step API's error for
+        ``action`` (the bound, at the spec line of the choice), the position unchanged."""
+        self.to_state().apply(action.index, action.player)  # raises RuleError naming the bound
+        raise RulebookError(f"the game has taken {len(self.records)} actions, the bound (game.max_actions), "
+                            f"where the step API plays on: please report this game (seed {self.seed})")
 
     def _replayed(self, actions) -> "FastState":
         new = FastState(self.kernel, self.num_players, self.seed)

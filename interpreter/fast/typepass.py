@@ -55,8 +55,8 @@ import re
 from ..expr.syntax import Token, Tree
 
 from ..expr.compiler import parse
-from .lowtypes import (BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS, RI_CHOSEN, RI_COUNT, RI_ERROR, RI_LISTING,  # noqa: F401
-                       RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
+from .lowtypes import (ERR_MAX_ACTIONS, BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS, RI_CHOSEN, RI_COUNT, RI_ERROR, RI_LISTING,  # noqa: F401
+                       RI_MAX_ACTIONS, RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
 from . import compound, listvars, realtime
@@ -1196,7 +1196,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         lines, row, n = self.snapshot(r, env)
         k = self.fresh("i")
         self.depth -= 1
-        return lines + [f"for {k} in range({n}):",
+        # a card listed twice is the step API's error (a card is moved once per step): code 3
+        return lines + [f"if listed_twice(TMP[{row}], {n}):"] + fail + [f"for {k} in range({n}):",
                         f"    if not move_card(Z, ZN, PB, MD, LOC, TMP[{row}, {k}], {src}, {dst}, "
                         f"{k if bottom else -1}):"] + _indent(fail, 1)
 
@@ -1340,6 +1341,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             ask = [f"{k0} = randbelow_row(RG, RI[4] + {seat}, {n})"]
         pick = [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return"] + ask + \
             [f"{value} = OPT[0, {k0}]", f"{mode} = OPT[1, {k0}]", f"RI[{RI_ACTIONS}] += 1"] + realtime.acted(self, seat)
+        if not self.steps:  # a game past Game.max_actions: flagged, the step API raises its error
+            pick += [f"if RI[{RI_ACTIONS}] > RI[{RI_MAX_ACTIONS}]:", f"    RI[{RI_ERROR}] = {ERR_MAX_ACTIONS}",
+                     "    return"]
         if "cards" not in c and tuple_row is not None:  # the chosen pair's parts, then its rows are free
             pick += compound.bind_chosen(value, elem, tuple_row)
             self.depth -= len(elem)
@@ -1408,7 +1412,7 @@ import numpy as np
 from numba import njit
 from interpreter.fast.runtime import (NULL, truthy, attr_get, attr_mode, card_get, add_null, if_null, min2, max2,
                                       randbelow_row, shuffle_row, event_gen, prepare_batch, gather, move_top, deal,
-                                      play_card, sort_row, new_game, raw, memo, move_card)
+                                      play_card, sort_row, new_game, raw, memo, move_card, listed_twice)
 '''
 
 
@@ -1634,7 +1638,7 @@ _GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
 _FIXED = frozenset(STATE_ARGS) | {
     "np", "njit", "NULL", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
     "max2", "randbelow_row", "shuffle_row", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
-    "sort_row", "new_game", "raw", "memo", "move_card", "flow", "score", "run", "range", "abs", "max", "min", "len",
+    "sort_row", "new_game", "raw", "memo", "move_card", "listed_twice", "flow", "score", "run", "range", "abs", "max", "min", "len",
     "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
     "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH", "e", "nb", "used", "j", "steps", "scores",

@@ -215,7 +215,9 @@ class State:
         rules until the next decision.
 
         Raises :class:`IllegalAction` with the reason, leaving the State unchanged, when the
-        game is over, the player is not to act, or the action is not legal.
+        game is over, the player is not to act, or the action is not legal; RuleError (at the
+        spec line, the State unchanged) when the game has taken ``game.max_actions`` actions
+        (default 1,000,000) and is not over.
         """
         self.game.apply(self, action, player)
 

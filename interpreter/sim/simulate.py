@@ -15,9 +15,9 @@ from fractions import Fraction
 
 from ..agents.basic import play_game
 from ..agents.registry import bots_for, describe
+from ..engine.run import MAX_GAME_ACTIONS
 from ..errors import RuleError, RulebookError
 from .stats import wilson_interval
-
 
 MAX_DISTINCT = 100_000  # distinct scores (or lengths) remembered for the distributions
 
@@ -215,7 +215,8 @@ def _play_state(game, num_players, seed, i, trace, schedule="round-robin", speed
         raise RuleError(f"{exc}\n    in game {i + 1} (seed {seed + i}); watch it with: rulebook play {game.file} "
                         f"--players {num_players} --seed {seed + i}"
                         + "".join(f" --option {k}={_text(v)}" for k, v in game.options.items())
-                        + "".join(f" --bot {p}={k}" for p, k in sorted((bots or {}).items()))) from None
+                        + "".join(f" --bot {p}={k}" for p, k in sorted((bots or {}).items()))
+                        + (f" --max-actions {game.max_actions}" if game.max_actions != MAX_GAME_ACTIONS else "")) from None
 
 
 def _text(value) -> str:
@@ -226,10 +227,10 @@ _GAMES = threading.local()  # per worker thread: the games it has loaded (a work
 _FORKED: dict = {}  # the parallel run in progress: its process ("pid") and its Game by fingerprint ("games")
 
 
-def _worker_game(file, text, options, fingerprint):
+def _worker_game(file, text, options, fingerprint, max_actions=None):
     """The Game a worker plays: loaded once per worker thread from the spec's ``text`` (sent by
     the parent, so a worker on another machine needs no copy of the file), checked against the
-    parent's ``fingerprint``."""
+    parent's ``fingerprint``; its ``max_actions`` the parent's when given."""
     cache = getattr(_GAMES, "games", None)
     if cache is None:
         # a forked worker process starts with its parent's game (and kernel); threads load their own
@@ -244,14 +245,17 @@ def _worker_game(file, text, options, fingerprint):
         if len(cache) >= 4:
             cache.clear()
         cache[fingerprint] = game
+    if max_actions is not None:
+        game.max_actions = max_actions
     return game
 
 
 def _play_chunk(file, text, options, fingerprint, num_players, seed, indices, schedule="round-robin",
-                speeds=None, bots=None, fast=False):
+                speeds=None, bots=None, fast=False, max_actions=None):
     """Worker of a parallel run (a process of ``--jobs`` or a Dask worker): plays the games
-    ``indices`` (a range) of the run; returns ``[(i, (scores, winners, length)), ...]``."""
-    game = _worker_game(file, text, options, fingerprint)
+    ``indices`` (a range) of the run, each of at most ``max_actions`` actions (the parent's
+    Game.max_actions); returns ``[(i, (scores, winners, length)), ...]``."""
+    game = _worker_game(file, text, options, fingerprint, max_actions)
     return [(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots, fast)) for i in indices]
 
 
@@ -327,15 +331,16 @@ def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, sp
             progress(done)
 
 
-def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices):
+def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices, max_actions=None):
     """Worker of a parallel ``--fast`` run (a process of ``--jobs`` or a Dask worker): the
-    kernel's ``(first game, scores, lengths, errors)`` of the games ``indices`` (a range). The
+    kernel's ``(first game, scores, lengths, errors)`` of the games ``indices`` (a range), each of
+    at most ``max_actions`` actions (the parent's Game.max_actions). The
     kernel's machine code comes from numba's cache (the parent made it ready: one compile for every
     worker sharing the cache folder; a worker of another machine compiles its own once). Raises
     RulebookError when the worker cannot run the kernel (numba missing there)."""
     from ..fast.kernel import kernel_for
     from ..fast.typepass import NotTyped
-    game = _worker_game(file, text, options, fingerprint)
+    game = _worker_game(file, text, options, fingerprint, max_actions)
     try:
         kernel = kernel_for(game)
     except NotTyped as exc:
@@ -426,8 +431,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             result.kernel_ready = _search_ready(search_kernel_for(game), game, num_players, note, compiling)
             start = time.perf_counter()
             if n_games > 1 and (jobs > 1 or backend == "dask"):
-                _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (schedule, speeds, bots, True),
-                              add, progress)
+                _run_parallel(game, num_players, seed, n_games, jobs, backend, address,
+                              (schedule, speeds, bots, True, game.max_actions), add, progress)
             else:
                 for i in range(n_games):
                     add(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots, fast=True))
@@ -442,8 +447,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             start = time.perf_counter()
             if n_games > 1 and (jobs > 1 or backend == "dask"):
                 size = max(1, min(FAST_CHUNK, n_games // (max(jobs, 1) * 4)))
-                _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (), add, progress,
-                              fn=_fast_chunk, size=size, take=lambda chunk: _take_fast(
+                _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (game.max_actions,), add,
+                              progress, fn=_fast_chunk, size=size, take=lambda chunk: _take_fast(
                                   game, *chunk, num_players, seed, add, schedule, speeds, bots, bulk))
             else:
                 _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk)
@@ -451,8 +456,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             result.fast = True
             return result
     if trace is None and n_games > 1 and (jobs > 1 or backend == "dask"):
-        _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (schedule, speeds, bots), add,
-                      progress)
+        _run_parallel(game, num_players, seed, n_games, jobs, backend, address,
+                      (schedule, speeds, bots, False, game.max_actions), add, progress)
     else:
         for i in range(n_games):
             add(i, _play_one(game, num_players, seed, i, trace, schedule, speeds, bots))

@@ -137,7 +137,9 @@ class Room:
 
     async def act(self, seat: int, text, move) -> None:
         """Apply ``text`` for human ``seat`` if it is fresh (:meth:`check_move`) and legal; store it
-        and tell the listeners. Raises :class:`Refused` with the reason, changing nothing."""
+        and tell the listeners. Raises :class:`Refused` with the reason, changing nothing (a move
+        in which the rules fail, e.g. past the game's ``max_actions``, is not kept: the room is
+        replayed from the database at the next request)."""
         if not isinstance(text, str) or not text.strip() or len(text) > 2000:
             raise Refused("send an action's text, e.g. the words on one of your buttons", 400)
         async with self.lock:
@@ -150,6 +152,10 @@ class Room:
                 self._apply(seat, " ".join(text.split()))
             except IllegalAction as exc:
                 raise Refused(f"refused: {exc.reason}", 409) from None
+            except RulebookError as exc:  # the rules failed in this move (the State may be half-changed)
+                self.stale = True  # the move is not kept: the room is replayed from the database
+                log.error("game %s: a move of seat %s failed: %s", self.id, seat, exc)
+                raise Refused(f"this move cannot be played, the rules failed: {exc}", 409) from None
             self._store_last()
         await self.changed()
 

@@ -107,11 +107,12 @@ def backups_in(directory) -> list:
 
 def _recovery_hint(file, url: str, backup_dir) -> str:
     newest = backups_in(backup_dir)[-1:] if backup_dir else []
-    restore = (f"cp {newest[0]} {file}" if newest else
-               f"cp DIR/<newest>-backup-*.db {file} (rulebook serve --backup DIR keeps backups)")
-    return (f"\n    hint: nothing was changed. To recover: restore the newest backup ({restore}), then add the games "
-            f"played since with `rulebook games import GAMES.json --db {url}` (from `rulebook games export`);"
-            f"\n    or move {file} aside to start an empty database (the links of its games then stop working)")
+    restore = (f"`cp {newest[0]} {file}`" if newest else
+               f"`cp DIR/<newest>-backup-*.db {file}`, DIR being the folder given to rulebook serve --backup")
+    return (f"\n    hint: nothing was changed. To recover: restore the newest backup: {restore};\n    then add the "
+            f"games played since from your last `rulebook games export`: `rulebook games import GAMES.json "
+            f"--db {url}`;\n    or move {file} aside to start an empty database (the links of its games then stop "
+            f"working)")
 
 
 class Store:

@@ -185,7 +185,7 @@ def test_the_kernel_step_api_stops_at_the_bound_as_the_state_does(tmp_path):
 
 
 def test_the_playout_kernel_flags_what_the_step_api_refuses(tmp_path):
-    """simulate --fast: a game past max_actions (code 7) and a card listed twice in a move (code 3)
+    """simulate --fast: a game past max_actions (code 10) and a card listed twice in a move (code 3)
     are flagged by the kernel, then replayed by the step API, which raises its located error."""
     from interpreter.fast.kernel import kernel_for
     from interpreter.sim.simulate import simulate

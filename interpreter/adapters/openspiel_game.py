@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
+from ..agents.schedule import round_robin_seat
 from ..errors import RulebookError
 from ..model.state import CHANCE
 from ..spec.loader import load_game
@@ -192,19 +193,14 @@ _TERMINAL, _CHANCE = int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE
 def _to_act(rb) -> int:
     """The OpenSpiel player to act in ``rb``: TERMINAL, CHANCE, or a seat. In a real-time block,
     where several seats may act, the next seat clockwise after the last one that acted (the
-    project's round-robin schedule, :class:`~interpreter.agents.schedule.Scheduler`), so every
+    project's round-robin schedule, :func:`~interpreter.agents.schedule.round_robin_seat`), so every
     seat gets its turns; the history says who acted, so the choice is the same on replay."""
     pending = rb.pending
     if pending is None:
         return _TERMINAL if rb.is_terminal() else rb.current_players()[0]
     if "chance" in pending:
         return _CHANCE
-    current = rb.current_players()
-    if len(current) == 1 or not pending.get("realtime"):
-        return current[0]
-    last = next((p for p, _ in reversed(rb.history) if p != CHANCE), -1)
-    n = rb.num_players
-    return min(current, key=lambda p: (p - last - 1) % n)
+    return round_robin_seat(rb)
 
 
 def _observe_rng(rb, seat) -> random.Random:

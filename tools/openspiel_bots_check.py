@@ -43,6 +43,12 @@ def min_players(spec: str) -> int:
     return load_game(spec).min_players
 
 
+def _done(part: str, times: dict) -> None:
+    """Report a finished part on standard error at once (a run stopped by ``--timeout`` still shows
+    the parts that finished)."""
+    print(f"  {part} done, {times[part]:.1f}s CPU", file=sys.stderr, flush=True)
+
+
 def child(spec: str, games: int, sims: int, ismcts_sims: int, ismcts_games: int, seed: int,
           discovery: int) -> None:
     import pickle
@@ -58,6 +64,7 @@ def child(spec: str, games: int, sims: int, ismcts_sims: int, ismcts_games: int,
     t = time.process_time()
     game = pyspiel.load_game(register(spec, players=players, discovery=discovery))
     times["register"] = time.process_time() - t
+    _done("register", times)
     rng = np.random.RandomState(seed)
 
     def to_decision(state):
@@ -77,6 +84,7 @@ def child(spec: str, games: int, sims: int, ismcts_sims: int, ismcts_games: int,
         state.apply_action(action)
         moves += 1
     times["mcts"] = time.process_time() - t
+    _done("mcts", times)
     mcts_returns = state.returns()
 
     # 2. the C++ ISMCTS bot: a clear error, no crash
@@ -94,6 +102,7 @@ def child(spec: str, games: int, sims: int, ismcts_sims: int, ismcts_games: int,
         else:
             raise AssertionError("the C++ ISMCTSBot ran on a Python game")
     times["cpp-ismcts"] = time.process_time() - t
+    _done("cpp-ismcts", times)
 
     # 3. evaluate_bots: the C++ MCTS at seat 0, C++ random bots elsewhere
     t = time.process_time()
@@ -105,7 +114,10 @@ def child(spec: str, games: int, sims: int, ismcts_sims: int, ismcts_games: int,
         returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + g)
         assert abs(sum(returns) - 1.0) < 1e-9, returns
         total += returns[0]
+        print(f"  evaluate game {g + 1} of {games} done, {time.process_time() - t:.1f}s CPU", file=sys.stderr,
+              flush=True)
     times["evaluate"] = time.process_time() - t
+    _done("evaluate", times)
 
     # 4. evaluate_bots: OpenSpiel's ISMCTS at seat 0, C++ random bots elsewhere
     t = time.process_time()
@@ -118,6 +130,7 @@ def child(spec: str, games: int, sims: int, ismcts_sims: int, ismcts_games: int,
         assert abs(sum(returns) - 1.0) < 1e-9, returns
         ismcts_total += returns[0]
     times["ismcts"] = time.process_time() - t
+    _done("ismcts", times)
 
     # 5. serialization
     t = time.process_time()
@@ -140,6 +153,7 @@ def child(spec: str, games: int, sims: int, ismcts_sims: int, ismcts_games: int,
         assert back.rb.zones == world.rb.zones and str(back) == str(world)
         assert world.information_state_string(seat) == state.information_state_string(seat)
     times["serialize"] = time.process_time() - t
+    _done("serialize", times)
 
     parts = " ".join(f"{k} {v:.1f}s" for k, v in times.items())
     print(f"{os.path.basename(spec)} {players}p: {parts}; mcts game {moves} decisions, returns {mcts_returns}; "
@@ -216,14 +230,15 @@ def main(argv=None) -> int:
         try:
             run = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
             status, out = run.returncode, (run.stdout + run.stderr).strip()
-        except subprocess.TimeoutExpired:
-            status, out = "timeout", ""
+        except subprocess.TimeoutExpired as exc:
+            err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+            status, out = "timeout", "parts finished before the timeout:\n" + err.strip()
         took = time.perf_counter() - t
         if status != 0:
             failed += 1
             print(f"FAIL {os.path.basename(spec)} (exit {status}, {took:.0f}s wall): {out[-2000:]}", flush=True)
         else:
-            print(f"ok ({took:.0f}s wall) {out}", flush=True)
+            print(f"ok ({took:.0f}s wall) {run.stdout.strip()}", flush=True)
     print(f"{len(specs) - failed} of {len(specs)} specs passed")
     return 1 if failed else 0
 

@@ -11,8 +11,8 @@
 Agents are ``player_0`` .. ``player_{n-1}`` (seats). The agent to act is the first current player
 (in a simultaneous step the others follow one by one, none seeing the others' secret choices; in a
 real-time block, the next seat clockwise after the last one that acted, among those who may act:
-:func:`~interpreter.agents.schedule.round_robin_seat`). Observations are dicts: ``observation`` (``float32``,
-``Spaces.observation``) and ``action_mask`` (``int8``); actions are ids of the spec's fixed action
+:func:`~interpreter.agents.schedule.round_robin_seat`). Observations are dicts: ``observation``
+(``float32``, ``Spaces.observation``) and ``action_mask`` (``int8``); actions are ids of the spec's fixed action
 space (:class:`~interpreter.adapters.spaces.Spaces`; ``set_encoding`` chooses how set choices are
 encoded). Rewards come at the end of the game: ``reward="win"`` (default) gives each winner ``1 /
 number of winners`` and the others 0; ``reward="score"`` gives the spec's final scores.

@@ -232,7 +232,7 @@ def main(argv=None) -> int:
             status, out = run.returncode, (run.stdout + run.stderr).strip()
         except subprocess.TimeoutExpired as exc:
             err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
-            status, out = "timeout", "parts finished before the timeout:\n" + err.strip()
+            status, out = "timeout", "parts finished before the timeout:\n" + err.rstrip()
         took = time.perf_counter() - t
         if status != 0:
             failed += 1

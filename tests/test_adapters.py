@@ -261,3 +261,23 @@ def test_openspiel_random_simulation_and_mcts():
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     assert bot.step(state) in state.legal_actions()
+
+
+def test_pettingzoo_real_time_block_gives_every_seat_its_moves():
+    """In a real-time block the agent selected is the next seat clockwise after the last to act
+    (it was always the first seat, and a random game never ended: the engine's bound of 50000
+    actions in one block stopped it with an error)."""
+    _need("pettingzoo")
+    from interpreter.adapters.pettingzoo_env import RulebookAECEnv
+    env = RulebookAECEnv(load_game(SPECS / "ligretto_classic.yaml"), 2)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    seats, total = [], {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        total[agent] += reward
+        if not (terminated or truncated) and env.state.pending.get("realtime"):
+            seats.append(agent)
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert abs(sum(total.values()) - 1.0) < 1e-9
+    assert set(seats) == {"player_0", "player_1"} and 0.4 < seats.count("player_0") / len(seats) < 0.6

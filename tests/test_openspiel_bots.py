@@ -50,11 +50,8 @@ def test_issue_snippet_does_not_crash():
     assert "open_spiel.python.algorithms.ismcts.ISMCTSBot" in run.stdout  # says what to use instead
 
 
-# specs whose first decisions have action ids in a Spaces built from 2 discovery games
-# (ligretto, president, queen_of_scots: a value option missing from the discovery games has no id,
-# see interpreter/adapters/spaces.py; ligretto_classic: a random rollout takes minutes)
-QUICK = ["crazy_eights", "go_fish", "hearts", "oh_hell", "skull_king", "skull_queen", "spades",
-         "witches_of_blackmore"]
+# every shipped spec (its action ids come from the spec, so any first decision has them)
+QUICK = sorted(p.stem for p in (ROOT / "specs").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("name", QUICK)
@@ -102,3 +99,29 @@ def test_resample_keeps_what_the_seat_sees_and_redraws_secret_choices():
     history = json.loads(state.information_state_string(1))["history"]
     assert history[0] == {"player": -1, "hidden": "chance outcome"}
     assert np.asarray(world.information_state_tensor(1)).shape == np.asarray(state.information_state_tensor(1)).shape
+
+
+def test_every_seat_acts_in_a_real_time_block_and_random_play_ends():
+    """In a real-time block the seat to act is the next one clockwise after the last to act (it was
+    always the first seat: the others never moved, and a random game ran into the engine's bound
+    of 50000 actions in one block)."""
+    import random
+
+    import pyspiel
+
+    from interpreter.adapters.openspiel_game import register
+    game = pyspiel.load_game(register(ROOT / "specs/ligretto_classic.yaml", players=2))
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    seats = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        if state.rb.pending.get("realtime") and len(state.rb.current_players()) == 2:
+            seats.append(state.current_player())
+        actions = state.legal_actions()
+        assert actions == sorted(set(actions)) and actions == state.clone().legal_actions()
+        state.apply_action(rng.choice(actions))
+    assert sum(state.returns()) == pytest.approx(1.0)
+    assert set(seats) == {0, 1} and 0.4 < seats.count(0) / len(seats) < 0.6

@@ -10,7 +10,9 @@ The game is sequential with explicit chance (``shuffle`` and ``random`` steps ar
 :mod:`interpreter.engine.chance`; a chance action is the index of an outcome in
 ``state.chance_outcomes()``), imperfect information, constant-sum: the returns give each winner
 ``1 / number of winners`` and the others 0. A simultaneous step is played one seat after the other
-(none sees the others' secret choices); a real-time block lets the first seat that may act act.
+(none sees the others' secret choices); in a real-time block the seat to act is the next one
+clockwise, among those that may act, after the seat that acted last (the project's round-robin
+schedule), so every seat gets its moves and random play ends.
 Player actions are the ids of :class:`~interpreter.adapters.spaces.Spaces`; observation and
 information-state tensors and strings come from the same class (and ``State.observation``; the
 information-state string shows no chance outcome, since an outcome's label tells the deal).
@@ -52,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyspiel
 
+from ..agents.schedule import round_robin_seat
 from ..errors import RulebookError
 from ..model.state import CHANCE
 from ..spec.loader import load_game
@@ -156,19 +159,48 @@ class _Position:
     ``known``: seat -> Determiniser that has observed every action of ``rb`` (kept up to date as
     actions are applied; a clone starts without, and rebuilds one by replay when asked); ``origin``:
     None for a position reached by play, ``(history length, seat, seed)`` for a sample made by
-    :meth:`RulebookState.resample_from_infostate` and the positions played on from it."""
-    __slots__ = ("rb", "name", "known", "origin")
+    :meth:`RulebookState.resample_from_infostate` and the positions played on from it.
+
+    OpenSpiel's C++ code asks a position for its player, legal actions and terminality several
+    times per move (every question is a call into Python), so ``player`` (the OpenSpiel player to
+    act, see :func:`_to_act`), ``moves`` (``{id: move}`` of that player, from
+    :meth:`Spaces.legal_moves`) and ``ids`` (the sorted ids) are kept until the next action
+    (None: not asked yet). They are never changed in place, so clones share them."""
+    __slots__ = ("rb", "name", "known", "origin", "player", "moves", "ids")
 
     def __init__(self, rb, name, origin=None):
         self.rb, self.name, self.known, self.origin = rb, name, None, origin
+        self.player = self.moves = self.ids = None
 
     def __deepcopy__(self, memo):
         # OpenSpiel's Clone deep-copies the state's attributes: a search must not pay the
-        # determinisers' observing at each of its moves
-        return _Position(self.rb.clone(), self.name, self.origin)
+        # determinisers' observing at each of its moves, nor list the legal actions again
+        rb = self.rb
+        new = _Position(rb.clone(), self.name, self.origin)
+        # the engine's listing of the options is valid for the copy too (the engine replaces its
+        # cache or pops from it, never changes a list in it)
+        new.rb._legal_cache = rb._legal_cache.copy()
+        new.player, new.moves, new.ids = self.player, self.moves, self.ids
+        return new
 
     def __reduce__(self):
         return _restore, (self.name, self.rb.history, self.origin)
+
+
+_TERMINAL, _CHANCE = int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE)
+
+
+def _to_act(rb) -> int:
+    """The OpenSpiel player to act in ``rb``: TERMINAL, CHANCE, or a seat. In a real-time block,
+    where several seats may act, the next seat clockwise after the last one that acted (the
+    project's round-robin schedule, :func:`~interpreter.agents.schedule.round_robin_seat`), so every
+    seat gets its turns; the history says who acted, so the choice is the same on replay."""
+    pending = rb.pending
+    if pending is None:
+        return _TERMINAL if rb.is_terminal() else rb.current_players()[0]
+    if "chance" in pending:
+        return _CHANCE
+    return round_robin_seat(rb)
 
 
 def _observe_rng(rb, seat) -> random.Random:
@@ -257,15 +289,27 @@ class RulebookState(pyspiel.State):
         return self.reg.spaces
 
     def current_player(self):
-        rb = self.rb
-        if rb.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if rb.is_chance_node():
-            return pyspiel.PlayerId.CHANCE
-        return rb.current_players()[0]
+        pos = self._position()
+        player = pos.player
+        if player is None:
+            player = pos.player = _to_act(pos.rb)
+        return player
+
+    def _moves(self, pos, player) -> dict:
+        """``{id: move}`` of ``player`` now (kept in ``pos`` for the player to act)."""
+        if player != self.current_player():
+            return self.spaces.legal_moves(pos.rb, player)
+        if pos.moves is None:
+            pos.moves = self.spaces.legal_moves(pos.rb, player)
+        return pos.moves
 
     def _legal_actions(self, player):
-        return sorted(self.spaces.legal_ids(self.rb, player))
+        pos = self._position()
+        if player != self.current_player():
+            return sorted(self._moves(pos, player))
+        if pos.ids is None:
+            pos.ids = sorted(self._moves(pos, player))
+        return pos.ids
 
     def chance_outcomes(self):
         return [(a.index, p) for a, p in self.rb.chance_outcomes()]
@@ -273,14 +317,19 @@ class RulebookState(pyspiel.State):
     def _apply_action(self, action):
         pos = self._position()
         rb = pos.rb
-        if rb.is_chance_node():
+        player = self.current_player()
+        if player == _CHANCE:
+            pos.player = pos.moves = pos.ids = None
             rb.apply(int(action), CHANCE)
             return
-        player = rb.current_players()[0]
-        text = self.spaces.action_for(rb, player, int(action))
+        move = self._moves(pos, player).get(int(action)) if player >= 0 else None
+        if move is None:  # not legal now: the engine says why (IllegalAction)
+            move = self.spaces.action_for(rb, player, int(action))
+        text = move if isinstance(move, str) else move.text
         for seat, det in (pos.known or {}).items():
             det.observe(rb, player, text, _observe_rng(rb, seat))
-        rb.apply(text, player)
+        pos.player = pos.moves = pos.ids = None
+        rb.apply(move, player)
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -289,7 +338,7 @@ class RulebookState(pyspiel.State):
         return self.spaces.action_text(int(action))
 
     def is_terminal(self):
-        return self.rb.is_terminal()
+        return self.current_player() == _TERMINAL
 
     def returns(self):
         rb = self.rb

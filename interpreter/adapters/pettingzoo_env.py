@@ -10,8 +10,9 @@
 
 Agents are ``player_0`` .. ``player_{n-1}`` (seats). The agent to act is the first current player
 (in a simultaneous step the others follow one by one, none seeing the others' secret choices; in a
-real-time block, the first who may act). Observations are dicts: ``observation`` (``float32``,
-``Spaces.observation``) and ``action_mask`` (``int8``); actions are ids of the spec's fixed action
+real-time block, the next seat clockwise after the last one that acted, among those who may act:
+:func:`~interpreter.agents.schedule.round_robin_seat`). Observations are dicts: ``observation``
+(``float32``, ``Spaces.observation``) and ``action_mask`` (``int8``); actions are ids of the spec's fixed action
 space (:class:`~interpreter.adapters.spaces.Spaces`; ``set_encoding`` chooses how set choices are
 encoded). Rewards come at the end of the game: ``reward="win"`` (default) gives each winner ``1 /
 number of winners`` and the others 0; ``reward="score"`` gives the spec's final scores.
@@ -36,6 +37,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
+from ..agents.schedule import round_robin_seat
 from ..errors import RulebookError
 from ..spec.loader import load_game
 from .spaces import Spaces
@@ -120,7 +122,7 @@ class RulebookAECEnv(AECEnv):
     def _select(self, seat_in_cycle):
         if self.schedule == "cycles":
             return self.possible_agents[seat_in_cycle]
-        return self.possible_agents[self.state.current_players()[0]]
+        return self.possible_agents[round_robin_seat(self.state)]
 
     def _waits(self, seat) -> bool:
         return self.schedule == "cycles" and seat not in self.state.current_players()

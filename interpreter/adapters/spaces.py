@@ -466,20 +466,28 @@ class Spaces:
     def legal_ids(self, state, seat: int) -> list:
         """The ids of ``seat``'s legal actions, in the order of ``state.legal_actions(seat)`` (a
         set choice: its encoding's ids, see the module doc)."""
+        return list(self.legal_moves(state, seat))
+
+    def legal_moves(self, state, seat: int) -> dict:
+        """``{id: move}`` for ``seat``'s legal actions now, in the order of :meth:`legal_ids`:
+        ``move`` is what ``state.apply(move, seat)`` takes for that id: the engine's
+        :class:`~interpreter.model.state.Action` (applied by its place in the cached option list,
+        no text matched), or, for a set of the exact encoding, its text (checked whole by the
+        engine)."""
         instr = self._set_instr(state, seat)
         legal = state.legal_actions(seat)
         if instr is None:
-            return [self.action_id(a.text) for a in legal]
+            return {self.action_id(a.text): a for a in legal}
         if self.set_modes[instr.path] == "exact":
-            return self._exact_sets(state, seat, instr, legal)
-        out, undo = [], False
+            return {i: self.action_text(i) for i in self._exact_sets(state, seat, instr, legal)}
+        out, undo = {}, None
         for a in legal:
             kind = self._pick_kind(a.text, instr)
             if kind == UNDO:
-                undo = True
+                undo = a
             else:
-                out.append(self._done if kind == DONE else self.action_id(a.text))
-        return out or ([self._undo] if undo else [])
+                out[self._done if kind == DONE else self.action_id(a.text)] = a
+        return out or ({self._undo: undo} if undo is not None else {})
 
     def _exact_sets(self, state, seat, instr, legal) -> list:
         """Every legal set of ``instr`` for ``seat`` now (by the engine's own check of a set typed

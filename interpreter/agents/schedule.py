@@ -76,6 +76,21 @@ class Scheduler:
             self.ready[seat] = self.now + self._delay(seat)
 
 
+def round_robin_seat(state) -> int | None:
+    """The seat the ``round-robin`` schedule gives the move to now, read from the State alone (the
+    last seat that acted is the history's last player move), for callers that keep no
+    :class:`Scheduler`: the lowest current seat outside real-time blocks, else the next seat
+    clockwise after the last one that acted among those who may act; None when nobody can act."""
+    current = state.current_players()
+    if not current:
+        return None
+    if len(current) == 1 or not (state.pending or {}).get("realtime"):
+        return current[0]
+    last = next((p for p, _ in reversed(state.history) if p >= 0), -1)
+    n = state.num_players
+    return min(current, key=lambda p: (p - last - 1) % n)
+
+
 def parse_speeds(pairs) -> dict:
     """``["0=2.0", "3=0.5"]`` -> ``{0: 2.0, 3: 0.5}``; raises ValueError with the bad pair."""
     out = {}

@@ -655,13 +655,13 @@ def deck_counts(game, num_players: int) -> dict:
 
 
 def step_labels(game) -> dict:
-    """Step id -> ``{"label", "line", "kind", "inactive"}`` from the rule-flow graph (rule usage names
-    steps by these)."""
+    """Step id -> ``{"label", "line", "kind", "inactive"}`` of every step of the rule-flow graph (rule
+    usage names steps by these; the graph's start, phase-entry and game-over nodes are not steps)."""
     from .graph import flow_graph
     G = flow_graph(game)
     return {nid: {"label": d.get("label", nid), "line": d.get("line", 0), "kind": d.get("kind"),
                   "inactive": bool(d.get("inactive"))}
-            for nid, d in G.nodes(data=True) if d.get("kind") not in ("start", "game_over")}
+            for nid, d in G.nodes(data=True) if d.get("kind") not in ("start", "game_over", "phase")}
 
 
 def play_all(game, num_players: int, seed: int = 0, games: int = 200, ladder=LADDER, ladder_games: int | None = None,

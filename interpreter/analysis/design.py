@@ -323,8 +323,10 @@ def skill(pairs: list) -> list:
             if top:
                 reading += ("; more search keeps helping" if len(deeper) == len(top) else
                             "; more search stops helping after " + next(v[0] for v in top if not v[2]))
-        out.append(_measure("strategy", len(better) / len(verdicts), 0.0, 1.0, sum(m["games"] for m in out),
-                            reading, rungs=len(verdicts)))
+        # a verdict over the rungs above, not a measure of its own: its value is the number of rungs
+        # whose upper bot wins more than an equal player (no interval: each rung has its own)
+        out.append(_measure("strategy", len(better), len(better), len(better), sum(m["games"] for m in out),
+                            reading, rungs=len(verdicts), verdict=True))
     return out
 
 

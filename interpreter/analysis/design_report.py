@@ -9,13 +9,20 @@ import io
 
 def fmt(m: dict) -> str:
     """A measure's value with its 95% interval: percentages for shares, else 3 significant digits."""
+    if m.get("verdict"):
+        return f"{m['value']} of {m['rungs']} rungs"
     if _is_share(m["measure"]):
         return f"{100 * m['value']:.1f}% ({100 * m['low']:.1f}–{100 * m['high']:.1f})"
     return f"{m['value']:.3g} ({m['low']:.3g}–{m['high']:.3g})"
 
 
 def _is_share(name: str) -> bool:
-    return any(w in name for w in ("wins", "skill", "behind", "forced", "stalled", "known", "share", "strategy"))
+    return any(w in name for w in ("wins", "skill", "behind", "forced", "stalled", "known", "share"))
+
+
+def _text(value) -> str:
+    """An option's value as a user types it (true/false, not Python's True/False)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _png(fig) -> str:
@@ -138,7 +145,7 @@ def to_html(report: dict) -> str:
     g = report["games"]
     parts = [f"<h1>{e(report['game'])}: design analysis</h1>",
              f"<p class=meta>{e(report['file'])} · {report['players']} players · options: "
-             f"{e(', '.join(f'{k}={v}' for k, v in report['options'].items()) or 'none')}<br>"
+             f"{e(', '.join(f'{k}={_text(v)}' for k, v in report['options'].items()) or 'none')}<br>"
              f"{g['random']} games of random play"
              + (f", {g['kernel']} kernel games (fairness by seat)" if g["kernel"] else "")
              + "; ladder: " + e(", ".join(f"{k}: {v} games" for k, v in g["ladder"].items()))

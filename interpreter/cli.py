@@ -180,6 +180,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
                     help="compare with these options changed (with or without --compare)")
     an.add_argument("--html", metavar="FILE.html", help="also write the report as one HTML file with its plots")
     an.add_argument("--json", action="store_true", help="print the report as JSON")
+    an.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran in the games "
+                    "of good play (the ladder's top rung), for rulebook diagram --trace")
     an.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     an.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (the same results)")
     an.add_argument("--backend", choices=["process", "dask"], default="process",

@@ -171,3 +171,17 @@ def test_a_search_bots_imagined_play_is_not_counted_in_the_step_trace():
     # the shuffle runs once and the play step 9 times (3 rounds of 3 players): 20 iterations of
     # imagined play per decision would count hundreds
     assert rec["steps"]["flow/0"] == 1 and max(rec["steps"].values()) == 9
+
+
+def test_worker_processes_give_the_same_records_and_the_trace_draws(tmp_path, capsys):
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    one = D.play_all(game, 3, games=6, ladder=("random", "greedy:4"), ladder_games=2, fast=False)
+    two = D.play_all(game, 3, games=6, ladder=("random", "greedy:4"), ladder_games=2, fast=False, jobs=2)
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "cpu"} for r in rs]  # noqa: E731
+    assert strip(one["random"]) == strip(two["random"])
+    assert strip(one["ladder"][0][2]) == strip(two["ladder"][0][2])
+    trace = tmp_path / "t.json"
+    assert main(["analyze", str(SPECS / "deal_decides.yaml"), "-n", "4", "--ladder", "random", "--no-fast", "-q",
+                 "--trace", str(trace)]) == 0
+    assert json.loads(trace.read_text())["flow/0"] == 4  # the shuffle: once in each of the 4 games
+    assert main(["diagram", str(SPECS / "deal_decides.yaml"), "--trace", str(trace), "-o", str(tmp_path / "d.svg")]) == 0

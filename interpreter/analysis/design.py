@@ -479,6 +479,15 @@ def rule_usage(records, steps: dict | None = None) -> dict:
     return {"steps": rows, "never": never, "games": g}
 
 
+def step_counts(records) -> dict:
+    """``{step_id: runs}`` summed over ``records``: a trace as ``rulebook diagram --trace`` reads it."""
+    out: dict = {}
+    for r in records:
+        for sid, k in r["steps"].items():
+            out[sid] = out.get(sid, 0) + k
+    return out
+
+
 def card_shares(records, deck: dict) -> list:
     """For each game variable that held cards (e.g. the card that won the trick): each card name's share
     of the values it took (Wilson interval) against its share of the deck (``deck``: name -> copies),

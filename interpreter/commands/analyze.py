@@ -59,6 +59,8 @@ def cmd_analyze(args) -> int:
         raise RulebookError("--address is the Dask scheduler's: add --backend dask")
     if args.html:
         check_writable(args.html, "--html", "the report")
+    if args.trace:
+        check_writable(args.trace, "--trace", "the trace")
     ladder = _ladder(args.ladder)
     game = _load(args)
     n = _players(args, game)
@@ -89,6 +91,15 @@ def cmd_analyze(args) -> int:
         except OSError as exc:
             raise RulebookError(f"cannot write {args.html}: {exc.strerror or exc}") from None
         notes.append(f"report written to {args.html}")
+    if args.trace:
+        from ..analysis.design import step_counts
+        records = played["ladder"][-1][2] if played["ladder"] and played["ladder"][-1][2] else played["random"]
+        try:
+            Path(args.trace).write_text(json.dumps(step_counts(records), indent=1, sort_keys=True) + "\n")
+        except OSError as exc:
+            raise RulebookError(f"cannot write {args.trace}: {exc.strerror or exc}") from None
+        notes.append(f"trace of {len(records)} games written to {args.trace} "
+                     f"(draw it: rulebook diagram {args.spec} --trace {args.trace})")
     if args.json:
         print(json.dumps(report, indent=1))
     else:

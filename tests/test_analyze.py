@@ -185,3 +185,26 @@ def test_worker_processes_give_the_same_records_and_the_trace_draws(tmp_path, ca
                  "--trace", str(trace)]) == 0
     assert json.loads(trace.read_text())["flow/0"] == 4  # the shuffle: once in each of the 4 games
     assert main(["diagram", str(SPECS / "deal_decides.yaml"), "--trace", str(trace), "-o", str(tmp_path / "d.svg")]) == 0
+
+
+def test_the_html_report_opens_in_chromium_with_every_plot_drawn(tmp_path):
+    from playwright.sync_api import sync_playwright
+    from interpreter.analysis.design_report import to_html
+    chromium = "/usr/bin/chromium"
+    assert Path(chromium).exists(), "needs Debian's Chromium at /usr/bin/chromium (.ci/run installs it)"
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    report = D.measures(game, 3, D.play_all(game, 3, games=8, ladder=("random", "greedy:4"), ladder_games=2,
+                                            fast=False))
+    page_file = tmp_path / "r.html"
+    page_file.write_text(to_html(report), encoding="utf-8")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"], headless=True)
+        try:
+            page = b.new_page()
+            page.goto(page_file.as_uri())
+            drawn = page.evaluate("[...document.images].map(i => i.complete && i.naturalWidth > 0)")
+            headings = page.evaluate("[...document.querySelectorAll('h2')].map(h => h.textContent)")
+        finally:
+            b.close()
+    assert len(drawn) >= 4 and all(drawn)
+    assert {"Fairness", "Skill", "Plots"} <= set(headings)

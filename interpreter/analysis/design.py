@@ -534,8 +534,9 @@ def trends(records, by: str = "seat") -> dict:
 
 
 # -- what changed ----------------------------------------------------------------------------------------
-def scalars(records, pairs=()) -> dict:
-    """The measures :func:`changed` compares: name -> ``f(records)`` (a number)."""
+def scalars(records, cards: int = 12) -> dict:
+    """The measures :func:`changed` compares: name -> ``f(records)`` (a number); of the cards each
+    card-valued variable took, the ``cards`` taken most often in ``records``."""
     out = {"fairness index": fairness_index, "first player wins": _first_rate,
            "decisions per game": lambda rs: sum(r["decisions"] for r in rs) / len(rs),
            "lead changes per game": lambda rs: sum(r["lead_changes"] for r in rs) / len(rs),
@@ -547,8 +548,11 @@ def scalars(records, pairs=()) -> dict:
     for ph in sorted({ph for r in records for ph in r["entries"]}):
         out[f"'{ph}' per game"] = (lambda ph: lambda rs: sum(r["entries"].get(ph, 0) for r in rs) / len(rs))(ph)
     for var in sorted({v for r in records for v in r["picks"]}):
-        cards = sorted({c for r in records for c in r["picks"].get(var, {})})
-        for c in cards:
+        totals: dict = {}
+        for r in records:
+            for c, k in r["picks"].get(var, {}).items():
+                totals[c] = totals.get(c, 0) + k
+        for c in sorted(sorted(totals, key=lambda c: -totals[c])[:cards]):  # the cards taken most often
             def share(rs, var=var, c=c):
                 tot = sum(sum(r["picks"].get(var, {}).values()) for r in rs)
                 return sum(r["picks"].get(var, {}).get(c, 0) for r in rs) / tot if tot else 0.0
@@ -565,9 +569,8 @@ def changed(records_a, records_b, reps: int = BOOTSTRAP, seed: int = 0) -> list:
         return []
     ra = [a for a, _ in pairs]
     rb = [b for _, b in pairs]
-    fa, fb = scalars(ra), scalars(rb)
-    return [dict(row, measure=name) for name in [k for k in fa if k in fb] + [k for k in fb if k not in fa]
-            for row in _changed_fn(ra, rb, fa.get(name) or fb[name], reps, seed)]
+    measured = scalars(ra + rb)  # the same measures for both (phases and cards of A or B)
+    return [dict(row, measure=name) for name, f in measured.items() for row in _changed_fn(ra, rb, f, reps, seed)]
 
 
 # -- playing the games ---------------------------------------------------------------------------------------

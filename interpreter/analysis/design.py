@@ -679,14 +679,15 @@ def step_labels(game) -> dict:
 
 
 def play_all(game, num_players: int, seed: int = 0, games: int = 200, ladder=LADDER, ladder_games: int | None = None,
-             cpu_budget: float = 300.0, max_ladder_games: int = 200, jobs: int = 1, backend: str = "process",
+             cpu_budget: float = 360.0, max_ladder_games: int = 200, jobs: int = 1, backend: str = "process",
              address: str | None = None, fast: bool = True, fast_games: int = 4000, progress=None,
              schedule: str = "round-robin", speeds: dict | None = None) -> dict:
     """Play what :func:`measures` needs: ``games`` games of random bots (records), the kernel's
     ``fast_games`` random games for fairness by seat when ``fast`` and the kernel runs the spec, and the
-    ladder's games: ``ladder_games`` games per rung, or (None) as many as fit in ``cpu_budget`` seconds
-    of CPU (measured by the games themselves; at most ``max_ladder_games``), played in rounds of one
-    game per rung so every rung gets as many. ``progress(stage, done, total)`` reports. Returns
+    ladder's games: ``ladder_games`` games per rung, or (None) as many as fit in what is left of
+    ``cpu_budget`` seconds of CPU for all the games (measured by the games themselves; at most
+    ``max_ladder_games``), played in rounds of one game per rung (``jobs`` with worker processes) so
+    every rung gets as many; the first round is always played. ``progress(stage, done, total)`` reports. Returns
     ``{"random": [records], "kernel": [minimal records] or None, "kernel_note", "ladder": [(lower,
     upper, [records])], "cpu": seconds}``."""
     report = progress or (lambda *a: None)
@@ -732,7 +733,9 @@ def play_all(game, num_players: int, seed: int = 0, games: int = 200, ladder=LAD
                     out.extend(recs[k * count:(k + 1) * count])
                 start += count
                 spent += sum(r["cpu"] for r in recs)
-                if ladder_games is None and spent / start * (start + per_round) > cpu_budget:
+                # stop before the round that would pass the budget (by the mean cost of a round so far);
+                # the first round is always played: every rung gets a game
+                if ladder_games is None and cpu + spent + spent / start * per_round > cpu_budget:
                     break
             cpu += spent
     return {"random": rand, "kernel": kernel, "kernel_note": note, "ladder": rungs, "cpu": cpu}

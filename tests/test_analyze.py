@@ -208,3 +208,8 @@ def test_the_html_report_opens_in_chromium_with_every_plot_drawn(tmp_path):
             b.close()
     assert len(drawn) >= 4 and all(drawn)
     assert {"Fairness", "Skill", "Plots"} <= set(headings)
+
+
+def test_skill_says_too_few_games_rather_than_no_strategy():
+    one = [D.summarise(_raw([1], bots=["ismcts:10", "random", "random"]))]
+    assert D.skill([("random", "ismcts:10", one)])[-1]["reading"].startswith("too few games to tell")

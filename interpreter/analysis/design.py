@@ -314,7 +314,10 @@ def skill(pairs: list) -> list:
                             lower=lower, upper=upper))
     if verdicts:
         better = [v for v in verdicts if v[2]]
-        if not better:
+        if not better and all(m["high"] - m["low"] > 0.4 for m in out if "upper" in m):
+            reading = (f"too few games to tell (every rung's interval is wider than 40 points): play more "
+                       f"ladder games")
+        elif not better:
             reading = "no strategy: no bot of the ladder wins more than an equal player within the interval"
         else:
             top = [v for v in verdicts if v[0] != "random"]

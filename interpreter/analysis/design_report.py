@@ -148,7 +148,7 @@ def to_html(report: dict) -> str:
              f"{e(', '.join(f'{k}={_text(v)}' for k, v in report['options'].items()) or 'none')}<br>"
              f"{g['random']} games of random play"
              + (f", {g['kernel']} kernel games (fairness by seat)" if g["kernel"] else "")
-             + "; ladder: " + e(", ".join(f"{k}: {v} games" for k, v in g["ladder"].items()))
+             + "; ladder: " + e(", ".join(f"{k}: {v} game{'s' if v != 1 else ''}" for k, v in g["ladder"].items()))
              + f" · {report['cpu_seconds']:.0f} s of CPU in the games. Every interval is 95%.</p>"]
     for s in report["sections"]:
         if not s["measures"]:

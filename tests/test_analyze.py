@@ -125,7 +125,8 @@ def test_control_pirates_above_the_skull_king_shift_the_tricks_won_by_special_ca
     rows = {r["measure"]: r for r in D.changed(a["random"], b["random"])}
     pirate, king = rows["winning = pirate (share)"], rows["winning = skull-king (share)"]
     assert pirate["diff"] > 0 and king["diff"] < 0, (pirate, king)
-    assert king["high"] < 0  # the Skull King now loses every trick a pirate is in: a clear drop
+    # the Skull King now loses every trick a pirate is in, which the pirate wins: both intervals exclude 0
+    assert king["high"] < 0 and pirate["low"] > 0
 
 
 # -- the command -------------------------------------------------------------------------------------------

@@ -230,7 +230,7 @@ def fairness_index(records) -> float:
     if n < 2:
         return 1.0
     w = [sum(_share(r, p) for r in records) / len(records) for p in range(n)]
-    return 1 - 0.5 * sum(abs(x - 1 / n) for x in w) / (1 - 1 / n)
+    return round(1 - 0.5 * sum(abs(x - 1 / n) for x in w) / (1 - 1 / n), 12)  # no 1e-16 for 0
 
 
 def _first_rate(records) -> float:

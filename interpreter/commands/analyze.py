@@ -48,6 +48,9 @@ def _play(args, game, n, ladder, speeds, label):
 
 
 def cmd_analyze(args) -> int:
+    """``rulebook analyze SPEC``: play the spec (random games, kernel games, the ladder), print the design
+    measures (or ``--json``), write ``--html``/``--trace``; with ``--compare``/``--compare-option`` the
+    same for B on the same seeds and what changed. Returns 0; raises RulebookError for a user's mistake."""
     from ..analysis.design import compare_played, measures
     if args.games < 2:
         raise RulebookError("-n must be at least 2")

@@ -66,7 +66,7 @@ def plots(report: dict) -> list:
         ax.axvline(100 * skill[0]["expected"], color="grey", ls="--", lw=1)
         ax.set_yticks(ys, [f"{m['upper']} vs {m['lower']}" for m in skill])
         ax.set_xlim(0, 100)
-        ax.set_xlabel("% of games the upper bot wins (dashed: equal play)")
+        ax.set_xlabel("% won by the upper bot (dashed: equal)")
         ax.set_title("skill ladder (95% interval)", fontsize=9)
         out.append(("Skill ladder", _png(fig)))
     curves = [(s["about"], m["curve"]) for s in report["sections"] for m in s["measures"]

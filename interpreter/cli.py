@@ -171,7 +171,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
                     "(default: as many as fit in --cpu-budget, at most 200)")
     an.add_argument("--cpu-budget", type=float, default=360.0, metavar="SECONDS",
                     help="CPU seconds for all the games of one rule set when --ladder-games is not given: the "
-                    "ladder plays rounds while they fit (default 360; the first round is always played)")
+                    "ladder plays rounds while they fit (default 360; the first rung always gets one game)")
     an.add_argument("--fast-games", type=int, default=4000, metavar="N",
                     help="kernel games for fairness by seat, when the kernel runs the spec (default 4000)")
     an.add_argument("--no-fast", action="store_true", help="do not use the numba kernel")

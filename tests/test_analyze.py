@@ -214,3 +214,12 @@ def test_the_html_report_opens_in_chromium_with_every_plot_drawn(tmp_path):
 def test_skill_says_too_few_games_rather_than_no_strategy():
     one = [D.summarise(_raw([1], bots=["ismcts:10", "random", "random"]))]
     assert D.skill([("random", "ismcts:10", one)])[-1]["reading"].startswith("too few games to tell")
+
+
+def test_past_the_cpu_budget_no_further_rung_is_started():
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    played = D.play_all(game, 3, games=2, ladder=("random", "greedy:4", "ismcts:5"), cpu_budget=0.0, fast=False)
+    assert [len(rs) for _, _, rs in played["ladder"]] == [1, 0]  # the first rung always gets one game
+    report = D.measures(game, 3, played)
+    assert report["games"]["ladder"] == {"greedy:4 vs random": 1, "ismcts:5 vs greedy:4": 0}
+    assert [m["measure"] for m in report["sections"][1]["measures"]] == ["skill: greedy:4 vs random", "strategy"]

@@ -690,7 +690,8 @@ def play_all(game, num_players: int, seed: int = 0, games: int = 200, ladder=LAD
     ladder's games: ``ladder_games`` games per rung, or (None) as many as fit in what is left of
     ``cpu_budget`` seconds of CPU for all the games (measured by the games themselves; at most
     ``max_ladder_games``), played in rounds of one game per rung (``jobs`` with worker processes) so
-    every rung gets as many; the first round is always played. ``progress(stage, done, total)`` reports. Returns
+    every rung gets as many; a round is not started when it would pass the budget, and within the first
+    round a rung is not started once the budget is passed (its skill is then not measured). ``progress(stage, done, total)`` reports. Returns
     ``{"random": [records], "kernel": [minimal records] or None, "kernel_note", "ladder": [(lower,
     upper, [records])], "cpu": seconds}``."""
     report = progress or (lambda *a: None)
@@ -729,16 +730,19 @@ def play_all(game, num_players: int, seed: int = 0, games: int = 200, ladder=LAD
             tick_l = tick("ladder games", total)
             while start < limit:
                 count = min(per_round, limit - start)
-                tasks = ladder_tasks(ladder, num_players, seed, start, count)
-                flat = [t for _, _, ts in tasks for t in ts]
-                recs = player.play(flat, tick_l)
-                for k, (_, _, out) in enumerate(rungs):
-                    out.extend(recs[k * count:(k + 1) * count])
+                whole = True
+                for k, (_, _, tasks) in enumerate(ladder_tasks(ladder, num_players, seed, start, count)):
+                    # a rung whose games would start past the budget is not played (a slow game's
+                    # first round stops there: the budget is passed by one rung's games at most)
+                    if ladder_games is None and k and cpu + spent > cpu_budget:
+                        whole = False
+                        break
+                    recs = player.play(tasks, tick_l)
+                    rungs[k][2].extend(recs)
+                    spent += sum(r["cpu"] for r in recs)
                 start += count
-                spent += sum(r["cpu"] for r in recs)
-                # stop before the round that would pass the budget (by the mean cost of a round so far);
-                # the first round is always played: every rung gets a game
-                if ladder_games is None and cpu + spent + spent / start * per_round > cpu_budget:
+                # stop before the round that would pass the budget (by the mean cost of a round so far)
+                if not whole or ladder_games is None and cpu + spent + spent / start * per_round > cpu_budget:
                     break
             cpu += spent
     return {"random": rand, "kernel": kernel, "kernel_note": note, "ladder": rungs, "cpu": cpu}
@@ -750,8 +754,10 @@ def measures(game, num_players: int, played: dict) -> dict:
     ``trends`` (mean score through the game by seat and by bot), and the game counts."""
     rand = played["random"]
     rungs = played["ladder"]
-    good = rungs[-1][2] if rungs and rungs[-1][2] else []
-    top = rungs[-1][1] if rungs else None
+    played_rungs = [r for r in rungs if r[2]]  # a rung past the CPU budget may have no games
+    good = played_rungs[-1][2] if played_rungs else []
+    top = played_rungs[-1][1] if played_rungs else None
+    below = played_rungs[-1][0] if played_rungs else None
     fair = fairness(rand)
     if played.get("kernel"):
         k = played["kernel"]
@@ -767,7 +773,7 @@ def measures(game, num_players: int, played: dict) -> dict:
     ]
     if good:
         sections.append({"title": "Decisiveness and drama (good play)", "about": f"the games of the top rung "
-                         f"({top} against {rungs[-1][0]})", "measures": drama(good)})
+                         f"({top} against {below})", "measures": drama(good)})
     sections += [
         {"title": "Convergence and branching", "about": "random play", "measures": branching(rand)},
         {"title": "Duration", "about": "random play", "measures": duration(rand)},

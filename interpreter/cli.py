@@ -1,11 +1,11 @@
-"""The ``rulebook`` command: validate | play | simulate | test | replay | diagram | doc.
+"""The ``rulebook`` command: validate | play | simulate | analyze | test | replay | diagram | doc.
 
 Every user mistake (a bad spec, an unknown option, a bad action, a file that cannot be
 written or read) is printed as a clear message with exit status 1 or 2, never as a Python
 traceback.
 
 This module is the parser and the dispatch; each command family lives in its module of
-:mod:`interpreter.commands` (``play``, ``simulate``, ``replay``, ``scenarios``, ``serve``,
+:mod:`interpreter.commands` (``play``, ``simulate``, ``analyze``, ``replay``, ``scenarios``, ``serve``,
 ``authoring``), imported only when its command runs. The names those modules define remain
 readable here (``interpreter.cli.cmd_play``, ``read_game_log``, ...), loaded on first use.
 """
@@ -20,7 +20,7 @@ from .commands import BOT_HELP, _escape, console, err_console  # noqa: F401  (in
 from .errors import IllegalAction, RulebookError, SpecError
 from .options import parse_options  # noqa: F401  (also interpreter.cli.parse_options)
 
-_FAMILIES = ("authoring", "play", "simulate", "scenarios", "replay", "serve")
+_FAMILIES = ("authoring", "play", "simulate", "analyze", "scenarios", "replay", "serve")
 
 
 def __getattr__(name: str):
@@ -68,7 +68,7 @@ def _add_length_arg(p) -> None:
 
 # every command's name (a test checks it against the parser): when argv names one, the others are
 # left out of the parser altogether
-CORE_COMMANDS = ("validate", "play", "simulate", "test", "replay", "schema", "serve", "games", "lsp", "new")  # declared here
+CORE_COMMANDS = ("validate", "play", "simulate", "analyze", "test", "replay", "schema", "serve", "games", "lsp", "new")  # declared here
 
 
 COMMANDS = (*CORE_COMMANDS, "diagram", "doc", "diff")  # and interpreter.analysis.cli's
@@ -164,6 +164,40 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     _add_schedule_args(s)
     _add_length_arg(s)
     s.set_defaults(func=_Run("simulate", "cmd_simulate"))
+
+    an = sub.add_parser("analyze", help="design measures from simulated play: fairness, skill, drama, branching, "
+                        "duration, rule usage (each with a 95%% interval)")
+    an.add_argument("spec")
+    an.add_argument("--players", "-p", type=int, default=None, help="default: 3 (or the spec's nearest count)")
+    an.add_argument("--option", action="append", metavar="KEY=VALUE")
+    an.add_argument("--seed", type=int, default=0)
+    an.add_argument("-n", "--games", type=int, default=200, help="games of random play (default 200)")
+    an.add_argument("--ladder", default="random,greedy:8,ismcts:10,ismcts:40", metavar="KIND,KIND,...",
+                    help="the bots, weakest first: each is played against the one below it "
+                    "(default random,greedy:8,ismcts:10,ismcts:40)")
+    an.add_argument("--ladder-games", type=int, default=None, metavar="N", help="games per rung of the ladder "
+                    "(default: as many as fit in --cpu-budget, at most 200)")
+    an.add_argument("--cpu-budget", type=float, default=360.0, metavar="SECONDS",
+                    help="CPU seconds for all the games of one rule set when --ladder-games is not given: the "
+                    "ladder plays rounds while they fit (default 360; the first rung always gets one game)")
+    an.add_argument("--fast-games", type=int, default=4000, metavar="N",
+                    help="kernel games for fairness by seat, when the kernel runs the spec (default 4000)")
+    an.add_argument("--no-fast", action="store_true", help="do not use the numba kernel")
+    an.add_argument("--compare", metavar="B.yaml", help="also analyse this spec (a variant) on the same seeds "
+                    "and report what changed, with paired 95%% intervals")
+    an.add_argument("--compare-option", action="append", metavar="KEY=VALUE",
+                    help="compare with these options changed (with or without --compare)")
+    an.add_argument("--html", metavar="FILE.html", help="also write the report as one HTML file with its plots")
+    an.add_argument("--json", action="store_true", help="print the report as JSON")
+    an.add_argument("--trace", metavar="FILE.json", help="also write how often each spec step ran in the games "
+                    "of good play (the ladder's top rung), for rulebook diagram --trace")
+    an.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    an.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (the same results)")
+    an.add_argument("--backend", choices=["process", "dask"], default="process",
+                    help="where games run: this machine's processes (default; -j N), or a Dask cluster")
+    an.add_argument("--address", metavar="tcp://HOST:PORT", help="with --backend dask: an existing scheduler")
+    _add_schedule_args(an)
+    an.set_defaults(func=_Run("analyze", "cmd_analyze"))
 
     t = sub.add_parser("test", help="run rule scenario files")
     t.add_argument("paths", nargs="+")

@@ -202,6 +202,7 @@ class Determiniser:
     def sample(self, state, rng: random.Random, keep_commits: bool = False):
         """A determinisation of ``state`` for ``seat`` (a new State; ``state`` is unchanged)."""
         det = state.clone()
+        det.trace = None  # a bot's imagined play is not the game's: it must not count in a step trace
         hidden = self.hidden_places(state)
         pinned = self.pinned(state)
         slots = []  # (place, number of free slots, excluded ids)

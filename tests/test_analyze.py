@@ -1,0 +1,225 @@
+"""``rulebook analyze``: the design measures on synthetic records, the controls of issue 32 on
+small test specs, the command's outputs and its user errors. Tiny game counts: seconds."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.analysis import design as D
+from interpreter.cli import main
+from interpreter.spec.loader import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = Path(__file__).resolve().parent / "specs"
+
+
+def _raw(winners, first=0, n=3, scores=None, options=None, phases=None, seats=None, bots=None, lowest=False):
+    scores = scores or [[0] * n, [0] * n]
+    d = len(scores) - 1
+    return {"players": n, "bots": bots or ["random"] * n, "lowest": lowest, "winners": winners, "stalled": False,
+            "first": first, "seats": seats or [0] * d, "options": options or [2] * d, "phases": phases or ["p"] * d,
+            "scores": scores, "steps": {}, "entries": {}, "picks": {}}
+
+
+# -- the measures on synthetic records --------------------------------------------------------------------
+def test_fairness_index_is_one_when_seats_share_wins_and_zero_when_one_seat_wins_all():
+    even = [D.summarise(_raw([g % 3])) for g in range(30)]
+    assert D.fairness_index(even) == pytest.approx(1.0)
+    one = [D.summarise(_raw([0])) for _ in range(30)]
+    assert D.fairness_index(one) == pytest.approx(0.0)
+    rows = {m["measure"]: m for m in D.fairness(one)}
+    assert rows["first-player advantage"]["value"] == pytest.approx(1.0)
+    assert rows["fairness (by seat)"]["reading"].startswith("unfair: seat 0 wins 100%")
+    # a shared win counts half for each winner
+    assert D.fairness_index([D.summarise(_raw([0, 1], n=2))]) == pytest.approx(1.0)
+
+
+def test_drama_reads_leaders_lead_changes_and_when_the_winner_is_known():
+    # 11 decisions: seat 1 leads from the start, seat 0 overtakes at the end and wins
+    comeback = [[0, 1, 0]] * 7 + [[2, 1, 0]] * 5
+    rec = D.summarise(_raw([0], scores=comeback))
+    assert rec["lead_changes"] == 1 and rec["leaders"][0] == 1 and rec["leaders"][-1] == 0
+    rows = {m["measure"]: m for m in D.drama([rec] * 20)}
+    assert rows["winner was behind at half time"]["value"] == 1.0
+    assert rows["leader at half time wins"]["value"] == 0.0
+    assert rows["winner known (90%) from"]["value"] == pytest.approx(0.6)  # the leader of points 6..9 wins
+    # winner: lowest reads the lowest score as the lead
+    low = D.summarise(_raw([1], scores=[[5, 1, 3]] * 3, lowest=True))
+    assert low["leaders"] == [1] * D.POINTS and low["lead_changes"] == 0
+
+
+def test_branching_by_point_and_phase_and_duration():
+    rec = D.summarise(_raw([0], scores=[[0, 0, 0]] * 11, options=[1, 1, 4, 4, 4, 4, 4, 4, 4, 4],
+                           phases=["bid"] * 2 + ["trick"] * 8))
+    assert rec["options_by_point"][0] == 1 and rec["options_by_point"][-1] == 4
+    assert rec["options_by_phase"] == {"bid": [2, 2], "trick": [32, 8]}
+    rows = D.branching([rec] * 5)
+    assert "widen" in rows[0]["reading"]
+    assert {p["phase"]: p["value"] for p in rows[0]["phases"]} == {"bid": 1.0, "trick": 4.0}
+    assert rows[1]["measure"] == "forced decisions" and rows[1]["value"] == pytest.approx(0.2)
+    stalled = dict(D.summarise(_raw([])), stalled=True)
+    dur = {m["measure"]: m for m in D.duration([rec, stalled])}
+    assert dur["games stalled"]["value"] == 0.5
+
+
+def test_skill_reads_no_strategy_when_no_bot_beats_the_one_below():
+    def game(g, winner_is_upper):
+        bots = ["random"] * 3
+        bots[g % 3] = "ismcts:10"
+        return D.summarise(_raw([g % 3] if winner_is_upper else [(g + 1) % 3], bots=bots))
+    equal = [game(g, g % 3 == 0) for g in range(60)]  # the upper bot wins a third: an equal player's share
+    rows = D.skill([("random", "ismcts:10", equal)])
+    assert rows[-1]["reading"].startswith("no strategy")
+    better = [game(g, True) for g in range(30)]
+    assert D.skill([("random", "ismcts:10", better)])[-1]["reading"].startswith("there is strategy")
+
+
+def test_card_shares_flag_a_card_that_wins_far_more_than_its_deck_share():
+    recs = [dict(D.summarise(_raw([0])), picks={"winning": {"king": 5, "c1": 5}}) for _ in range(10)]
+    rows = D.card_shares(recs, {"king": 1, "c1": 1, **{f"x{i}": 1 for i in range(18)}})
+    cards = {c["card"]: c for c in rows[0]["cards"]}
+    assert cards["king"]["value"] == 0.5 and cards["king"]["deck"] == 0.05 and cards["king"]["over"]
+    assert "far more than their share" in rows[0]["reading"]
+
+
+def test_changed_finds_a_paired_difference_and_none_between_equal_sets():
+    a = [D.summarise(_raw([g % 3])) for g in range(40)]
+    b = [D.summarise(_raw([0])) for g in range(40)]
+    rows = {r["measure"]: r for r in D.changed(a, b)}
+    assert rows["seat 0 win share"]["changed"] and rows["seat 0 win share"]["low"] > 0
+    assert not any(r["changed"] for r in D.changed(a, a))
+
+
+# -- the controls of issue 32 ---------------------------------------------------------------------------------
+def test_control_first_player_always_wins_reads_fairness_zero_and_advantage_one():
+    game = load_game(str(SPECS / "first_player_wins.yaml"))
+    played = D.play_all(game, 3, games=30, ladder=("random",), fast=False)
+    report = D.measures(game, 3, played)
+    rows = {m["measure"]: m for s in report["sections"] for m in s["measures"]}
+    assert rows["fairness (by seat)"]["value"] == pytest.approx(0.0)
+    assert rows["first-player advantage"]["value"] == pytest.approx(1.0)
+    assert rows["first player wins"]["games"] == 30
+
+
+def test_control_winner_decided_by_the_deal_reads_no_strategy():
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    played = D.play_all(game, 3, games=20, ladder=("random", "ismcts:10"), ladder_games=90, fast=False)
+    rows = D.skill(played["ladder"])
+    top = rows[0]
+    assert top["low"] <= 1 / 3 <= top["high"], top
+    assert rows[-1]["reading"].startswith("no strategy")
+
+
+def test_control_pirates_above_the_skull_king_shift_the_tricks_won_by_special_cards(tmp_path):
+    text = (ROOT / "specs" / "skull_king.yaml").read_text()
+    old = ("    else first(kings) if count(kings) > 0\n"
+           "    else first(pirates) if count(pirates) > 0\n")
+    assert old in text
+    changed = tmp_path / "skull_king.yaml"
+    changed.write_text(text.replace(old, "    else first(pirates) if count(pirates) > 0\n"
+                                         "    else first(kings) if count(kings) > 0\n"))
+    a = D.play_all(load_game(str(ROOT / "specs" / "skull_king.yaml")), 4, games=25, ladder=("random",), fast=False)
+    b = D.play_all(load_game(str(changed)), 4, games=25, ladder=("random",), fast=False)
+    rows = {r["measure"]: r for r in D.changed(a["random"], b["random"])}
+    pirate, king = rows["winning = pirate (share)"], rows["winning = skull-king (share)"]
+    assert pirate["diff"] > 0 and king["diff"] < 0, (pirate, king)
+    # the Skull King now loses every trick a pirate is in, which the pirate wins: both intervals exclude 0
+    assert king["high"] < 0 and pirate["low"] > 0
+
+
+# -- the command -------------------------------------------------------------------------------------------
+def test_analyze_json_and_html_name_each_measure_with_an_interval_and_its_games(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    assert main(["analyze", str(SPECS / "deal_decides.yaml"), "-n", "12", "--ladder", "random,greedy:4",
+                 "--ladder-games", "3", "--no-fast", "-q", "--json", "--html", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    measures = [m for s in report["sections"] for m in s["measures"]]
+    titles = {s["title"] for s in report["sections"] if s["measures"]}
+    assert {"Fairness", "Skill", "Decisiveness and drama", "Convergence and branching", "Duration"} <= titles
+    for m in measures:
+        assert m["low"] <= m["value"] <= m["high"] and m["games"] > 0 and m["reading"], m
+    assert report["games"] == {"random": 12, "kernel": 0, "ladder": {"greedy:4 vs random": 3}}
+    page = out.read_text()
+    assert page.count("data:image/png;base64,") >= 4 and "Rule usage" in page and "fairness (by seat)" in page
+
+
+def test_analyze_compare_option_reports_what_changed(tmp_path, capsys):
+    spec = tmp_path / "g.yaml"
+    spec.write_text((SPECS / "deal_decides.yaml").read_text().replace(
+        "variables: {lead: 0}", "options: {bonus: {type: int, default: 0}}\nvariables: {lead: 0}").replace(
+        'p.score: "sum([c.rank for c in p.fate])"', 'p.score: "sum([c.rank for c in p.fate]) + (options.bonus if p == 0 else 0)"'))
+    assert main(["analyze", str(spec), "-n", "20", "--ladder", "random", "--no-fast", "-q",
+                 "--compare-option", "bonus=5"]) == 0
+    text = capsys.readouterr().out
+    assert "What changed" in text and "seat 0 win share (random play)" in text
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--players", "9"], "is for 2 to 4 players, not 9"),
+    (["--ladder", "random,wizard"], "unknown bot 'wizard'"),
+    (["-n", "1"], "-n must be at least 2"),
+])
+def test_analyze_user_errors_are_messages(argv, words, capsys):
+    assert main(["analyze", str(SPECS / "deal_decides.yaml"), *argv]) == 1
+    assert words in capsys.readouterr().err
+
+
+def test_a_search_bots_imagined_play_is_not_counted_in_the_step_trace():
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    rec = D.record_game(game, 3, 1, {0: "ismcts:20"})
+    # the shuffle runs once and the play step 9 times (3 rounds of 3 players): 20 iterations of
+    # imagined play per decision would count hundreds
+    assert rec["steps"]["flow/0"] == 1 and max(rec["steps"].values()) == 9
+
+
+def test_worker_processes_give_the_same_records_and_the_trace_draws(tmp_path, capsys):
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    one = D.play_all(game, 3, games=6, ladder=("random", "greedy:4"), ladder_games=2, fast=False)
+    two = D.play_all(game, 3, games=6, ladder=("random", "greedy:4"), ladder_games=2, fast=False, jobs=2)
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "cpu"} for r in rs]  # noqa: E731
+    assert strip(one["random"]) == strip(two["random"])
+    assert strip(one["ladder"][0][2]) == strip(two["ladder"][0][2])
+    trace = tmp_path / "t.json"
+    assert main(["analyze", str(SPECS / "deal_decides.yaml"), "-n", "4", "--ladder", "random", "--no-fast", "-q",
+                 "--trace", str(trace)]) == 0
+    assert json.loads(trace.read_text())["flow/0"] == 4  # the shuffle: once in each of the 4 games
+    assert main(["diagram", str(SPECS / "deal_decides.yaml"), "--trace", str(trace), "-o", str(tmp_path / "d.svg")]) == 0
+
+
+def test_the_html_report_opens_in_chromium_with_every_plot_drawn(tmp_path):
+    from playwright.sync_api import sync_playwright
+    from interpreter.analysis.design_report import to_html
+    chromium = "/usr/bin/chromium"
+    assert Path(chromium).exists(), "needs Debian's Chromium at /usr/bin/chromium (.ci/run installs it)"
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    report = D.measures(game, 3, D.play_all(game, 3, games=8, ladder=("random", "greedy:4"), ladder_games=2,
+                                            fast=False))
+    page_file = tmp_path / "r.html"
+    page_file.write_text(to_html(report), encoding="utf-8")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"], headless=True)
+        try:
+            page = b.new_page()
+            page.goto(page_file.as_uri())
+            drawn = page.evaluate("[...document.images].map(i => i.complete && i.naturalWidth > 0)")
+            headings = page.evaluate("[...document.querySelectorAll('h2')].map(h => h.textContent)")
+        finally:
+            b.close()
+    assert len(drawn) >= 4 and all(drawn)
+    assert {"Fairness", "Skill", "Plots"} <= set(headings)
+
+
+def test_skill_says_too_few_games_rather_than_no_strategy():
+    one = [D.summarise(_raw([1], bots=["ismcts:10", "random", "random"]))]
+    assert D.skill([("random", "ismcts:10", one)])[-1]["reading"].startswith("too few games to tell")
+
+
+def test_past_the_cpu_budget_no_further_rung_is_started():
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    played = D.play_all(game, 3, games=2, ladder=("random", "greedy:4", "ismcts:5"), cpu_budget=0.0, fast=False)
+    assert [len(rs) for _, _, rs in played["ladder"]] == [1, 0]  # the first rung always gets one game
+    report = D.measures(game, 3, played)
+    assert report["games"]["ladder"] == {"greedy:4 vs random": 1, "ismcts:5 vs greedy:4": 0}
+    assert [m["measure"] for m in report["sections"][1]["measures"]] == ["skill: greedy:4 vs random", "strategy"]

@@ -493,16 +493,22 @@ class _Builder:
             self.blocks[(nid, "do")] = [tid] if tid is not None else []
         self.block(r.get("clear"), path + ("climb", "clear"), nid, "then", cluster, variant)
 
+    def choice_refs(self, c: dict) -> Refs:
+        """What a choice's expressions (where, valid, options, cards) read, directly or through
+        definitions."""
+        found = Refs()
+        for key in ("where", "valid", "options", "cards"):
+            if key in c:
+                found.update(closure(refs(c[key]), self.defines))
+        return found
+
     def derived_read(self, c: dict) -> dict:
         """The derived card attributes (``derived:`` name -> expression) a choice's expressions
         read, directly or through definitions."""
         decl = self.game.spec.get("derived") or {}
         if not decl:
             return {}
-        found = Refs()
-        for key in ("where", "valid", "options", "cards"):
-            if key in c:
-                found.update(closure(refs(c[key]), self.defines))
+        found = self.choice_refs(c)
         return {str(k): v for k, v in decl.items() if str(k) in found.attrs}
 
     def meld_kinds(self, c: dict) -> dict:
@@ -511,10 +517,7 @@ class _Builder:
         decl = self.game.spec.get("melds") or {}
         if not decl:
             return {}
-        found = Refs()
-        for key in ("where", "valid", "options", "cards"):
-            if key in c:
-                found.update(closure(refs(c[key]), self.defines))
+        found = self.choice_refs(c)
         if not found.calls & MELD_BUILTINS:
             return {}
         named = {k: d for k, d in decl.items() if k in found.strings and isinstance(d, dict)}

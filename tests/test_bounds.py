@@ -164,7 +164,7 @@ def test_simulate_and_play_stop_a_game_at_max_actions(tmp_path, capsys):
     game = load_game(path)
     with pytest.raises(RuleError, match="this game has taken 35 actions"):
         _play_chunk(str(path), path.read_text(), game.options, game.fingerprint, 2, 0, range(1), "round-robin",
-                    None, None, 35)
+                    None, None, max_actions=35)
     assert main(["simulate", str(path), "-p", "2", "-q", "--max-actions", "0"]) == 1
     assert "--max-actions must be at least 1, not 0" in capsys.readouterr().err
     assert main(["play", str(path), "-p", "2", "--seed", "1", "--max-actions", "30"]) == 1

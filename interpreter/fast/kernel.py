@@ -215,10 +215,7 @@ def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds
             return (f"seat {seat} is a {kind} bot: the kernel searches with a number of iterations "
                     f"({name}:200), not a time")
     try:
-        kernel = kernel_for(game)
-        if any(k != "random" for k in (bots or {}).values()):
-            from .search import search_kernel_for
-            search_kernel_for(game)
+        kernel = kernel_for(game)  # (search bots' module: simulate asks interpreter.fast.search, above this one)
     except NotTyped as exc:
         return f"the spec does not type for the kernel: {exc}"
     if kernel.info.get("realtime") and (schedule != "round-robin" or speeds):

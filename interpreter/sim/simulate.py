@@ -424,11 +424,18 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     if fast:
         from ..fast.kernel import why_not
         result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games), schedule) or ""
+        searched = None
         if not result.fast_note and any(k != "random" for k in bots.values()):
+            from ..fast.search import search_kernel_for
+            from ..fast.typepass import NotTyped
+            try:
+                searched = search_kernel_for(game)
+            except NotTyped as exc:
+                result.fast_note = f"the spec does not type for the kernel's search: {exc}"
+        if searched is not None:
             # search bots: every game in the kernel's step API, each search in the kernel
             # (interpreter.fast.search), made ready here first (one compile for every worker)
-            from ..fast.search import search_kernel_for
-            result.kernel_ready = _search_ready(search_kernel_for(game), game, num_players, note, compiling)
+            result.kernel_ready = _search_ready(searched, game, num_players, note, compiling)
             start = time.perf_counter()
             if n_games > 1 and (jobs > 1 or backend == "dask"):
                 _run_parallel(game, num_players, seed, n_games, jobs, backend, address,

@@ -52,3 +52,13 @@ def test_the_log_keeps_each_case_and_a_resumed_run_skips_them(tmp_path):
     assert figures["cases"] == 3 and figures["ok"] == 3 and figures["stopped"] == 0
     assert figures["peak_mb"] == max(r["peak_mb"] for r in fuzz.read_log(log))
     assert figures["slowest_case_index"] in (0, 1, 2) and figures["slowest_case_wall"] > 0
+
+
+def test_the_full_runs_faults_stay_fixed():
+    """The cases of the full run (seed 1) that once failed: 3016, card attributes named by a number
+    beside ones named by a text (a TypeError sorting them); 6715, a comprehension over
+    range(0, 100000) per player, stopped by the work bound only after ~50 s CPU (now ~5 s)."""
+    fuzz = _fuzz()
+    result = fuzz.run_corpus(0, seed=1, jobs=2, indices=[3016, 6715])
+    assert result["cases"] == 2
+    assert [f"case {f['index']}: {f['outcome']}: {f['detail']}" for f in result["faults"]] == []

@@ -382,7 +382,7 @@ def _div(a, b):
 
 
 MAX_INT_BITS = 256      # numbers stay far below this; a runaway product does not
-MAX_WORK = 5_000_000    # steps, comprehension items and definition calls between two decisions
+MAX_WORK = 500_000    # steps, comprehension items and definition calls between two decisions
 
 
 def _checked(value):

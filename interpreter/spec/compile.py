@@ -679,7 +679,7 @@ class SpecCompiler:
                 self.error(entry + ("name",), f"the card name {c.name!r} contains ' as ', which action texts use "
                            "for modes", "use another word or a hyphen")
                 break
-            key = tuple(sorted((k, repr(v)) for k, v in c.attrs.items()))
+            key = tuple(sorted((str(k), repr(v)) for k, v in c.attrs.items()))  # (keys of any YAML type)
             if c.name in names_seen and names_seen[c.name][0] != key:
                 first = position_of(self.positions, ("cards", names_seen[c.name][1], "name")).line
                 self.error(entry + ("name",), f"two different cards are both named {c.name!r} (the other is "

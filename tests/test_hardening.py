@@ -200,12 +200,14 @@ def test_recursion_through_a_decision_is_fine(tmp_path):
 
 @pytest.mark.parametrize("step, match", [
     ('  - set: {w: "[1]"}\n  - repeat: 40\n    do:\n      - add: {w: w}\n', "items"),
-    ('  - set: {w: "[1]"}\n  - repeat: 40\n    do:\n      - set: {w: "[w, w]"}\n', "nested|counting nested"),
+    ('  - set: {w: "[1]"}\n  - repeat: 40\n    do:\n      - set: {w: "[w, w]"}\n', "nested|counting nested|units of work"),
     ('  - set: {w: "{}"}\n  - set: {"w[1]": w}\n  - set: {"w[2]": w}\n', None),
     ('  - set: {w: "\'%099999999d\' % 1"}\n', "remainder of two numbers"),
-    ('  - set: {w: "[1]"}\n  - repeat: 20\n    do:\n      - set: {w: "[w, w, w]"}\n', "counting nested"),
+    ('  - set: {w: "[1]"}\n  - repeat: 20\n    do:\n      - set: {w: "[w, w, w]"}\n', "counting nested|units of work"),
 ])
 def test_values_cannot_grow_without_bound(tmp_path, step, match):
+    """A value that doubles at every step is stopped with a located error: by the bound on its size,
+    or first by the work bound between two decisions (measuring a shared nested value is work)."""
     game = _game(tmp_path, _with_flow(step + "  - deal: {from: deck, to: hand, count: 1}\n"
                                       "  - choose: {player: 0, cards: 0.hand, action: play, to: pile}\n",
                                       ).replace("variables: {v: 1}", "variables: {v: 1, w: null}"))

@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -138,9 +139,15 @@ def act(page) -> bool:
         if len(json.loads(card.get_attribute("data-acts") or "[]")) == 1:
             target = card
             break
-    target.click()
-    page.wait_for_function(f"""() => Number(document.querySelector('.tbl').dataset.move) > {before}
-                              || !document.getElementById('message').hidden""")
+    try:
+        target.click(timeout=5_000)
+    except PlaywrightTimeout:  # a newer table (pushed meanwhile) took the button away: look again
+        return False
+    # done when the table moved on or a message came, and this page's own request has been answered
+    # (a push caused by another seat can move the table on before that answer arrives)
+    page.wait_for_function(f"""() => (Number(document.querySelector('.tbl').dataset.move) > {before}
+                                     || !document.getElementById('message').hidden)
+                                    && !document.getElementById('table').hasAttribute('aria-busy')""")
     return move(page) > before
 
 

@@ -66,9 +66,12 @@
     return [res, await res.json()];
   }
 
+  // while an action is on its way the table is marked busy (aria-busy), so neither a screen reader
+  // nor a script takes the buttons still drawn for the choice just made as a new choice
   async function send(action) {
     lastError = "";
     say("");
+    holder.setAttribute("aria-busy", "true");
     let res, body;
     try {
       [res, body] = await post("/act", action);
@@ -76,6 +79,8 @@
       lastError = "The server cannot be reached; your action was not sent. It will be retried when you click again.";
       say(lastError);
       return;
+    } finally {
+      holder.removeAttribute("aria-busy");
     }
     if (body.html !== undefined) show(body.html, body.move);
     if (!res.ok) {

@@ -10,6 +10,7 @@ import logging
 import random
 import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -84,6 +85,10 @@ def test_a_damaged_database_is_refused_then_rebuilt_from_a_backup_and_an_export(
     assert "damaged" in err or "not an SQLite database" in err
     assert "restore the newest backup" in err and "rulebook games import" in err
     assert db.read_bytes() == before  # nothing written to the damaged file
+    # a write-ahead log beside the damaged file would be replayed into the restored copy: the hint says so
+    assert f"first delete {db}-wal and {db}-shm if they exist" in " ".join(err.split())
+    for log in (f"{db}-wal", f"{db}-shm"):
+        Path(log).unlink(missing_ok=True)
 
     shutil.copy(backups_in(played["backups"])[0], db)  # the backup made at the start of the second run
     assert main(["games", "import", str(played["dir"] / "export.json"), "--db", f"sqlite:///{db}"]) == 0

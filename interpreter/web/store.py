@@ -109,6 +109,8 @@ def _recovery_hint(file, url: str, backup_dir) -> str:
     newest = backups_in(backup_dir)[-1:] if backup_dir else []
     restore = (f"`cp {newest[0]} {file}`" if newest else
                f"`cp DIR/<newest>-backup-*.db {file}`, DIR being the folder given to rulebook serve --backup")
+    # a write-ahead log left beside the damaged file would be replayed by SQLite into the restored copy
+    restore = f"first delete {file}-wal and {file}-shm if they exist (the damaged file's write-ahead log), then {restore}"
     return (f"\n    hint: nothing was changed. To recover: restore the newest backup: {restore};\n    then add the "
             f"games played since from your last `rulebook games export`: `rulebook games import GAMES.json "
             f"--db {url}`;\n    or move {file} aside to start an empty database (the links of its games then stop "

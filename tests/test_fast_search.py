@@ -88,6 +88,29 @@ def test_greedy_in_the_kernel(oh_hell):
     assert st.is_terminal() and bot.kernel_decisions > 0 and bot.python_decisions == 0
 
 
+def test_play_makes_the_search_ready_before_the_first_decision(oh_hell):
+    """`rulebook play` readies the kernel's search up front (under a status line), for the bots that
+    search there: none for random bots or a time budget; after it, a decision needs no compile."""
+    from contextlib import contextmanager
+
+    from interpreter.agents.search import ready_kernel_search
+    held = []
+
+    @contextmanager
+    def compiling(flag):
+        held.append(flag)
+        yield
+
+    assert ready_kernel_search([RandomAgent(0)], oh_hell, 4, compiling) is None
+    assert ready_kernel_search([ISMCTSAgent(seconds=0.01, seed=1)], oh_hell, 4, compiling) is None
+    assert held == []
+    bot = ISMCTSAgent(iterations=20, seed=1)
+    cpu, wall, compiled = ready_kernel_search([RandomAgent(0), bot], oh_hell, 4, compiling)
+    assert held == [True] and cpu >= 0 and wall >= 0 and isinstance(compiled, bool)
+    st = play_game(oh_hell, 4, 3, [RandomAgent(0), bot, RandomAgent(2), RandomAgent(3)])
+    assert st.is_terminal() and bot.kernel_decisions > 0
+
+
 def test_search_module_is_from_fixed_templates(oh_hell):
     sk = search_kernel_for(oh_hell)
     check_source(sk.source, __import__("interpreter.fast.search", fromlist=["_NAMES"])._NAMES,

@@ -277,6 +277,24 @@ class SearchAgent(Agent):
         self.dets = {}
 
 
+def ready_kernel_search(agents, game, num_players: int, compiling=None):
+    """Make the kernel's search of ``game`` ready before the first decision of any bot in
+    ``agents`` (a list of Agents) that searches there: a spec's first search compiles it (tens of
+    seconds of CPU, then cached). ``compiling(True)``, when given, is a context manager held
+    meanwhile (a status line). Returns ``(CPU s, wall s, compiled)`` as
+    :meth:`~interpreter.fast.kernel.Kernel.ready`, or None when no bot will search in the kernel
+    (no search bot with an iteration budget, no numba, or a spec the kernel does not run)."""
+    if not any(isinstance(a, SearchAgent) and a.kernel and a.budget.iterations is not None for a in agents):
+        return None
+    from ..fast.typepass import NotTyped
+    try:
+        from ..fast.search import search_kernel_for, search_ready  # (needs numba: the `fast` extra)
+        sk = search_kernel_for(game)
+    except (NotTyped, ImportError):
+        return None
+    return search_ready(sk, game, num_players, compiling=compiling)
+
+
 def _same_zones(fs, state) -> bool:
     """Whether the kernel copy ``fs`` holds the same cards in every zone as ``state`` (a State
     that did not start from the deal, e.g. from a ``setup``, is searched on the State API)."""

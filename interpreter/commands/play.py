@@ -17,6 +17,7 @@ def cmd_play(args) -> int:
 
     from ..agents.basic import step
     from ..agents.registry import bots_for, parse_bots
+    from ..agents.search import ready_kernel_search
     if args.save:
         check_writable(args.save, "--save", "the game log")
     game = _load(args)
@@ -52,6 +53,10 @@ def cmd_play(args) -> int:
     agents = bots_for(seed, n, kinds)
     for agent in dict.fromkeys(agents):
         agent.reset()
+    ready = ready_kernel_search(agents, game, n, compiling=lambda _: console.status(
+        "making the bots' search ready (a spec's first search compiles it: tens of seconds, cached after)"))
+    if ready and ready[2]:
+        console.print(f"[dim]the bots' search compiled in {ready[0]:.1f} s CPU ({ready[1]:.1f} s wall)[/dim]")
     if kinds:
         console.print("[dim]bots: " + ", ".join(f"{_escape(state.player_name(p))} {_escape(k)}" for p, k in sorted(kinds.items()))
                       + (", the others random" if len(kinds) + len(humans) < n else "") + "[/dim]")

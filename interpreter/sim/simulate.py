@@ -279,22 +279,6 @@ def _kernel_ready(game, note=None, compiling=None) -> tuple:
         return kernel.ready()
 
 
-def _search_ready(sk, game, num_players, note=None, compiling=None) -> tuple:
-    """The search kernel ``sk`` (:mod:`interpreter.fast.search`) and the step kernel made ready
-    (compiled, or loaded from numba's cache) by a first game and search: ``(CPU s, wall s,
-    compiled)`` as :meth:`~interpreter.fast.kernel.Kernel.ready`."""
-    from contextlib import nullcontext
-    if note is not None:
-        note("making the kernel's search ready (the first run of a spec compiles it: tens of seconds; the "
-             "machine code is cached for later runs)")
-    cpu, wall = time.process_time(), time.perf_counter()
-    with compiling(True) if compiling is not None else nullcontext():
-        state = game.new_state(num_players, seed=0, fast=True)
-        sk.decide(0, num_players, [], state.current_players()[0], 1, 1)
-    stats = getattr(sk.module.search, "stats", None)
-    return time.process_time() - cpu, time.perf_counter() - wall, bool(stats and stats.cache_misses)
-
-
 def _take_fast(game, start, scores, lengths, errors, num_players, seed, add, schedule, speeds, bots,
                result=None):
     """Count the kernel's games ``start .. start + len(lengths) - 1`` (their ``scores``,
@@ -426,7 +410,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games), schedule) or ""
         searched = None
         if not result.fast_note and any(k != "random" for k in bots.values()):
-            from ..fast.search import search_kernel_for
+            from ..fast.search import search_kernel_for, search_ready
             from ..fast.typepass import NotTyped
             try:
                 searched = search_kernel_for(game)
@@ -435,7 +419,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         if searched is not None:
             # search bots: every game in the kernel's step API, each search in the kernel
             # (interpreter.fast.search), made ready here first (one compile for every worker)
-            result.kernel_ready = _search_ready(searched, game, num_players, note, compiling)
+            result.kernel_ready = search_ready(searched, game, num_players, note, compiling)
             start = time.perf_counter()
             if n_games > 1 and (jobs > 1 or backend == "dask"):
                 _run_parallel(game, num_players, seed, n_games, jobs, backend, address,

@@ -45,7 +45,7 @@ KNOWN_UPWARD = {
         "new_state(setup=...) reads the scenario format with the scenario reader (one copy of it)",
     ("interpreter.engine.game", "interpreter.view"):
         "Game.export delegates to the views; the State's facade method could call view directly",
-    ("interpreter.spec.compile", "interpreter.analysis.tables"):
+    ("interpreter.spec.cardlist", "interpreter.analysis.tables"):
         "card tables derived at compile time live with the analyses that also print them",
     ("interpreter.spec.loader", "interpreter.analysis.checks"):
         "the loader runs the semantic checks, which are analyses of the compiled game",

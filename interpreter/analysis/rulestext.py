@@ -68,8 +68,6 @@ class _Source:
 
 
 _NAME = r"([A-Za-z_][\w.]*)"
-
-
 # Whole expressions a reader knows by their words (code stays the fallback for everything else).
 _PLAIN = [
     (re.compile(rf"^next_player\({_NAME}\)$"), "the player left of `{0}`"),

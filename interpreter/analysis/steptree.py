@@ -6,20 +6,12 @@ from __future__ import annotations
 
 
 LOOP_KINDS = ("for", "repeat", "while")
-
-
 CATEGORY = {"phase": "call", "for": "loop", "repeat": "loop", "while": "loop", "if": "branch",
             "choose": "decision", "shuffle": "chance", "deal": "chance", "random": "chance", "set": "effect",
             "add": "effect", "move": "effect", "gather": "effect", "log": "effect", "end": "end",
             "show": "effect", "assert": "effect", "realtime": "realtime", "climb": "climb"}
-
-
 SET_LIKE = ("set", "add", "random")  # steps whose body maps targets to expressions
-
-
 GAME_OVER = "game-over"
-
-
 START = "flow"
 
 

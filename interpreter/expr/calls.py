@@ -19,17 +19,11 @@ from .syntax import Token, Tree
 
 
 _ARITY: dict = {}
-
-
 # Inlining stops this deep (deeper calls are real calls), so compiling stays linear in the spec.
 MAX_INLINE_DEPTH = 3
-
-
 # ... and once an expression has this many nodes (inlined bodies included): definitions that
 # call each other many times would otherwise multiply a small spec into a huge program.
 MAX_INLINE_NODES = 2_000
-
-
 # built-ins that consume a comprehension in one pass (len is count's other name)
 _FUSABLE = {"count": "count", "len": "count", "first": "first", "any": "any", "sum": "sum"}
 

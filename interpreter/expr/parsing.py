@@ -28,8 +28,6 @@ def _make_parser():
 
 
 _PARSER = None
-
-
 _TREE_CACHE: dict[str, Tree] = {}
 
 

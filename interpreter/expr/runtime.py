@@ -23,8 +23,6 @@ def _div(a, b):
 
 
 MAX_INT_BITS = 256      # numbers stay far below this; a runaway product does not
-
-
 MAX_WORK = 500_000    # steps, comprehension items and definition calls between two decisions
 
 
@@ -66,8 +64,6 @@ def _mod(a, b):
 
 
 MAX_DEPTH = 50             # nesting of one value (lists and maps inside each other)
-
-
 MAX_VALUE_NODES = 1_000_000  # items of one value, nested ones included (shared sub-lists counted each time)
 
 

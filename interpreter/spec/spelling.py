@@ -10,11 +10,7 @@ import re
 
 
 _IDENT = re.compile(r"^[A-Za-z_]\w*$")
-
-
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
-
-
 _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 
 

@@ -288,7 +288,8 @@ def ready_kernel_search(agents, game, num_players: int, compiling=None):
         return None
     from ..fast.typepass import NotTyped
     try:
-        from ..fast.search import search_kernel_for, search_ready  # (needs numba: the `fast` extra)
+        from ..fast.kernel import search_ready
+        from ..fast.search import search_kernel_for  # (needs numba: the `fast` extra)
         sk = search_kernel_for(game)
     except (NotTyped, ImportError):
         return None

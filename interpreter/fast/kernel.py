@@ -221,3 +221,20 @@ def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds
     if kernel.info.get("realtime") and (schedule != "round-robin" or speeds):
         return "the kernel plays real-time steps with the round-robin schedule only (no --schedule random, no --speed)"
     return None
+
+
+def search_ready(sk, game, num_players, note=None, compiling=None) -> tuple:
+    """The search kernel ``sk`` (:mod:`interpreter.fast.search`) and the step kernel made ready
+    (compiled, or loaded from numba's cache) by a first game and search: ``(CPU s, wall s,
+    compiled)`` as :meth:`~interpreter.fast.kernel.Kernel.ready`."""
+    import time
+    from contextlib import nullcontext
+    if note is not None:
+        note("making the kernel's search ready (the first run of a spec compiles it: tens of seconds; the "
+             "machine code is cached for later runs)")
+    cpu, wall = time.process_time(), time.perf_counter()
+    with compiling(True) if compiling is not None else nullcontext():
+        state = game.new_state(num_players, seed=0, fast=True)
+        sk.decide(0, num_players, [], state.current_players()[0], 1, 1)
+    stats = getattr(sk.module.search, "stats", None)
+    return time.process_time() - cpu, time.perf_counter() - wall, bool(stats and stats.cache_misses)

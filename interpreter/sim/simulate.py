@@ -410,7 +410,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         result.fast_note = why_not(game, num_players, bots, trace, speeds, (seed, n_games), schedule) or ""
         searched = None
         if not result.fast_note and any(k != "random" for k in bots.values()):
-            from ..fast.search import search_kernel_for, search_ready
+            from ..fast.kernel import search_ready
+            from ..fast.search import search_kernel_for
             from ..fast.typepass import NotTyped
             try:
                 searched = search_kernel_for(game)

@@ -218,15 +218,16 @@ def test_same_games_as_the_step_api(spec, opts):
 
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
-         ("player_maps.yaml", {})]
+         ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
 def test_teams_and_indexing_play_the_step_apis_games(name, opts):
     """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
     zone, a literal, a comprehension and a range (negative: from the end), xs + ys, holder(), a
-    variable's list that no step sets, argmax/argmin with ties 'last', and a player's map (entries
-    by a key written out or known at run time, added to, set whole):
+    variable's list that no step sets, argmax/argmin with ties 'last', a player's map (entries
+    by a key written out or known at run time, added to, set whole), and zones of sets (new sets,
+    set k, a set emptied dropping out, sets counted, indexed and looped over, holder() in a set):
     the same games as the step API at every player count (odd ones too: teams of unequal size)."""
     game = load_game(ROOT / "tests" / "specs" / name, opts or None)
     kernel = kernel_for(game)

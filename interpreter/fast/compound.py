@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..expr.syntax import Tree
+from .setzones import SET
 
 NUMERAL_BASE = 2 ** 42
 NUMERAL_SPAN = 2 ** 39
@@ -230,7 +231,7 @@ def nested_map(low, t, env):
         if src.length == "0":
             return _empty_list()
         v = low.fresh("v")
-        env2[var] = bind(v, src.elem)
+        env2[var] = low.zone_list(v) if src.elem == SET else bind(v, src.elem)
         srcs.append(src)
         names.append(v)
     cond_code = low.truth(cond, env2) if cond is not None else None

@@ -59,7 +59,7 @@ from .lowtypes import (ERR_MAX_ACTIONS, BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS,
                        RI_MAX_ACTIONS, RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
-from . import compound, listops, listvars, realtime, setzones
+from . import compound, listops, listvars, melds, realtime, setzones
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -918,6 +918,15 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def call_product(self, args, env):
         return listops.call_product(self, args, env)
+
+    def call_is_meld(self, args, env):
+        return melds.call_is_meld(self, args, env)
+
+    def call_melds_in(self, args, env):
+        return melds.melds_in(self, args, env)
+
+    def call_lay_offs(self, args, env):
+        return melds.lay_offs(self, args, env)
 
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)

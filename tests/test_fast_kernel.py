@@ -287,6 +287,22 @@ def test_a_map_key_known_at_run_time_that_the_map_lacks_is_flagged(tmp_path):
     assert fast.fast and fast.scores == simulate(game, 20, 3, seed=0).scores
 
 
+def test_a_set_that_is_not_there_is_flagged_and_the_step_api_says_why(tmp_path):
+    """A move onto set k of a zone of sets that has fewer sets: the step API stops the game; the
+    kernel flags it (code 7, the cards put in a spare row) and simulate replays it in the step
+    API, which raises its located error."""
+    text = (ROOT / "tests" / "specs" / "set_zones.yaml").read_text()
+    old = '- move: {cards: "top(p.hand)", to: "p.melds[k]"}'
+    assert old in text
+    path = tmp_path / "no_such_set.yaml"
+    path.write_text(text.replace(old, old.replace("p.melds[k]", "p.melds[k - 2]")))
+    game = load_game(path)
+    _, _, errors = kernel_for(game).run(3, 0, 12)
+    assert 7 in set(errors) and set(errors) <= {0, 7}
+    with pytest.raises(RuleError, match="there is no set"):
+        simulate(game, 12, 3, seed=0, fast=True)
+
+
 def _tallies(result):
     return [(t.n, t.total, t.squares, t.low, t.high, t.counts, t.complete)
             for t in result.tallies + [result.length_tally]], result.wins

@@ -1263,7 +1263,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         cp = path + ".choose"
         for key in ("min", "max", "valid", "each"):
             if key in c:
-                raise NotTyped(f"a choice with {key}:", cp)
+                raise NotTyped(f"a choice of several cards (choose with {key}:)", cp)
         optional = c.get("optional")
         if optional is True:
             optional = {}

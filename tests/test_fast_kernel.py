@@ -303,6 +303,25 @@ def test_a_set_that_is_not_there_is_flagged_and_the_step_api_says_why(tmp_path):
         simulate(game, 12, 3, seed=0, fast=True)
 
 
+@pytest.mark.parametrize("new,reason", [
+    ('- set: {who: "1 if top(p.hand) in p.melds else 0"}', "in: one set of a zone of sets"),
+    ('- set: {who: "1 if any(p.melds) else 0"}', "any/all: one set of a zone of sets"),
+    ('- set: {who: "count(first(p.melds))"}', "first/last: one set of a zone of sets"),
+    ('- deal: {from: "p.melds[0]", to: hand, count: 1}', "deal from a set of a zone of sets"),
+    ("- for: s\n                in: p.melds\n                do: []", "a for step, random or move: one set")])
+def test_what_a_zone_of_sets_cannot_do_in_the_kernel_says_why(tmp_path, new, reason):
+    """A set is no value of its own in the kernel (its row moves when a set before it drops out),
+    and a deal may leave an empty set the step API keeps: each says why, with its line."""
+    text = (ROOT / "tests" / "specs" / "set_zones.yaml").read_text()
+    old = '- set: {who: "holder(first(p.melds[0])) if count(p.melds) > 0 else -1"}'
+    assert old in text
+    path = tmp_path / "sets.yaml"
+    path.write_text(text.replace(old, new))
+    with pytest.raises(NotTyped, match=reason) as exc:
+        lower(load_game(path))
+    assert exc.value.line > 0
+
+
 def _tallies(result):
     return [(t.n, t.total, t.squares, t.low, t.high, t.counts, t.complete)
             for t in result.tallies + [result.length_tally]], result.wins

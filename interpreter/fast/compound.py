@@ -167,7 +167,9 @@ def item_loop(body_value, var, lines):
 
 
 def require_scalar_items(low, lst, what):
-    """NotTyped when the list's items are tuples (``what`` cannot take them)."""
+    """NotTyped when the list's items are tuples or the sets of a zone of sets (``what`` cannot take them)."""
+    from .setzones import refuse_item
+    refuse_item(low, lst.elem, what)
     if isinstance(lst.elem, TupT):
         from .lowtypes import NotTyped
         raise NotTyped(f"{what} of a list of lists (pairs are kept as their parts: they can be counted, "

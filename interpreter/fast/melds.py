@@ -84,6 +84,7 @@ def _held(low, lst, env):
 
 
 def call_is_meld(low, args, env):
+    """``is_meld(cards, 'KIND')`` (or of any set kind: the spec's all) as ``(code, BOOL)``."""
     if len(args) not in (1, 2):
         raise NotTyped("is_meld with other than a list and a kind", low.path)
     kinds = _kinds(low, args[1] if len(args) == 2 else None, env, "is_meld")

@@ -816,6 +816,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def _any_all(self, args, env, want_all):
         lst = self.lst(args[0], env)
+        setzones.refuse_item(self, lst.elem, "any/all")
         v, acc = self.fresh("v"), self.fresh("t")
         test = f"not truthy({v})" if want_all else f"truthy({v})"
         return self.helper(env, [f"{acc} = {'True' if want_all else 'False'}"] +
@@ -1243,6 +1244,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             raise NotTyped("deal to a list of players (deal: players:)", path)
         src = self.zone_row_code(m["from"], env, path + ".deal.from")
         to = str(m.get("to"))
+        if setzones.zone_code(self, str(m["from"]), env) is not None:  # (the step API keeps a set a deal empties)
+            raise NotTyped("deal from a set of a zone of sets", path)
         if to in self.set_zones:
             raise NotTyped(f"deal to a zone of sets ({to})", path)
         if m.get("count") == "all":

@@ -156,7 +156,7 @@ def test_every_spec_types_or_says_why(spec, opts):
         assert note and exc.reason in note
         assert exc.path and exc.line > 0 and f"spec line {exc.line}" in note  # where, as the editor shows it
         assert spec.read_text().splitlines()[exc.line - 1].strip()
-        if spec.stem == "skull_queen":  # a variable holding a list: its own line
+        if exc.path.startswith("variables."):  # a variable (Ligretto's map): its own line
             assert spec.read_text().splitlines()[exc.line - 1].strip().startswith(exc.path.split(".")[-1] + ":")
         return
     check_source(src)  # only the templates' nodes, fixed and generated names, numbers
@@ -218,15 +218,16 @@ def test_same_games_as_the_step_api(spec, opts):
 
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
-         ("player_maps.yaml", {})]
+         ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
 def test_teams_and_indexing_play_the_step_apis_games(name, opts):
     """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
     zone, a literal, a comprehension and a range (negative: from the end), xs + ys, holder(), a
-    variable's list that no step sets, argmax/argmin with ties 'last', and a player's map (entries
-    by a key written out or known at run time, added to, set whole):
+    variable's list that no step sets, argmax/argmin with ties 'last', a player's map (entries
+    by a key written out or known at run time, added to, set whole), and zones of sets (new sets,
+    set k, a set emptied dropping out, sets counted, indexed and looped over, holder() in a set):
     the same games as the step API at every player count (odd ones too: teams of unequal size)."""
     game = load_game(ROOT / "tests" / "specs" / name, opts or None)
     kernel = kernel_for(game)
@@ -284,6 +285,41 @@ def test_a_map_key_known_at_run_time_that_the_map_lacks_is_flagged(tmp_path):
     assert 7 in set(errors) and set(errors) <= {0, 7}
     fast = simulate(game, 20, 3, seed=0, fast=True)
     assert fast.fast and fast.scores == simulate(game, 20, 3, seed=0).scores
+
+
+def test_a_set_that_is_not_there_is_flagged_and_the_step_api_says_why(tmp_path):
+    """A move onto set k of a zone of sets that has fewer sets: the step API stops the game; the
+    kernel flags it (code 7, the cards put in a spare row) and simulate replays it in the step
+    API, which raises its located error."""
+    text = (ROOT / "tests" / "specs" / "set_zones.yaml").read_text()
+    old = '- move: {cards: "top(p.hand)", to: "p.melds[k]"}'
+    assert old in text
+    path = tmp_path / "no_such_set.yaml"
+    path.write_text(text.replace(old, old.replace("p.melds[k]", "p.melds[k - 2]")))
+    game = load_game(path)
+    _, _, errors = kernel_for(game).run(3, 0, 12)
+    assert 7 in set(errors) and set(errors) <= {0, 7}
+    with pytest.raises(RuleError, match="there is no set"):
+        simulate(game, 12, 3, seed=0, fast=True)
+
+
+@pytest.mark.parametrize("new,reason", [
+    ('- set: {who: "1 if top(p.hand) in p.melds else 0"}', "in: one set of a zone of sets"),
+    ('- set: {who: "1 if any(p.melds) else 0"}', "any/all: one set of a zone of sets"),
+    ('- set: {who: "count(first(p.melds))"}', "first/last: one set of a zone of sets"),
+    ('- deal: {from: "p.melds[0]", to: hand, count: 1}', "deal from a set of a zone of sets"),
+    ("- for: s\n                in: p.melds\n                do: []", "a for step, random or move: one set")])
+def test_what_a_zone_of_sets_cannot_do_in_the_kernel_says_why(tmp_path, new, reason):
+    """A set is no value of its own in the kernel (its row moves when a set before it drops out),
+    and a deal may leave an empty set the step API keeps: each says why, with its line."""
+    text = (ROOT / "tests" / "specs" / "set_zones.yaml").read_text()
+    old = '- set: {who: "holder(first(p.melds[0])) if count(p.melds) > 0 else -1"}'
+    assert old in text
+    path = tmp_path / "sets.yaml"
+    path.write_text(text.replace(old, new))
+    with pytest.raises(NotTyped, match=reason) as exc:
+        lower(load_game(path))
+    assert exc.value.line > 0
 
 
 def _tallies(result):

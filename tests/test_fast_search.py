@@ -154,3 +154,20 @@ def test_search_bots_in_workers_play_the_games_of_one_process(oh_hell):
         assert res.fast
         return out
     assert games() == games(jobs=2)
+
+
+def test_search_in_the_kernel_with_zones_of_sets():
+    """A spec with zones of sets (a block of rows per seat): the search sees the public sets of
+    every seat, its own hand only, and its bots decide in the kernel."""
+    game = load_game(SPECS.parent / "tests" / "specs" / "set_zones.yaml")
+    sk = search_kernel_for(game)
+    info = sk.info
+    span = info["zone_span"]["melds"]
+    assert span == len(game.cards) and info["zone_span"]["hand"] == 1
+    vis = sk.visible_rows(3, 1)
+    melds, hand, deck = info["zone_row"]["melds"], info["zone_row"]["hand"], info["zone_row"]["deck"]
+    assert vis[melds:melds + 3 * span].all()
+    assert [bool(vis[hand + k]) for k in range(3)] == [False, True, False] and not vis[deck]
+    for bot in (GreedyAgent(iterations=20, seed=1), ISMCTSAgent(iterations=20, seed=1)):
+        st = play_game(game, 3, 2, [RandomAgent(0), bot, RandomAgent(2)], fast=True)
+        assert st.is_terminal() and bot.kernel_decisions > 0 and bot.python_decisions == 0

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from ..expr.syntax import Tree
+from .setzones import SET
 
 NUMERAL_BASE = 2 ** 42
 NUMERAL_SPAN = 2 ** 39
@@ -166,7 +167,9 @@ def item_loop(body_value, var, lines):
 
 
 def require_scalar_items(low, lst, what):
-    """NotTyped when the list's items are tuples (``what`` cannot take them)."""
+    """NotTyped when the list's items are tuples or the sets of a zone of sets (``what`` cannot take them)."""
+    from .setzones import refuse_item
+    refuse_item(low, lst.elem, what)
     if isinstance(lst.elem, TupT):
         from .lowtypes import NotTyped
         raise NotTyped(f"{what} of a list of lists (pairs are kept as their parts: they can be counted, "
@@ -230,7 +233,7 @@ def nested_map(low, t, env):
         if src.length == "0":
             return _empty_list()
         v = low.fresh("v")
-        env2[var] = bind(v, src.elem)
+        env2[var] = low.zone_list(v) if src.elem == SET else bind(v, src.elem)
         srcs.append(src)
         names.append(v)
     cond_code = low.truth(cond, env2) if cond is not None else None

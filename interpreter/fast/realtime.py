@@ -22,6 +22,7 @@ Generated code comes only from the fixed templates below (integer holes, generat
 from __future__ import annotations
 
 from ..expr.compiler import parse
+from . import setzones
 
 # the step API's bound on one block's actions (engine.program.MAX_REALTIME_ACTIONS; the engine is a
 # layer above this package: tests/test_fast_kernel.py checks that the two agree)
@@ -118,7 +119,8 @@ def lower_realtime(low, step, env, path):
         env_then = dict(env)
         env_then[by_name] = (seat, INT)
         env_then[as_name] = (value, elem) if elem != NUL else ("NULL", NUL)
-        played = [f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, NULL)"] if to is not None else []
+        played = [f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, NULL)"] + setzones.after_move(low, env) \
+            if to is not None else []
         thens.append(played + low.block(c.get("then", []), env_then, ap + ".then"))
     if not thens:
         raise NotTyped("a realtime step without actions", rp)

@@ -732,12 +732,13 @@ class SearchKernel:
         info = self.info
         vis = np.zeros(info["rows"], dtype=np.bool_)
         for name, zd in self.game.zones.items():
-            base = info["zone_row"][name]
+            base, span = info["zone_row"][name], info.get("zone_span", {}).get(name, 1)  # (zones of sets: rows per owner)
             if zd.per_player:
                 for owner in range(num_players):
-                    vis[base + owner] = zd.visibility == "public" or (zd.visibility == "owner" and owner == seat)
+                    vis[base + owner * span:base + (owner + 1) * span] = \
+                        zd.visibility == "public" or (zd.visibility == "owner" and owner == seat)
             else:
-                vis[base] = zd.visibility == "public"
+                vis[base:base + span + (span > 1)] = zd.visibility == "public"
         return vis
 
     def decide(self, seed: int, num_players: int, records, seat: int, iterations: int, rng_seed: int,

@@ -170,5 +170,9 @@ class TeamsAndIndexing:
                  "else:", f"    {at} = LOC[{c}]"]
         for name, base in self.zone_row.items():
             if self.per_player[name]:
-                lines += [f"    if {at} >= {base} and {at} < {base} + NP:", f"        {out} = {at} - {base}"]
+                span = self.set_zones.get(name)  # (a zone of sets has a block of rows per seat: setzones.py)
+                if span is None:
+                    lines += [f"    if {at} >= {base} and {at} < {base} + NP:", f"        {out} = {at} - {base}"]
+                else:
+                    lines += [f"    if {at} >= {base} and {at} < {base} + NP * {span}:", f"        {out} = ({at} - {base}) // {span}"]
         return self.helper(env, lines, out), tp.INT

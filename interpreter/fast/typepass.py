@@ -33,9 +33,9 @@ that no step changes are lowered by :mod:`interpreter.fast.teams`; a player vari
 with fixed keys by :mod:`interpreter.fast.maps`. Pairs, map literals and comprehensions over several
 lists are lowered in :mod:`interpreter.fast.compound`, lists of maps in game variables in
 :mod:`interpreter.fast.listvars`, real-time steps (with the round-robin scheduler) in
-:mod:`interpreter.fast.realtime`.
+:mod:`interpreter.fast.realtime`, zones of sets (a row of ``Z`` per set) in :mod:`interpreter.fast.setzones`.
 
-What does not type raises :class:`NotTyped` with the reason and the spec path (zones of sets, a
+What does not type raises :class:`NotTyped` with the reason and the spec path (a set choice, a
 variable a step sets to a list of single values, an ``end`` step, ...): ``simulate`` then runs the
 step API and says why.
 
@@ -59,7 +59,7 @@ from .lowtypes import (ERR_MAX_ACTIONS, BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS,
                        RI_MAX_ACTIONS, RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
-from . import compound, listvars, realtime
+from . import compound, listops, listvars, melds, realtime, setzones
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -192,16 +192,19 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.maxp = int(game.max_players)
         self.zone_row: dict = {}
         self.per_player: dict = {}
+        self.set_zones: dict = {}  # a zone of sets -> its rows per owner (setzones.py)
+        self.ncards = len(game.cards)
         row = 0
         for name, zd in game.zones.items():
-            if zd.sets:
-                raise NotTyped(f"zone {name!r} is a zone of sets (the kernel knows zones of cards only)",
-                               f"zones.{name}")
             self.zone_row[name] = row
             self.per_player[name] = zd.per_player
-            row += self.maxp if zd.per_player else 1
+            if zd.sets:
+                if name == game.initial_zone:
+                    raise NotTyped(f"zone {name!r}: a zone of sets holding every card at the start", f"zones.{name}")
+                row += setzones.layout(self, name, zd)
+            else:
+                row += self.maxp if zd.per_player else 1
         self.rows = max(row, 1)
-        self.ncards = len(game.cards)
         # cards of each player (per_player card entries): the table holds every seat's; a game starts
         # with those of its seats in the initial zone (kernel.state_arrays, as Game.cards_in_play)
         if self.ncards == 0:
@@ -375,6 +378,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         if isinstance(r, ListT):
             raise NotTyped("a list where one value is expected (the kernel makes lists only where they "
                            "are counted, summed or looped over)", self.path)
+        setzones.refuse_item(self, r[1], "a value")
         return r
 
     def lst(self, tree, env):
@@ -434,6 +438,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             if name in self.const_lists:
                 return self.const_list(name)
             return f"GV[{self.gvars[name]}]", _known(self.gtypes.get(name))
+        if name in self.set_zones and not self.per_player[name]:
+            return setzones.read(self, t, env)
         if name in self.zone_row and not self.per_player[name]:
             return self.zone_list(str(self.zone_row[name]))
         if name in self.defines:
@@ -620,6 +626,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
                 if self.ptypes.get(name) == EMPTY:
                     return _empty_list()
                 return f"PV[{code}, {self.pvars[name]}]", _known(self.ptypes.get(name))
+            if name in self.set_zones:
+                return setzones.read(self, t, env)
             if name in self.zone_row and self.per_player[name]:
                 return self.zone_list(f"{self.zone_row[name]} + {code}")
             raise NotTyped(f"players have no variable or zone {name!r}", self.path)
@@ -628,7 +636,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def e_index(self, t, env):
         if self.is_player_map(t.children[0]):
             return self.map_entry(t, env)  # (maps.py)
-        found = compound.index(self, t, env)
+        found = setzones.index(self, t, env) if self.set_zones else None
+        if found is None:
+            found = compound.index(self, t, env)
         if found is not None:
             return found
         return self.list_index(t, env)  # (teams.py)
@@ -662,7 +672,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             return _empty_list()
         inner = self.fresh("v")
         env2 = dict(env)
-        env2[var] = compound.bind(inner, src.elem)
+        env2[var] = self.zone_list(inner) if src.elem == setzones.SET else compound.bind(inner, src.elem)
         cond_code = self.truth(cond, env2) if cond is not None else None
         if body is not None:
             rb = compound.as_tuple(self, self.e(body, env2))
@@ -806,6 +816,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def _any_all(self, args, env, want_all):
         lst = self.lst(args[0], env)
+        setzones.refuse_item(self, lst.elem, "any/all")
         v, acc = self.fresh("v"), self.fresh("t")
         test = f"not truthy({v})" if want_all else f"truthy({v})"
         return self.helper(env, [f"{acc} = {'True' if want_all else 'False'}"] +
@@ -903,6 +914,21 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def call_str(self, args, env):
         return compound.call_str(self, args, env)
 
+    def call_without(self, args, env):
+        return listops.call_without(self, args, env)
+
+    def call_product(self, args, env):
+        return listops.call_product(self, args, env)
+
+    def call_is_meld(self, args, env):
+        return melds.call_is_meld(self, args, env)
+
+    def call_melds_in(self, args, env):
+        return melds.melds_in(self, args, env)
+
+    def call_lay_offs(self, args, env):
+        return melds.lay_offs(self, args, env)
+
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)
 
@@ -957,6 +983,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it
         was when the step began); returns (lines, row, length name)."""
         compound.require_scalar_items(self, lst, "a for step, random or move")
+        setzones.refuse_item(self, lst.elem, "a for step, random or move")
         row = self.depth
         self.depth += 1
         self.max_depth = max(self.max_depth, self.depth)
@@ -1134,6 +1161,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def zone_row_code(self, text, env, path):
         text = str(text)
+        self.path = path
+        found = setzones.zone_code(self, text, env)
+        if found is not None:
+            return found
         if text in self.zone_row and not self.per_player[text]:
             return str(self.zone_row[text])
         self.path = path
@@ -1172,7 +1203,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         else:
             c, has = "0", 0
         return [f"if not move_top(Z, ZN, PB, MD, LOC, {src}, {dst}, {c}, {has}, {bottom}):", f"    RI[{RI_ERROR}] = 3",
-                "    return"]
+                "    return"] + setzones.after_move(self, env)
 
     def move_cards(self, m, env, path):
         """``move: {cards: ...}``: the given cards (one card, null, or a list, taken as it is before
@@ -1181,6 +1212,12 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         r = self.expr(m["cards"], env, path + ".move.cards")
         src = self.zone_row_code(m["from"], env, path + ".move.from") if "from" in m else "-1"
         dst = self.zone_row_code(m["to"], env, path + ".move.to")
+        after = setzones.after_move(self, env)
+        if after:  # (a new set is opened once, before the cards go in)
+            d = self.fresh("t")
+            pre, dst = [f"{d} = {dst}"], d
+        else:
+            pre = []
         bottom = m.get("at", "top") == "bottom"
         fail = [f"    RI[{RI_ERROR}] = 3", "    return"]
         if not isinstance(r, ListT):
@@ -1188,18 +1225,18 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             if ty not in (CARD, NUL):
                 raise NotTyped(f"move: cards that are a {ty}", path)
             c = self.fresh("t")
-            return [f"{c} = {code}", f"if {c} != NULL:",
-                    f"    if not move_card(Z, ZN, PB, MD, LOC, {c}, {src}, {dst}, {0 if bottom else -1}):"] + \
-                _indent(fail)
+            return pre + [f"{c} = {code}", f"if {c} != NULL:",
+                          f"    if not move_card(Z, ZN, PB, MD, LOC, {c}, {src}, {dst}, {0 if bottom else -1}):"] + \
+                _indent(fail) + after
         if r.elem not in (CARD, NUL):
             raise NotTyped(f"move: a list of {r.elem}s (cards are expected)", path)
         lines, row, n = self.snapshot(r, env)
         k = self.fresh("i")
         self.depth -= 1
         # a card listed twice is the step API's error (a card is moved once per step): code 3
-        return lines + [f"if listed_twice(TMP[{row}], {n}):"] + fail + [f"for {k} in range({n}):",
+        return lines + [f"if listed_twice(TMP[{row}], {n}):"] + fail + pre + [f"for {k} in range({n}):",
                         f"    if not move_card(Z, ZN, PB, MD, LOC, TMP[{row}, {k}], {src}, {dst}, "
-                        f"{k if bottom else -1}):"] + _indent(fail, 1)
+                        f"{k if bottom else -1}):"] + _indent(fail, 1) + after
 
     def s_deal(self, step, env, path):
         m = step["deal"]
@@ -1207,6 +1244,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             raise NotTyped("deal to a list of players (deal: players:)", path)
         src = self.zone_row_code(m["from"], env, path + ".deal.from")
         to = str(m.get("to"))
+        if setzones.zone_code(self, str(m["from"]), env) is not None:  # (the step API keeps a set a deal empties)
+            raise NotTyped("deal from a set of a zone of sets", path)
+        if to in self.set_zones:
+            raise NotTyped(f"deal to a zone of sets ({to})", path)
         if m.get("count") == "all":
             c, mode = "0", 2
         elif "count" in m:
@@ -1225,7 +1266,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         cp = path + ".choose"
         for key in ("min", "max", "valid", "each"):
             if key in c:
-                raise NotTyped(f"a choice with {key}:", cp)
+                raise NotTyped(f"a choice of several cards (choose with {key}:)", cp)
         optional = c.get("optional")
         if optional is True:
             optional = {}
@@ -1322,8 +1363,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         def played_of(value, seat, mode):
             if to is None:
                 return []
-            play = f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"
-            return [f"if {value} != NULL:", "    " + play] if optional is not None else [play]
+            play = [f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"] + setzones.after_move(self, env)
+            return [f"if {value} != NULL:"] + _indent(play) if optional is not None else play
         if self.steps:
             self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c,
                                "elem": list(elem) if isinstance(elem, compound.TupT) else elem,
@@ -1488,6 +1529,7 @@ def _lower(low, bodies_of) -> tuple:
     check_source(src)
     info = {
         "rows": low.rows, "ncards": low.ncards, "zone_row": low.zone_row, "per_player": low.per_player,
+        "zone_span": {k: setzones.span(low, k) for k in low.zone_row},  # rows per owner (a zone of sets: many)
         "attrs": low.card_table(),  # (after the rules: their texts are numbered first, the deck's after)
         "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()] +
                  [low.value(game.options[k], f"option {k}") for k in low.option_slot] +

@@ -257,6 +257,65 @@ def nested_map(low, t, env):
     return ListT(elem, loop, refs=refs)
 
 
+# -- product() ---------------------------------------------------------------------------------------
+def product(low, args, env):
+    """``product(A, B, ...)``: the list of tuples ``[a, b, ...]`` in the order the step API's
+    ``product`` lists them (the last list varying fastest), written as nested loops binding the
+    parts. Its length is the product of the lists' lengths (a constant when theirs are: a choice
+    over it then sizes the kernel's rows at compile time, see ``Lowering.room_for``)."""
+    from .lowtypes import ListT, NotTyped, _empty_list, _fold
+    if not args:
+        raise NotTyped("product() of no lists", low.path)
+    srcs = []
+    for a in args:
+        src = low.lst(a, env)
+        if isinstance(src.elem, TupT):
+            raise NotTyped("product() of a list of lists", low.path)
+        if src.length == "0":
+            return _empty_list()
+        srcs.append(src)
+    elem = TupT(src.elem for src in srcs)
+    refs = set()
+    for src in srcs:
+        refs |= src.refs
+    lengths = [src.length for src in srcs]
+    length = None
+    if all(x is not None for x in lengths):
+        length = " * ".join(f"({x})" for x in lengths)
+        known = _fold(length)
+        length = str(known) if type(known) is int else length
+
+    out = ListT(elem, None, length=length, refs=refs)
+    out.distinct = all(_distinct(low, src) for src in srcs)  # (then every option reads differently)
+
+    def loop(var, lines):
+        core = lines
+        for part, src in reversed(list(zip(parts_of(var, len(srcs)), srcs))):
+            core = src.loop(part, core)
+        return core
+    out.loop = loop
+    return out
+
+
+def _distinct(low, src) -> bool:
+    """Whether the items of ``src`` read differently, as the step API writes them (ignoring
+    case), by construction: a range, or a list literal of distinct constant numbers or texts."""
+    from .lowtypes import TEXT, _fold
+    if getattr(src, "distinct", False):
+        return True
+    items = getattr(src, "items", None)
+    if items is None:
+        return False
+    values = [_fold(c) for c, _ in items]
+    if any(type(v) is not int for v in values):
+        return False
+    if src.elem == TEXT:
+        texts = {low.text(t): t for t in low.texts}
+        words = [text_of_value(v, texts) for v in values]
+        return None not in words and len({w.lower() for w in words}) == len(words)
+    return len(set(values)) == len(values)
+
+
 # -- lists joined ---------------------------------------------------------------------------------
 def concat(low, a, b):
     """``xs + ys`` of two lists where they are consumed: one loop after the other."""
@@ -370,13 +429,16 @@ def call_str(low, args, env):
 
 
 # -- choices over a list of tuples -------------------------------------------------------------
-def tuple_options(low, lst, value, where_of, env_opt, as_name):
+def tuple_options(low, lst, value, where_of, env_opt, as_name, offset=None, seats=1):
     """The listing of a choice whose options are a list of tuples: each option's parts into rows
-    ``row..row+n-1`` of TMP (one per part), its place into ``OPT[0]`` (``OPT[1]`` null), options
-    reading the same (equal parts; cards by name) once, those passing ``where`` only. Returns
+    ``row..row+n-1`` of TMP (one per part), its place there into ``OPT[0]`` (``OPT[1]`` null),
+    options reading the same (equal parts; cards by name) once (a list whose items differ by
+    construction, ``lst.distinct``, is not searched for repeats), those passing ``where`` only.
+    ``offset`` (a generated name): the places start there, so the options of the seats of a
+    simultaneous choice (``seats`` of them at most) sit side by side in the rows. Returns
     ``(lines, count name, row)``; ``where_of(env)`` lowers the choice's ``where`` with the option
     bound. The rows are taken from ``low.depth`` (the caller gives them back after the pick)."""
-    from .lowtypes import CARD, RI_ERROR, _indent
+    from .lowtypes import CARD, _indent
     n_parts = len(lst.elem)
     row = low.depth
     low.depth += n_parts
@@ -386,18 +448,22 @@ def tuple_options(low, lst, value, where_of, env_opt, as_name):
     where = where_of(env_opt)
     xs = parts_of(x, n_parts)
     vs = parts_of(value, n_parts)
+    at = n if offset is None else f"{offset} + {n}"
 
     def same(k):
-        a, b = f"TMP[{row + k}, {j}]", xs[k]
+        a, b = f"TMP[{row + k}, {j if offset is None else f'{offset} + {j}'}]", xs[k]
         if lst.elem[k] == CARD:
             return f"card_get(ATTR[{low.name_id_row}], {a}) == card_get(ATTR[{low.name_id_row}], {b})"
         return f"{a} == {b}"
-    test = " and ".join(same(k) for k in range(n_parts))
-    body = [f"{dup} = False", f"for {j} in range({n}):", f"    if {test}:", f"        {dup} = True"]
-    body += [f"{vs[k]} = {xs[k]}" for k in range(n_parts)]
-    store = [f"TMP[{row + k}, {n}] = {xs[k]}" for k in range(n_parts)]
-    body += [f"if not {dup} and {where}:", f"    if {n} >= len(TMP[0]):", f"        RI[{RI_ERROR}] = 6", "        return"] + \
-        _indent(store + [f"OPT[0, {n}] = {n}", f"OPT[1, {n}] = NULL", f"{n} += 1"])
+    body = [f"{vs[k]} = {xs[k]}" for k in range(n_parts)]
+    keep = where
+    if not getattr(lst, "distinct", False):
+        test = " and ".join(same(k) for k in range(n_parts))
+        body = [f"{dup} = False", f"for {j} in range({n}):", f"    if {test}:", f"        {dup} = True"] + body
+        keep = f"not {dup} and {where}"
+    store = [f"TMP[{row + k}, {at}] = {xs[k]}" for k in range(n_parts)]
+    body += [f"if {keep}:"] + _indent(low.room_for(lst, seats)(at) + store +
+                                      [f"OPT[0, {n}] = {at}", f"OPT[1, {n}] = NULL", f"{n} += 1"])
     return [f"{n} = 0"] + lst.loop(x, body), n, row
 
 

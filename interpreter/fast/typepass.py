@@ -244,6 +244,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.phase_fn = {name: f"ph{i}" for i, name in enumerate(self.phases)}
         self.depth = 0  # nesting of `for` snapshots (rows of TMP)
         self.max_depth = 1
+        self.room = 0  # the longest list of constant length a row of TMP or OPT keeps (see room_for)
 
     def card_table(self) -> list:
         """The card attribute table (rows of ``ATTR``: each attribute, name, id, modes, what each mode
@@ -453,7 +454,29 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def range_list(self, lo, hi, elem=INT):
         def loop(var, body):
             return [f"for {var} in range({lo}, {hi}):"] + _indent(body)
-        return ListT(elem, loop, length=f"max(0, ({hi}) - ({lo}))", refs=_names(lo, hi))
+        a, b = _fold(str(lo)), _fold(str(hi))
+        length = str(max(0, b - a)) if type(a) is int and type(b) is int else f"max(0, ({hi}) - ({lo}))"
+        out = ListT(elem, loop, length=length, refs=_names(lo, hi))
+        out.distinct = elem == INT  # (whole numbers, each read once)
+        return out
+
+    def room_for(self, lst, times=1):
+        """Room in the rows of TMP and OPT for ``times`` copies of ``lst`` (a list a step keeps:
+        a ``for`` snapshot, a choice's options; ``times`` the seats of a simultaneous choice): a
+        list whose length is a constant widens the rows to it at compile time (info["width"]);
+        a zone's list fits (the rows hold every card). Returns the guard lines to put before
+        each item's store, given the count so far (``guard(n)``): none when it fits by
+        construction, else a check flagging error 6 (the step API then replays the game) where a
+        list known only at run time would overrun the rows."""
+        known = _fold(lst.length) if lst.length is not None else None
+        if lst.length in ("NP", "max(0, (NP) - (0))"):  # the seats: at most the spec's most players
+            known = self.maxp
+        if type(known) is int:
+            self.room = max(self.room, known * times + 1)  # (+1: a choice's optional action)
+            return lambda n: []
+        if lst.zone is not None and times == 1:
+            return lambda n: []
+        return lambda n: [f"if {n} >= len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return"]
 
     def list_literal(self, items):
         if any(isinstance(it, compound.MapV) for it in items):
@@ -903,6 +926,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def call_str(self, args, env):
         return compound.call_str(self, args, env)
 
+    def call_product(self, args, env):
+        return compound.product(self, args, env)
+
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)
 
@@ -961,7 +987,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.depth += 1
         self.max_depth = max(self.max_depth, self.depth)
         n, v = self.fresh("t"), self.fresh("v")
-        lines = [f"{n} = 0"] + lst.loop(v, [f"TMP[{row}, {n}] = {v}", f"{n} += 1"])
+        lines = [f"{n} = 0"] + lst.loop(v, self.room_for(lst)(n) + [f"TMP[{row}, {n}] = {v}", f"{n} += 1"])
         return lines, row, n
 
     def for_loop(self, var_name, lst, body_steps, env, path, var_type=None):
@@ -1245,6 +1271,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         value = self.fresh("v")
         env_opt = dict(env)
         env_opt[by_name] = (seat, INT)
+        tuple_row = None
         if "cards" in c:
             row = self.zone_row_code(c["cards"], env_opt, cp + ".cards")
             env_opt[as_name] = (value, CARD)
@@ -1277,14 +1304,14 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             lst = self.expr(c["options"], env_opt, cp + ".options")
             if not isinstance(lst, ListT):
                 raise NotTyped("options: that is not a list", cp)
-            tuple_row = None
             if isinstance(lst.elem, compound.TupT):
-                if seats is not None:
-                    raise NotTyped("a choice of several players over pairs (options that are lists)", cp)
+                # several seats: each seat's options after the others' in the rows (see sim_off)
+                sim_off = self.fresh("t") if seats is not None else None
 
                 def where_of(env_o):
                     return self.truth(parse(str(c["where"])), env_o) if "where" in c else "True"
-                listing, n, tuple_row = compound.tuple_options(self, lst, value, where_of, env_opt, as_name)
+                listing, n, tuple_row = compound.tuple_options(self, lst, value, where_of, env_opt, as_name,
+                                                               sim_off, self.maxp if seats is not None else 1)
                 hoisted, elem, to = [], lst.elem, None
             elif lst.elem not in (INT, BOOL, TEXT):
                 raise NotTyped(f"options that are {lst.elem}s (values are numbers or texts here)", cp)
@@ -1296,8 +1323,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             # options: the values in list order, one per text (a number or text reads as itself)
                 listing = [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
                                                      f"    if OPT[0, {j}] == {value}:", f"        {dup} = True",
-                                                     f"if not {dup} and {where}:", f"    OPT[0, {n}] = {value}",
-                                                     f"    OPT[1, {n}] = NULL", f"    {n} += 1"])
+                                                     f"if not {dup} and {where}:"] +
+                                                    _indent(self.room_for(lst, self.maxp if seats is not None else 1)(n) +
+                                                            [f"OPT[0, {n}] = {value}", f"OPT[1, {n}] = NULL",
+                                                             f"{n} += 1"]))
                 elem = lst.elem
                 to = None
         else:
@@ -1332,7 +1361,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
                                "optional": None if optional is None else str(optional.get("action", "pass"))})
             if seats is not None:
                 return self.simultaneous_steps(seats, listing, seat, value, mode, n, env, env_then_of(seat),
-                                               c, cp, played_of(value, seat, mode))
+                                               c, cp, played_of(value, seat, mode),
+                                               None if tuple_row is None else (sim_off, elem, tuple_row))
             # the caller reads the seat, the number of options (in OPT) and the site from the number
             # yielded (seat + options << 16 + site << 36), then writes the index chosen
             ask = [f"if RI[{RI_ERROR}] != 0:", "    return",  # (flagged by an expression: see teams.py)
@@ -1344,7 +1374,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         if not self.steps:  # a game past Game.max_actions: flagged, the step API raises its error
             pick += [f"if RI[{RI_ACTIONS}] > RI[{RI_MAX_ACTIONS}]:", f"    RI[{RI_ERROR}] = {ERR_MAX_ACTIONS}",
                      "    return"]
-        if "cards" not in c and tuple_row is not None:  # the chosen pair's parts, then its rows are free
+        if "cards" not in c and tuple_row is not None and seats is None:  # the chosen pair's parts, then its rows are free
             pick += compound.bind_chosen(value, elem, tuple_row)
             self.depth -= len(elem)
         env_then = env_then_of(seat)
@@ -1358,27 +1388,34 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.depth += 2
         self.max_depth = max(self.max_depth, self.depth)
         k = self.fresh("i")
-        out = lines_s + [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
-            _indent(listing + pick) + [f"    TMP[{prow}, {k}] = {value}", f"    TMP[{prow + 1}, {k}] = {mode}"]
+        # options that are pairs: each seat's sit after the others' in the pairs' rows (from sim_off),
+        # kept until every seat's choice has run
+        pairs = tuple_row is not None and "cards" not in c
+        out = lines_s + ([f"{sim_off} = 0"] if pairs else []) + \
+            [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
+            _indent(listing + pick) + [f"    TMP[{prow}, {k}] = {value}", f"    TMP[{prow + 1}, {k}] = {mode}"] + \
+            ([f"    {sim_off} += {n}"] if pairs else [])
         then = self.block(c.get("then", []), env_then, cp + ".then")
         out += [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]", f"    {value} = TMP[{prow}, {k}]",
                 f"    {mode} = TMP[{prow + 1}, {k}]"] + \
-            _indent(played + then)
-        self.depth -= 3
+            _indent((compound.bind_chosen(value, elem, tuple_row) if pairs else []) + played + then)
+        self.depth -= 3 + (len(elem) if pairs else 0)
         return out
 
-    def simultaneous_steps(self, seats, listing, seat, value, mode, n, env, env_then, c, cp, played):
+    def simultaneous_steps(self, seats, listing, seat, value, mode, n, env, env_then, c, cp, played, pairs=None):
         """A simultaneous choice in the step API's module: every listed seat's options are listed
         from the same position into rows of TMP (values, modes; each seat's first index and count),
         the generator yields once (seat field 0xFFFF: the caller reads the seats and their options
         from the rows the site names), the caller writes each seat's index chosen, and the choices
-        run in seat-list order, as the step API runs them."""
+        run in seat-list order, as the step API runs them. ``pairs``: options that are pairs,
+        ``(the listing's offset name, item type, first row of their parts)``: each seat's parts
+        sit after the others' (the offset is the count so far), read back for each seat's ``then``."""
         lines_s, row, cnt = self.snapshot(seats, env)
         base = self.depth  # rows: value, mode (chosen); all values, all modes; first, count; index chosen
         self.depth += 7
         self.max_depth = max(self.max_depth, self.depth)
         self.sites[-1]["simultaneous"] = {"seats": row, "rows": base}
-        k, q, tot = self.fresh("i"), self.fresh("i"), self.fresh("t")
+        k, q, tot = self.fresh("i"), self.fresh("i"), (self.fresh("t") if pairs is None else pairs[0])
         site = len(self.sites) - 1
         out = lines_s + [f"{tot} = 0", f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
             _indent(listing + [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return",
@@ -1392,9 +1429,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
                 f"    TMP[{base}, {k}] = TMP[{base + 2}, {q}]", f"    TMP[{base + 1}, {k}] = TMP[{base + 3}, {q}]",
                 f"    RI[{RI_ACTIONS}] += 1"]
         then = self.block(c.get("then", []), env_then, cp + ".then")
+        read = [] if pairs is None else compound.bind_chosen(value, pairs[1], pairs[2])
         out += [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]", f"    {value} = TMP[{base}, {k}]",
-                f"    {mode} = TMP[{base + 1}, {k}]"] + _indent(played + then)
-        self.depth -= 8
+                f"    {mode} = TMP[{base + 1}, {k}]"] + _indent(read + played + then)
+        self.depth -= 8 + (0 if pairs is None else len(pairs[1]))
         return out
 
 
@@ -1471,6 +1509,7 @@ def _lower(low, bodies_of) -> tuple:
         low.counter = 0
         low.needed_phases = set()
         low.max_depth = 0
+        low.room = 0
         low.memo_slots = 0
         low.sites = []
         low.phase_calls = {}
@@ -1495,6 +1534,9 @@ def _lower(low, bodies_of) -> tuple:
         "realtime": low.last_slot is not None, "lists": bool(low.list_rows),
         "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()] + low.map_defaults(),
         "depth": low.max_depth + 2,
+        # the rows' room: MAX_LIST for lists known only at run time (checked as they are kept), more
+        # for a longer list of constant length (a choice among a product of options)
+        "width": max(MAX_LIST, low.room),
         "memo": low.memo_slots, "sites": list(low.sites),
         # (search hook) the variables holding a card: a search pins the cards they name
         "card_vars": [low.gvars[k] for k, t in low.gtypes.items() if t == CARD],

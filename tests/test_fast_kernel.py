@@ -578,3 +578,23 @@ def test_a_list_of_maps_in_a_variable_plays_the_step_apis_games():
     assert set(errors) - {0} == {8}
     with pytest.raises(RuleError, match="no entry at that position"):
         simulate(far, 20, 2, seed=100, fast=True)
+
+
+def test_lists_of_values_in_variables_and_a_product_choice_play_the_step_apis_games():
+    """Game variables holding a list of cards and one of numbers (set, appended to, two set in one
+    step, moved, counted), a simultaneous choice among product(): the same games. A `for` over a
+    list longer than the rows' room, its length known only at run time (an option), stops the
+    kernel's game (error 6), and the step API plays that game instead: the same scores."""
+    game = load_game(ROOT / "tests" / "specs" / "value_lists.yaml")
+    kernel = kernel_for(game)
+    assert kernel.info["width"] == 512  # (no list of constant length longer than the default room)
+    for players in (2, 4):
+        scores, lengths, errors = kernel.run(players, 100, 20)
+        for i in range(20):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+    long = load_game(ROOT / "tests" / "specs" / "value_lists.yaml", {"span": 2000})
+    assert kernel_for(long).source == kernel.source  # (the option is run-time data)
+    _, _, errors = kernel_for(long).run(3, 100, 4)
+    assert set(errors) == {6}
+    assert simulate(long, 4, 3, seed=100, fast=True).scores == simulate(long, 4, 3, seed=100).scores

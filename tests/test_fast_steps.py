@@ -26,7 +26,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {}), ("tests/specs/pairs.yaml", {}),
         ("specs/spades.yaml", {}), ("specs/spades.yaml", {"preset": "openspiel"}), ("tests/specs/teams.yaml", {}),
         ("tests/specs/indexing.yaml", {"pick": -1}), ("tests/specs/lists_and_ties.yaml", {}),
-        ("tests/specs/player_maps.yaml", {}), ("specs/skull_queen.yaml", {})]
+        ("tests/specs/player_maps.yaml", {}), ("specs/skull_queen.yaml", {}),
+        ("tests/specs/value_lists.yaml", {})]
 
 
 def _game(path, options):

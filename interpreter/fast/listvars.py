@@ -124,7 +124,8 @@ def store(low, which, r, path):
     i = low.fresh("i")
     stores = [f"for {i} in range({n}):"] + [f"    Z[{row + j}, {i}] = TMP[{base + j}, {i}]" for j in range(k)] + \
         [f"ZN[{row}] = {n}"]
-    low.depth -= k  # expressions use no rows of TMP: the rows stay as they are until the stores
+    # the rows stay taken until the set step's stores have run (the caller gives them back): another
+    # list set in the same step keeps its items in rows of its own
     return value, stores
 
 

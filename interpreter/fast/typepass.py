@@ -1099,6 +1099,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def s_set(self, step, env, path, add=False):
         key = "add" if add else "set"
         lines, stores, later = [], [], []
+        depth = self.depth  # (lists set here keep their items in rows of TMP until the stores: see listvars)
         for store, which, value in self.targets(step, key, env, path):
             if which[0] == "M":  # a player's whole map (maps.py)
                 more, st = self.map_assign(store, which[1], value, env, f"{path}.{key}", add)
@@ -1132,6 +1133,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             stores.append((store, tmp))
         for store, tmp in stores:
             lines += self.store_lines(store, tmp, add)
+        self.depth = depth
         return lines + later
 
     def s_add(self, step, env, path):

@@ -598,3 +598,27 @@ def test_lists_of_values_in_variables_and_a_product_choice_play_the_step_apis_ga
     _, _, errors = kernel_for(long).run(3, 100, 4)
     assert set(errors) == {6}
     assert simulate(long, 4, 3, seed=100, fast=True).scores == simulate(long, 4, 3, seed=100).scores
+
+
+@pytest.mark.parametrize("opts", [{}, {"lead_may_pass": True}])
+def test_climbing_turns_play_the_step_apis_games(opts):
+    """The climb step (turns until all the others pass, players going out, the pile clearing to
+    the last to play or the next player in): the same games at every player count."""
+    game = load_game(ROOT / "tests" / "specs" / "climb.yaml", opts)
+    kernel = kernel_for(game)
+    for players in range(game.min_players, game.max_players + 1):
+        scores, lengths, errors = kernel.run(players, 100, 20)
+        for i in range(20):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+
+
+def test_a_climb_over_seats_listed_twice_is_flagged_and_the_step_api_says_why(tmp_path):
+    path = tmp_path / "climb.yaml"
+    path.write_text((ROOT / "tests" / "specs" / "climb.yaml").read_text()
+                    .replace('players: "turn_order(1)"', 'players: "[0, 1, 0]"'))
+    game = load_game(path)
+    _, _, errors = kernel_for(game).run(3, 100, 3)
+    assert set(errors) == {11}  # ERR_CLIMB
+    with pytest.raises(RuleError, match="distinct seats"):
+        simulate(game, 3, 3, seed=100, fast=True)

@@ -257,6 +257,52 @@ def nested_map(low, t, env):
     return ListT(elem, loop, refs=refs)
 
 
+# -- lists of list literals ------------------------------------------------------------------------
+def tuple_list(low, items):
+    """A list literal whose items are list literals of single values (``[[a, b, 2], [c, d, 1]]``),
+    as a list of tuples (each item's parts bound in turn), or None when the items are not all
+    such lists of one length whose parts join by position."""
+    from .lowtypes import ListT, NUL, INT, _join
+    tuples = []
+    for it in items:
+        t = as_tuple(low, it) if isinstance(it, ListT) else it
+        if not isinstance(t, TupleV):
+            return None
+        tuples.append(t)
+    if len({len(t.parts) for t in tuples}) != 1:
+        return None
+    elem = list(tuples[0].types)
+    for t in tuples[1:]:
+        for k, ty in enumerate(t.types):
+            elem[k] = _join(elem[k], ty) if elem[k] is not None else None
+    if any(ty is None for ty in elem):
+        return None
+    elem = TupT(INT if ty == NUL else ty for ty in elem)
+    refs = set()
+    for t in tuples:
+        refs |= t.refs
+
+    def loop(var, lines):
+        out = []
+        for t in tuples:
+            out += item_loop(t, var, lines)
+        return out
+    return ListT(elem, loop, length=str(len(tuples)), refs=refs)
+
+
+def snapshot_parts(low, lst):
+    """Lines copying a list of tuples into rows of TMP (one per part: a ``for`` step loops over the
+    list as it was when the step began); returns ``(lines, first row, length name)``."""
+    from .lowtypes import _indent  # noqa: F401
+    k = len(lst.elem)
+    row = low.depth
+    low.depth += k
+    low.max_depth = max(low.max_depth, low.depth)
+    n, v = low.fresh("t"), low.fresh("v")
+    store = [f"TMP[{row + j}, {n}] = {p}" for j, p in enumerate(parts_of(v, k))]
+    return [f"{n} = 0"] + lst.loop(v, low.room_for(lst)(n) + store + [f"{n} += 1"]), row, n
+
+
 # -- product() ---------------------------------------------------------------------------------------
 def product(low, args, env):
     """``product(A, B, ...)``: the list of tuples ``[a, b, ...]`` in the order the step API's

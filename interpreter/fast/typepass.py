@@ -59,7 +59,7 @@ from .lowtypes import (ERR_MAX_ACTIONS, BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS,
                        RI_MAX_ACTIONS, RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
-from . import compound, listvars, realtime
+from . import climb, compound, listops, listvars, realtime
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -484,7 +484,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         types = set()
         for it in items:
             if isinstance(it, ListT) or not isinstance(it, tuple):
-                raise NotTyped("a list of lists", self.path)
+                pairs = compound.tuple_list(self, items)  # a list of list literals: a list of tuples
+                if pairs is None:
+                    raise NotTyped("a list of lists (of several lengths, or made at run time)", self.path)
+                return pairs
             types.add(it[1])
         elem = NUL
         for ty in types:
@@ -657,7 +660,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return self.list_index(t, env)  # (teams.py)
 
     def e_slice(self, t, env):
-        raise NotTyped("slicing (x[a:b]): lists are not kernel values", self.path)
+        return listops.slice_list(self, t, env)
 
     def e_let_expr(self, t, env):
         name, value, body = t.children
@@ -926,6 +929,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def call_str(self, args, env):
         return compound.call_str(self, args, env)
 
+    def call_sort_by(self, args, env):
+        return listops.sort_by(self, args, env)
+
     def call_product(self, args, env):
         return compound.product(self, args, env)
 
@@ -960,6 +966,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def s_realtime(self, step, env, path):
         return realtime.lower_realtime(self, step, env, path)
 
+    def s_climb(self, step, env, path):
+        return climb.lower_climb(self, step, env, path)
+
     def s_log(self, step, env, path):
         return []  # messages change nothing in the game
 
@@ -991,6 +1000,17 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return lines, row, n
 
     def for_loop(self, var_name, lst, body_steps, env, path, var_type=None):
+        if isinstance(lst.elem, compound.TupT):  # a list of tuples: one row per part
+            lines, row, n = compound.snapshot_parts(self, lst)
+            v, i = self.fresh("v"), self.fresh("i")
+            env2 = dict(env)
+            if var_name is not None:
+                env2[var_name] = compound.bind(v, lst.elem)
+            body = self.block(body_steps, env2, path)
+            self.depth -= len(lst.elem)
+            return lines + [f"for {i} in range({n}):"] + \
+                [f"    {p} = TMP[{row + k}, {i}]" for k, p in enumerate(compound.parts_of(v, len(lst.elem)))] + \
+                _indent(body)
         lines, row, n = self.snapshot(lst, env)
         v, i = self.fresh("v"), self.fresh("i")
         env2 = dict(env)
@@ -1381,6 +1401,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             self.depth -= len(elem)
         env_then = env_then_of(seat)
         played = played_of(value, seat, mode)
+        self.choice_value = value  # (what was chosen, NULL for the optional action: see climb.py)
         if seats is None:
             then = self.block(c.get("then", []), env_then, cp + ".then")
             return lines + listing + pick + played + then
@@ -1441,7 +1462,6 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
               "deal", "choose", "log", "end", "random", "realtime", "show", "assert", "climb")
 REFUSED = {"realtime": "a realtime step (several players act at once, in an order the scheduler decides)",
-           "climb": "a climb step (turns until all the others pass: the kernel has no such turn order yet)",
            "end": "an end step (the game ends in the middle of a phase)",
            "assert": "an assert step"}
 

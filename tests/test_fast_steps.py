@@ -78,7 +78,7 @@ def test_specs_it_cannot_run_say_why():
     game = load_game(ROOT / "specs" / "queen_of_scots.yaml")
     with pytest.raises(RulebookError, match="zone of sets"):
         game.new_state(2, seed=1, fast=True)
-    with pytest.raises(RulebookError, match="list of lists|a choice with min"):
+    with pytest.raises(RulebookError, match="several cards at once"):
         load_game(ROOT / "specs" / "president.yaml").new_state(4, seed=1, fast=True)
     for big in (2 ** 63, -(2 ** 63)):
         with pytest.raises(RulebookError, match="fits in 64 bits"):

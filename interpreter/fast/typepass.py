@@ -1273,7 +1273,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         cp = path + ".choose"
         for key in ("min", "max", "valid", "each"):
             if key in c:
-                raise NotTyped(f"a choice with {key}:", cp)
+                raise NotTyped(f"a choice of several cards at once (a choice with {key}:, picked card by card "
+                               f"with pick/undo in the step API)", cp)
         optional = c.get("optional")
         if optional is True:
             optional = {}

@@ -293,7 +293,6 @@ def tuple_list(low, items):
 def snapshot_parts(low, lst):
     """Lines copying a list of tuples into rows of TMP (one per part: a ``for`` step loops over the
     list as it was when the step began); returns ``(lines, first row, length name)``."""
-    from .lowtypes import _indent  # noqa: F401
     k = len(lst.elem)
     row = low.depth
     low.depth += k

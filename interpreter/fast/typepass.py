@@ -31,9 +31,12 @@ asking a bot (the caller writes the index chosen into ``RI``).
 Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a game variable's list
 that no step changes are lowered by :mod:`interpreter.fast.teams`; a player variable holding a map
 with fixed keys by :mod:`interpreter.fast.maps`. Pairs, map literals and comprehensions over several
-lists are lowered in :mod:`interpreter.fast.compound`, lists of maps in game variables in
-:mod:`interpreter.fast.listvars`, real-time steps (with the round-robin scheduler) in
-:mod:`interpreter.fast.realtime`.
+lists and ``product()`` are lowered in :mod:`interpreter.fast.compound`, lists of maps and of single
+values in game variables in :mod:`interpreter.fast.listvars`, real-time steps (with the round-robin
+scheduler) in :mod:`interpreter.fast.realtime`, ``climb`` steps in :mod:`interpreter.fast.climb`,
+``sort_by`` and slicing in :mod:`interpreter.fast.listops`. The rows of ``TMP``/``OPT`` are as wide
+as the longest list of constant length a step keeps (``info["width"]``, at least MAX_LIST); a
+list whose length is known only at run time is checked as it is kept (error 6).
 
 What does not type raises :class:`NotTyped` with the reason and the spec path (zones of sets, a
 variable a step sets to a list of single values, an ``end`` step, ...): ``simulate`` then runs the

@@ -200,6 +200,9 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("spades", ()) in typed and ("spades", (("preset", "openspiel"),)) in typed  # teams, trick[0]
     assert ("go_fish", ()) in typed  # pairs as options, several lists, a map literal, str()
     assert ("ligretto_classic", ()) in typed  # real time, cards of each player, a list of maps in a variable
+    # a simultaneous choice among product() (1,250 options a seat: rows sized at compile time), a
+    # variable holding a list of cards
+    assert ("skull_queen", ()) in typed
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -613,3 +616,47 @@ def test_a_list_of_maps_in_a_variable_plays_the_step_apis_games():
     assert set(errors) - {0} == {8}
     with pytest.raises(RuleError, match="no entry at that position"):
         simulate(far, 20, 2, seed=100, fast=True)
+
+
+def test_lists_of_values_in_variables_and_a_product_choice_play_the_step_apis_games():
+    """Game variables holding a list of cards and one of numbers (set, appended to, two set in one
+    step, moved, counted), a simultaneous choice among product(): the same games. A `for` over a
+    list longer than the rows' room, its length known only at run time (an option), stops the
+    kernel's game (error 6), and the step API plays that game instead: the same scores."""
+    game = load_game(ROOT / "tests" / "specs" / "value_lists.yaml")
+    kernel = kernel_for(game)
+    assert kernel.info["width"] == 512  # (no list of constant length longer than the default room)
+    for players in (2, 4):
+        scores, lengths, errors = kernel.run(players, 100, 20)
+        for i in range(20):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+    long = load_game(ROOT / "tests" / "specs" / "value_lists.yaml", {"span": 2000})
+    assert kernel_for(long).source == kernel.source  # (the option is run-time data)
+    _, _, errors = kernel_for(long).run(3, 100, 4)
+    assert set(errors) == {6}
+    assert simulate(long, 4, 3, seed=100, fast=True).scores == simulate(long, 4, 3, seed=100).scores
+
+
+@pytest.mark.parametrize("opts", [{}, {"lead_may_pass": True}])
+def test_climbing_turns_play_the_step_apis_games(opts):
+    """The climb step (turns until all the others pass, players going out, the pile clearing to
+    the last to play or the next player in): the same games at every player count."""
+    game = load_game(ROOT / "tests" / "specs" / "climb.yaml", opts)
+    kernel = kernel_for(game)
+    for players in range(game.min_players, game.max_players + 1):
+        scores, lengths, errors = kernel.run(players, 100, 20)
+        for i in range(20):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+
+
+def test_a_climb_over_seats_listed_twice_is_flagged_and_the_step_api_says_why(tmp_path):
+    path = tmp_path / "climb.yaml"
+    path.write_text((ROOT / "tests" / "specs" / "climb.yaml").read_text()
+                    .replace('players: "turn_order(1)"', 'players: "[0, 1, 0]"'))
+    game = load_game(path)
+    _, _, errors = kernel_for(game).run(3, 100, 3)
+    assert set(errors) == {11}  # ERR_CLIMB
+    with pytest.raises(RuleError, match="distinct seats"):
+        simulate(game, 3, 3, seed=100, fast=True)

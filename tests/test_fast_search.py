@@ -171,3 +171,16 @@ def test_search_in_the_kernel_with_zones_of_sets():
     for bot in (GreedyAgent(iterations=20, seed=1), ISMCTSAgent(iterations=20, seed=1)):
         st = play_game(game, 3, 2, [RandomAgent(0), bot, RandomAgent(2)], fast=True)
         assert st.is_terminal() and bot.kernel_decisions > 0 and bot.python_decisions == 0
+
+
+@pytest.mark.parametrize("agent", [ISMCTSAgent, GreedyAgent])
+def test_search_over_a_choice_of_1250_options_in_the_kernel(agent):
+    """Skull Queen's placement (product(): 1,250 options a seat, four seats at once) is searched
+    in the kernel: the tree's and greedy's per-option arrays are as wide as the kernel's rows (they
+    held 512, and a wider choice wrote past them: the process died); every decision of a 4-player
+    game runs there."""
+    game = load_game(SPECS / "skull_queen.yaml")
+    bot = agent(iterations=20, seed=3)
+    st = play_game(game, 4, 5, [bot, RandomAgent(1), RandomAgent(2), RandomAgent(3)], fast=True)
+    assert st.is_terminal() and bot.kernel_decisions > 0 and bot.python_decisions == 0
+    assert any(text.startswith("place ") for seat, text in st.history if seat == 0)

@@ -26,7 +26,9 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {}), ("tests/specs/pairs.yaml", {}),
         ("specs/spades.yaml", {}), ("specs/spades.yaml", {"preset": "openspiel"}), ("tests/specs/teams.yaml", {}),
         ("tests/specs/indexing.yaml", {"pick": -1}), ("tests/specs/lists_and_ties.yaml", {}),
-        ("tests/specs/player_maps.yaml", {}), ("tests/specs/set_zones.yaml", {})]
+        ("tests/specs/player_maps.yaml", {}), ("tests/specs/set_zones.yaml", {}), ("specs/skull_queen.yaml", {}),
+        ("tests/specs/value_lists.yaml", {}), ("tests/specs/climb.yaml", {}),
+        ("tests/specs/climb.yaml", {"lead_may_pass": True})]
 
 
 def _game(path, options):
@@ -76,8 +78,8 @@ def test_specs_it_cannot_run_say_why():
     game = load_game(ROOT / "specs" / "queen_of_scots.yaml")
     with pytest.raises(RulebookError, match=r"a choice of several cards \(choose with min:\)"):
         game.new_state(2, seed=1, fast=True)
-    with pytest.raises(RulebookError, match="climb step"):
-        load_game(ROOT / "tests" / "specs" / "climb.yaml").new_state(2, seed=1, fast=True)
+    with pytest.raises(RulebookError, match="several cards at once"):
+        load_game(ROOT / "specs" / "president.yaml").new_state(4, seed=1, fast=True)
     for big in (2 ** 63, -(2 ** 63)):
         with pytest.raises(RulebookError, match="fits in 64 bits"):
             load_game(ROOT / "specs" / "oh_hell.yaml").new_state(4, seed=big, fast=True)

@@ -260,6 +260,119 @@ def nested_map(low, t, env):
     return ListT(elem, loop, refs=refs)
 
 
+# -- lists of list literals ------------------------------------------------------------------------
+def tuple_list(low, items):
+    """A list literal whose items are list literals of single values (``[[a, b, 2], [c, d, 1]]``),
+    as a list of tuples (each item's parts bound in turn), or None when the items are not all
+    such lists of one length whose parts join by position."""
+    from .lowtypes import ListT, NUL, INT, _join
+    tuples = []
+    for it in items:
+        t = as_tuple(low, it) if isinstance(it, ListT) else it
+        if not isinstance(t, TupleV):
+            return None
+        tuples.append(t)
+    if len({len(t.parts) for t in tuples}) != 1:
+        return None
+    elem = list(tuples[0].types)
+    for t in tuples[1:]:
+        for k, ty in enumerate(t.types):
+            elem[k] = _join(elem[k], ty) if elem[k] is not None else None
+    if any(ty is None for ty in elem):
+        return None
+    elem = TupT(INT if ty == NUL else ty for ty in elem)
+    refs = set()
+    for t in tuples:
+        refs |= t.refs
+
+    def loop(var, lines):
+        out = []
+        for t in tuples:
+            out += item_loop(t, var, lines)
+        return out
+    return ListT(elem, loop, length=str(len(tuples)), refs=refs)
+
+
+def snapshot_parts(low, lst):
+    """Lines copying a list of tuples into rows of TMP (one per part: a ``for`` step loops over the
+    list as it was when the step began); returns ``(lines, first row, length name)``."""
+    k = len(lst.elem)
+    row = low.depth
+    low.depth += k
+    low.max_depth = max(low.max_depth, low.depth)
+    n, v = low.fresh("t"), low.fresh("v")
+    store = [f"TMP[{row + j}, {n}] = {p}" for j, p in enumerate(parts_of(v, k))]
+    return [f"{n} = 0"] + lst.loop(v, low.room_for(lst)(n) + store + [f"{n} += 1"]), row, n
+
+
+# -- product() ---------------------------------------------------------------------------------------
+def product(low, args, env):
+    """``product(A, B, ...)``: the list of tuples ``[a, b, ...]`` in the order the step API's
+    ``product`` lists them (the last list varying fastest), written as nested loops binding the
+    parts. Its length is the product of the lists' lengths (a constant when theirs are: a choice
+    over it then sizes the kernel's rows at compile time, see ``Lowering.room_for``)."""
+    from ..expr.builtins import MAX_ITEMS
+    from .lowtypes import ERR_INDEX, RI_ERROR, ListT, NotTyped, _empty_list, _fold, _indent
+    if not args:
+        raise NotTyped("product() of no lists", low.path)
+    srcs = []
+    for a in args:
+        src = low.lst(a, env)
+        require_scalar_items(low, src, "product()")
+        if src.length == "0":
+            return _empty_list()
+        srcs.append(src)
+    elem = TupT(src.elem for src in srcs)
+    refs = set()
+    for src in srcs:
+        refs |= src.refs
+    lengths = [src.length for src in srcs]
+    length = None
+    if all(x is not None for x in lengths):
+        length = " * ".join(f"({x})" for x in lengths)
+        known = _fold(length)
+        length = str(known) if type(known) is int else length
+
+    out = ListT(elem, None, length=length, refs=refs)
+    out.distinct = all(_distinct(low, src) for src in srcs)  # (then every option reads differently)
+
+    def loop(var, lines):
+        core = lines
+        for part, src in reversed(list(zip(parts_of(var, len(srcs)), srcs))):
+            core = src.loop(part, core)
+        known = _fold(length) if length is not None else None
+        if type(known) is int and known <= MAX_ITEMS:
+            return core
+        # the step API refuses a product of more than MAX_ITEMS items: the game is flagged (error 7)
+        total, n, w = low.fresh("t"), low.fresh("t"), low.fresh("v")
+        size = [f"{total} = 1"]
+        for src in srcs:
+            size += [f"{n} = 0"] + src.loop(w, [f"{n} += 1"]) + [f"{total} *= {n}"]
+        return size + [f"if {total} > {MAX_ITEMS}:", f"    RI[{RI_ERROR}] = {ERR_INDEX}",
+                       f"if {total} <= {MAX_ITEMS}:"] + _indent(core)
+    out.loop = loop
+    return out
+
+
+def _distinct(low, src) -> bool:
+    """Whether the items of ``src`` read differently, as the step API writes them (ignoring
+    case), by construction: a range, or a list literal of distinct constant numbers or texts."""
+    from .lowtypes import TEXT, _fold
+    if getattr(src, "distinct", False):
+        return True
+    items = getattr(src, "items", None)
+    if items is None:
+        return False
+    values = [_fold(c) for c, _ in items]
+    if any(type(v) is not int for v in values):
+        return False
+    if src.elem == TEXT:
+        texts = {low.text(t): t for t in low.texts}
+        words = [text_of_value(v, texts) for v in values]
+        return None not in words and len({w.lower() for w in words}) == len(words)
+    return len(set(values)) == len(values)
+
+
 # -- lists joined ---------------------------------------------------------------------------------
 def concat(low, a, b):
     """``xs + ys`` of two lists where they are consumed: one loop after the other."""
@@ -373,13 +486,16 @@ def call_str(low, args, env):
 
 
 # -- choices over a list of tuples -------------------------------------------------------------
-def tuple_options(low, lst, value, where_of, env_opt, as_name):
+def tuple_options(low, lst, value, where_of, env_opt, as_name, offset=None, seats=1):
     """The listing of a choice whose options are a list of tuples: each option's parts into rows
-    ``row..row+n-1`` of TMP (one per part), its place into ``OPT[0]`` (``OPT[1]`` null), options
-    reading the same (equal parts; cards by name) once, those passing ``where`` only. Returns
+    ``row..row+n-1`` of TMP (one per part), its place there into ``OPT[0]`` (``OPT[1]`` null),
+    options reading the same (equal parts; cards by name) once (a list whose items differ by
+    construction, ``lst.distinct``, is not searched for repeats), those passing ``where`` only.
+    ``offset`` (a generated name): the places start there, so the options of the seats of a
+    simultaneous choice (``seats`` of them at most) sit side by side in the rows. Returns
     ``(lines, count name, row)``; ``where_of(env)`` lowers the choice's ``where`` with the option
     bound. The rows are taken from ``low.depth`` (the caller gives them back after the pick)."""
-    from .lowtypes import CARD, RI_ERROR, _indent
+    from .lowtypes import CARD, _indent
     n_parts = len(lst.elem)
     row = low.depth
     low.depth += n_parts
@@ -389,18 +505,22 @@ def tuple_options(low, lst, value, where_of, env_opt, as_name):
     where = where_of(env_opt)
     xs = parts_of(x, n_parts)
     vs = parts_of(value, n_parts)
+    at = n if offset is None else f"{offset} + {n}"
 
     def same(k):
-        a, b = f"TMP[{row + k}, {j}]", xs[k]
+        a, b = f"TMP[{row + k}, {j if offset is None else f'{offset} + {j}'}]", xs[k]
         if lst.elem[k] == CARD:
             return f"card_get(ATTR[{low.name_id_row}], {a}) == card_get(ATTR[{low.name_id_row}], {b})"
         return f"{a} == {b}"
-    test = " and ".join(same(k) for k in range(n_parts))
-    body = [f"{dup} = False", f"for {j} in range({n}):", f"    if {test}:", f"        {dup} = True"]
-    body += [f"{vs[k]} = {xs[k]}" for k in range(n_parts)]
-    store = [f"TMP[{row + k}, {n}] = {xs[k]}" for k in range(n_parts)]
-    body += [f"if not {dup} and {where}:", f"    if {n} >= len(TMP[0]):", f"        RI[{RI_ERROR}] = 6", "        return"] + \
-        _indent(store + [f"OPT[0, {n}] = {n}", f"OPT[1, {n}] = NULL", f"{n} += 1"])
+    body = [f"{vs[k]} = {xs[k]}" for k in range(n_parts)]
+    keep = where
+    if not getattr(lst, "distinct", False):
+        test = " and ".join(same(k) for k in range(n_parts))
+        body = [f"{dup} = False", f"for {j} in range({n}):", f"    if {test}:", f"        {dup} = True"] + body
+        keep = f"not {dup} and {where}"
+    store = [f"TMP[{row + k}, {at}] = {xs[k]}" for k in range(n_parts)]
+    body += [f"if {keep}:"] + _indent(low.room_for(lst, seats)(at) + store +
+                                      [f"OPT[0, {n}] = {at}", f"OPT[1, {n}] = NULL", f"{n} += 1"])
     return [f"{n} = 0"] + lst.loop(x, body), n, row
 
 

@@ -79,8 +79,8 @@ def state_arrays(game, info: dict, num_players: int, generators: int) -> dict:
         PB=np.full(nc, NULL, dtype=np.int64), MD=np.full(nc, NULL, dtype=np.int64),
         LOC=loc, ATTR=np.array(info["attrs"], dtype=np.int64),
         NP=np.int64(num_players), RG=np.zeros((generators, STATE_SIZE), dtype=np.int64),
-        RI=np.zeros(RI_SIZE, dtype=np.int64), TMP=np.zeros((info["depth"], max(MAX_LIST, nc)), dtype=np.int64),
-        OPT=np.zeros((2, max(MAX_LIST, nc * (1 + len(info["attrs"])))), dtype=np.int64),
+        RI=np.zeros(RI_SIZE, dtype=np.int64), TMP=np.zeros((info["depth"], max(info["width"], nc)), dtype=np.int64),
+        OPT=np.zeros((2, max(info["width"], nc * (1 + len(info["attrs"])))), dtype=np.int64),
         SB=np.zeros(320, dtype=np.uint8), SK=np.zeros(max(64, nc), dtype=np.int64),
         SEEN=np.zeros(max(64, nc), dtype=np.int64), MEMO=np.zeros(max(1, info["memo"]), dtype=np.int64))
 

@@ -1,6 +1,8 @@
 """Game variables holding a list of records in the typed kernel: ``rows: []`` then
 ``set: {rows: "rows + [{'seat': p, 'total': 1}]"}``, ``set: {"rows[k]": {...}}`` and
-comprehensions over ``rows`` reading ``r['total']``.
+comprehensions over ``rows`` reading ``r['total']``; and game variables holding a list of single
+values (cards, numbers, texts: ``set: {group: "[c in trick where c.suit == s]"}``), kept in one row
+of ``Z`` the same way (its type is then the items' type, not a RecT).
 
 A record is a map literal with constant keys (numbers or texts) whose values are single values
 (:class:`RecT`: its keys, in key order, and the type of each value). A variable holding a list of
@@ -50,6 +52,12 @@ def read(low, name):
     from .lowtypes import ListT
 
     row, ty = low.list_rows[name]
+    if not isinstance(ty, RecT):  # a list of single values: one row
+
+        def loop1(var, body):
+            i = low.fresh("i")
+            return [f"for {i} in range(ZN[{row}]):", f"    {var} = Z[{row}, {i}]"] + ["    " + ln for ln in body]
+        return ListT(ty, loop1, length=f"ZN[{row}]")
 
     def loop(var, body):
         i = low.fresh("i")
@@ -61,17 +69,24 @@ def read(low, name):
 
 def _register(low, name, ty):
     """Rows for the variable (made once, kept across the lowering's passes); its type joined."""
+    from .lowtypes import NotTyped, _join
     rows = low.list_rows
     if name not in rows:
         rows[name] = (low.rows, ty)
-        low.rows += len(ty)
+        low.rows += len(ty) if isinstance(ty, RecT) else 1
         low.changed = True
         return
     row, old = rows[name]
-    if len(old) != len(ty):
-        from .lowtypes import NotTyped
+    if isinstance(old, RecT) != isinstance(ty, RecT):
+        raise NotTyped(f"variable {name!r} holds lists of maps and lists of single values", low.path)
+    if not isinstance(ty, RecT):
+        new = _join(old, ty)
+        if new is None:
+            raise NotTyped(f"variable {name!r} holds lists of {old}s and of {ty}s", low.path)
+    elif len(old) != len(ty):
         raise NotTyped(f"variable {name!r} holds lists of maps with different keys", low.path)
-    new = join(old, ty, low)
+    else:
+        new = join(old, ty, low)
     if new != old:
         rows[name] = (row, new)
         low.changed = True
@@ -86,27 +101,31 @@ def store(low, which, r, path):
                        f"variables only)", path)
     if r.length == "0" and name not in low.list_rows:
         return None  # [] before anything else: not yet a list of records (typed as an empty list)
-    if not isinstance(r.elem, RecT):
-        if r.length == "0":
-            r.elem = low.list_rows[name][1]
-        else:
-            raise NotTyped(f"variable {name!r} is set to a list of {r.elem}s (the kernel keeps lists of maps "
-                           f"with constant keys in variables)", path)
+    from .compound import TupT
+    from .lowtypes import NUL
+    if r.length == "0" or r.elem == NUL:
+        r.elem = low.list_rows[name][1] if name in low.list_rows else r.elem
+    if isinstance(r.elem, TupT) and not isinstance(r.elem, RecT):
+        raise NotTyped(f"variable {name!r} is set to a list of lists (the kernel keeps lists of maps with "
+                       f"constant keys, and lists of single values, in variables)", path)
+    if r.elem == NUL:
+        return None  # (only nulls so far: typed once something else is stored)
     _register(low, name, r.elem)
     row, ty = low.list_rows[name]
-    k = len(ty)
+    k = len(ty) if isinstance(ty, RecT) else 1
     base = low.depth
     low.depth += k
     low.max_depth = max(low.max_depth, low.depth)
     n, v = low.fresh("t"), low.fresh("v")
-    parts = parts_of(v, k)
+    parts = parts_of(v, k) if isinstance(ty, RecT) else [v]
     body = [f"if {n} >= len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return"] + \
         [f"TMP[{base + j}, {n}] = {p}" for j, p in enumerate(parts)] + [f"{n} += 1"]
     value = [f"{n} = 0"] + r.loop(v, body) + [f"if {n} > len(Z[0]):", f"    RI[{RI_ERROR}] = 6", "    return"]
     i = low.fresh("i")
     stores = [f"for {i} in range({n}):"] + [f"    Z[{row + j}, {i}] = TMP[{base + j}, {i}]" for j in range(k)] + \
         [f"ZN[{row}] = {n}"]
-    low.depth -= k  # expressions use no rows of TMP: the rows stay as they are until the stores
+    # the rows stay taken until the set step's stores have run (the caller gives them back): another
+    # list set in the same step keeps its items in rows of its own
     return value, stores
 
 

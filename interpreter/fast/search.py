@@ -703,6 +703,7 @@ class SearchKernel:
         info, game = self.info, self.game
         st = state_arrays(game, info, num_players, 1)
         nc, rows = info["ncards"], info["rows"]
+        wide = max(st["OPT"].shape[1], st["TMP"].shape[1])  # the most options one choice may list
         w = {k: st[k] for k in STATE_ARGS}
         w.update(ZINIT=st["Z"].copy(), ZNINIT=st["ZN"].copy(), GVINIT=st["GV"].copy(), PVINIT=st["PV"].copy(),
                  SI=np.zeros(SI_SIZE, dtype=np.int64), SF=np.zeros(2 + 2 * num_players),
@@ -710,10 +711,10 @@ class SearchKernel:
                  EVO=np.zeros((256, nc), dtype=np.int64), SIG=np.arange(nc, dtype=np.int64),
                  INU=np.zeros(nc, dtype=np.bool_), EXCL=np.zeros((nc, rows), dtype=np.bool_),
                  TI=np.zeros((7, size), dtype=np.int64), TF=np.zeros(size), PATH=np.zeros(size + 8, dtype=np.int64),
-                 CH=np.zeros(max(512, nc * 8), dtype=np.int64), SITES=self.sites, VIS=np.zeros(rows, dtype=np.bool_),
+                 CH=np.zeros(max(512, nc * 8, wide), dtype=np.int64), SITES=self.sites, VIS=np.zeros(rows, dtype=np.bool_),
                  PINV=self._pins(), SLOTS=np.zeros((nc, 3), dtype=np.int64),
                  POOL=np.zeros(nc, dtype=np.int64), ORD=np.zeros(nc, dtype=np.int64), USED=np.zeros(nc, dtype=np.int64),
-                 VAL=np.zeros(num_players, dtype=np.int64), GT=np.zeros((2, 512)),
+                 VAL=np.zeros(num_players, dtype=np.int64), GT=np.zeros((2, max(512, wide))),
                  SNAP=np.zeros((64, st["Z"].size + st["ZN"].size + st["GV"].size + st["PV"].size + 3 * nc + 3),
                                dtype=np.int64))
         self._work[num_players] = w

@@ -31,9 +31,14 @@ asking a bot (the caller writes the index chosen into ``RI``).
 Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a game variable's list
 that no step changes are lowered by :mod:`interpreter.fast.teams`; a player variable holding a map
 with fixed keys by :mod:`interpreter.fast.maps`. Pairs, map literals and comprehensions over several
-lists are lowered in :mod:`interpreter.fast.compound`, lists of maps in game variables in
-:mod:`interpreter.fast.listvars`, real-time steps (with the round-robin scheduler) in
-:mod:`interpreter.fast.realtime`, zones of sets (a row of ``Z`` per set) in :mod:`interpreter.fast.setzones`.
+lists and ``product()`` are lowered in :mod:`interpreter.fast.compound`, lists of maps and of single
+values in game variables in :mod:`interpreter.fast.listvars`, real-time steps (with the round-robin
+scheduler) in :mod:`interpreter.fast.realtime`, ``climb`` steps in :mod:`interpreter.fast.climb`,
+zones of sets (a row of ``Z`` per set) in :mod:`interpreter.fast.setzones`, ``without()``, ``sort_by``
+and slicing in :mod:`interpreter.fast.listops`, melds of sets in :mod:`interpreter.fast.melds`. The
+rows of ``TMP``/``OPT`` are as wide as the longest list of constant length a step keeps
+(``info["width"]``, at least MAX_LIST); a list whose length is known only at run time is checked as
+it is kept (error 6).
 
 What does not type raises :class:`NotTyped` with the reason and the spec path (a set choice, a
 variable a step sets to a list of single values, an ``end`` step, ...): ``simulate`` then runs the
@@ -59,7 +64,7 @@ from .lowtypes import (ERR_MAX_ACTIONS, BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS,
                        RI_MAX_ACTIONS, RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
-from . import compound, listops, listvars, melds, realtime, setzones
+from . import climb, compound, listops, listvars, melds, realtime, setzones
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -247,6 +252,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.phase_fn = {name: f"ph{i}" for i, name in enumerate(self.phases)}
         self.depth = 0  # nesting of `for` snapshots (rows of TMP)
         self.max_depth = 1
+        self.room = 0  # the longest list of constant length a row of TMP or OPT keeps (see room_for)
 
     def card_table(self) -> list:
         """The card attribute table (rows of ``ATTR``: each attribute, name, id, modes, what each mode
@@ -459,7 +465,29 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def range_list(self, lo, hi, elem=INT):
         def loop(var, body):
             return [f"for {var} in range({lo}, {hi}):"] + _indent(body)
-        return ListT(elem, loop, length=f"max(0, ({hi}) - ({lo}))", refs=_names(lo, hi))
+        a, b = _fold(str(lo)), _fold(str(hi))
+        length = str(max(0, b - a)) if type(a) is int and type(b) is int else f"max(0, ({hi}) - ({lo}))"
+        out = ListT(elem, loop, length=length, refs=_names(lo, hi))
+        out.distinct = elem == INT  # (whole numbers, each read once)
+        return out
+
+    def room_for(self, lst, times=1):
+        """Room in the rows of TMP and OPT for ``times`` copies of ``lst`` (a list a step keeps:
+        a ``for`` snapshot, a choice's options; ``times`` the seats of a simultaneous choice): a
+        list whose length is a constant widens the rows to it at compile time (info["width"]);
+        a zone's list fits (the rows hold every card). Returns the guard lines to put before
+        each item's store, given the count so far (``guard(n)``): none when it fits by
+        construction, else a check flagging error 6 (the step API then replays the game) where a
+        list known only at run time would overrun the rows."""
+        known = _fold(lst.length) if lst.length is not None else None
+        if lst.length in ("NP", "max(0, (NP) - (0))"):  # the seats: at most the spec's most players
+            known = self.maxp
+        if type(known) is int:
+            self.room = max(self.room, known * times + 1)  # (+1: a choice's optional action)
+            return lambda n: []
+        if lst.zone is not None and times == 1:
+            return lambda n: []
+        return lambda n: [f"if {n} >= len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return"]
 
     def list_literal(self, items):
         if any(isinstance(it, compound.MapV) for it in items):
@@ -467,7 +495,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         types = set()
         for it in items:
             if isinstance(it, ListT) or not isinstance(it, tuple):
-                raise NotTyped("a list of lists", self.path)
+                pairs = compound.tuple_list(self, items)  # a list of list literals: a list of tuples
+                if pairs is None:
+                    raise NotTyped("a list of lists (of several lengths, or made at run time)", self.path)
+                return pairs
             types.add(it[1])
         elem = NUL
         for ty in types:
@@ -644,7 +675,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return self.list_index(t, env)  # (teams.py)
 
     def e_slice(self, t, env):
-        raise NotTyped("slicing (x[a:b]): lists are not kernel values", self.path)
+        return listops.slice_list(self, t, env)
 
     def e_let_expr(self, t, env):
         name, value, body = t.children
@@ -918,7 +949,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return listops.call_without(self, args, env)
 
     def call_product(self, args, env):
-        return listops.call_product(self, args, env)
+        return compound.product(self, args, env)
 
     def call_is_meld(self, args, env):
         return melds.call_is_meld(self, args, env)
@@ -928,6 +959,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def call_lay_offs(self, args, env):
         return melds.lay_offs(self, args, env)
+
+    def call_sort_by(self, args, env):
+        return listops.sort_by(self, args, env)
 
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)
@@ -960,6 +994,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def s_realtime(self, step, env, path):
         return realtime.lower_realtime(self, step, env, path)
 
+    def s_climb(self, step, env, path):
+        return climb.lower_climb(self, step, env, path)
+
     def s_log(self, step, env, path):
         return []  # messages change nothing in the game
 
@@ -988,10 +1025,21 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.depth += 1
         self.max_depth = max(self.max_depth, self.depth)
         n, v = self.fresh("t"), self.fresh("v")
-        lines = [f"{n} = 0"] + lst.loop(v, [f"TMP[{row}, {n}] = {v}", f"{n} += 1"])
+        lines = [f"{n} = 0"] + lst.loop(v, self.room_for(lst)(n) + [f"TMP[{row}, {n}] = {v}", f"{n} += 1"])
         return lines, row, n
 
     def for_loop(self, var_name, lst, body_steps, env, path, var_type=None):
+        if isinstance(lst.elem, compound.TupT):  # a list of tuples: one row per part
+            lines, row, n = compound.snapshot_parts(self, lst)
+            v, i = self.fresh("v"), self.fresh("i")
+            env2 = dict(env)
+            if var_name is not None:
+                env2[var_name] = compound.bind(v, lst.elem)
+            body = self.block(body_steps, env2, path)
+            self.depth -= len(lst.elem)
+            return lines + [f"for {i} in range({n}):"] + \
+                [f"    {p} = TMP[{row + k}, {i}]" for k, p in enumerate(compound.parts_of(v, len(lst.elem)))] + \
+                _indent(body)
         lines, row, n = self.snapshot(lst, env)
         v, i = self.fresh("v"), self.fresh("i")
         env2 = dict(env)
@@ -1100,6 +1148,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def s_set(self, step, env, path, add=False):
         key = "add" if add else "set"
         lines, stores, later = [], [], []
+        depth = self.depth  # (lists set here keep their items in rows of TMP until the stores: see listvars)
         for store, which, value in self.targets(step, key, env, path):
             if which[0] == "M":  # a player's whole map (maps.py)
                 more, st = self.map_assign(store, which[1], value, env, f"{path}.{key}", add)
@@ -1133,6 +1182,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             stores.append((store, tmp))
         for store, tmp in stores:
             lines += self.store_lines(store, tmp, add)
+        self.depth = depth
         return lines + later
 
     def s_add(self, step, env, path):
@@ -1266,7 +1316,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         cp = path + ".choose"
         for key in ("min", "max", "valid", "each"):
             if key in c:
-                raise NotTyped(f"a choice of several cards (choose with {key}:)", cp)
+                raise NotTyped(f"a choice of several cards (choose with {key}:), picked card by card with "
+                               f"pick/undo in the step API", cp)
         optional = c.get("optional")
         if optional is True:
             optional = {}
@@ -1286,6 +1337,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         value = self.fresh("v")
         env_opt = dict(env)
         env_opt[by_name] = (seat, INT)
+        tuple_row = None
         if "cards" in c:
             row = self.zone_row_code(c["cards"], env_opt, cp + ".cards")
             env_opt[as_name] = (value, CARD)
@@ -1318,14 +1370,14 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             lst = self.expr(c["options"], env_opt, cp + ".options")
             if not isinstance(lst, ListT):
                 raise NotTyped("options: that is not a list", cp)
-            tuple_row = None
             if isinstance(lst.elem, compound.TupT):
-                if seats is not None:
-                    raise NotTyped("a choice of several players over pairs (options that are lists)", cp)
+                # several seats: each seat's options after the others' in the rows (see sim_off)
+                sim_off = self.fresh("t") if seats is not None else None
 
                 def where_of(env_o):
                     return self.truth(parse(str(c["where"])), env_o) if "where" in c else "True"
-                listing, n, tuple_row = compound.tuple_options(self, lst, value, where_of, env_opt, as_name)
+                listing, n, tuple_row = compound.tuple_options(self, lst, value, where_of, env_opt, as_name,
+                                                               sim_off, self.maxp if seats is not None else 1)
                 hoisted, elem, to = [], lst.elem, None
             elif lst.elem not in (INT, BOOL, TEXT):
                 raise NotTyped(f"options that are {lst.elem}s (values are numbers or texts here)", cp)
@@ -1337,8 +1389,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             # options: the values in list order, one per text (a number or text reads as itself)
                 listing = [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
                                                      f"    if OPT[0, {j}] == {value}:", f"        {dup} = True",
-                                                     f"if not {dup} and {where}:", f"    OPT[0, {n}] = {value}",
-                                                     f"    OPT[1, {n}] = NULL", f"    {n} += 1"])
+                                                     f"if not {dup} and {where}:"] +
+                                                    _indent(self.room_for(lst, self.maxp if seats is not None else 1)(n) +
+                                                            [f"OPT[0, {n}] = {value}", f"OPT[1, {n}] = NULL",
+                                                             f"{n} += 1"]))
                 elem = lst.elem
                 to = None
         else:
@@ -1373,7 +1427,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
                                "optional": None if optional is None else str(optional.get("action", "pass"))})
             if seats is not None:
                 return self.simultaneous_steps(seats, listing, seat, value, mode, n, env, env_then_of(seat),
-                                               c, cp, played_of(value, seat, mode))
+                                               c, cp, played_of(value, seat, mode),
+                                               None if tuple_row is None else (sim_off, elem, tuple_row))
             # the caller reads the seat, the number of options (in OPT) and the site from the number
             # yielded (seat + options << 16 + site << 36), then writes the index chosen
             ask = [f"if RI[{RI_ERROR}] != 0:", "    return",  # (flagged by an expression: see teams.py)
@@ -1385,11 +1440,12 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         if not self.steps:  # a game past Game.max_actions: flagged, the step API raises its error
             pick += [f"if RI[{RI_ACTIONS}] > RI[{RI_MAX_ACTIONS}]:", f"    RI[{RI_ERROR}] = {ERR_MAX_ACTIONS}",
                      "    return"]
-        if "cards" not in c and tuple_row is not None:  # the chosen pair's parts, then its rows are free
+        if "cards" not in c and tuple_row is not None and seats is None:  # the chosen pair's parts, then its rows are free
             pick += compound.bind_chosen(value, elem, tuple_row)
             self.depth -= len(elem)
         env_then = env_then_of(seat)
         played = played_of(value, seat, mode)
+        self.choice_value = value  # (what was chosen, NULL for the optional action: see climb.py)
         if seats is None:
             then = self.block(c.get("then", []), env_then, cp + ".then")
             return lines + listing + pick + played + then
@@ -1399,27 +1455,34 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.depth += 2
         self.max_depth = max(self.max_depth, self.depth)
         k = self.fresh("i")
-        out = lines_s + [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
-            _indent(listing + pick) + [f"    TMP[{prow}, {k}] = {value}", f"    TMP[{prow + 1}, {k}] = {mode}"]
+        # options that are pairs: each seat's sit after the others' in the pairs' rows (from sim_off),
+        # kept until every seat's choice has run
+        pairs = tuple_row is not None and "cards" not in c
+        out = lines_s + ([f"{sim_off} = 0"] if pairs else []) + \
+            [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
+            _indent(listing + pick) + [f"    TMP[{prow}, {k}] = {value}", f"    TMP[{prow + 1}, {k}] = {mode}"] + \
+            ([f"    {sim_off} += {n}"] if pairs else [])
         then = self.block(c.get("then", []), env_then, cp + ".then")
         out += [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]", f"    {value} = TMP[{prow}, {k}]",
                 f"    {mode} = TMP[{prow + 1}, {k}]"] + \
-            _indent(played + then)
-        self.depth -= 3
+            _indent((compound.bind_chosen(value, elem, tuple_row) if pairs else []) + played + then)
+        self.depth -= 3 + (len(elem) if pairs else 0)
         return out
 
-    def simultaneous_steps(self, seats, listing, seat, value, mode, n, env, env_then, c, cp, played):
+    def simultaneous_steps(self, seats, listing, seat, value, mode, n, env, env_then, c, cp, played, pairs=None):
         """A simultaneous choice in the step API's module: every listed seat's options are listed
         from the same position into rows of TMP (values, modes; each seat's first index and count),
         the generator yields once (seat field 0xFFFF: the caller reads the seats and their options
         from the rows the site names), the caller writes each seat's index chosen, and the choices
-        run in seat-list order, as the step API runs them."""
+        run in seat-list order, as the step API runs them. ``pairs``: options that are pairs,
+        ``(the listing's offset name, item type, first row of their parts)``: each seat's parts
+        sit after the others' (the offset is the count so far), read back for each seat's ``then``."""
         lines_s, row, cnt = self.snapshot(seats, env)
         base = self.depth  # rows: value, mode (chosen); all values, all modes; first, count; index chosen
         self.depth += 7
         self.max_depth = max(self.max_depth, self.depth)
         self.sites[-1]["simultaneous"] = {"seats": row, "rows": base}
-        k, q, tot = self.fresh("i"), self.fresh("i"), self.fresh("t")
+        k, q, tot = self.fresh("i"), self.fresh("i"), (self.fresh("t") if pairs is None else pairs[0])
         site = len(self.sites) - 1
         out = lines_s + [f"{tot} = 0", f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]"] + \
             _indent(listing + [f"if {n} == 0:", f"    RI[{RI_ERROR}] = 5", "    return",
@@ -1433,16 +1496,16 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
                 f"    TMP[{base}, {k}] = TMP[{base + 2}, {q}]", f"    TMP[{base + 1}, {k}] = TMP[{base + 3}, {q}]",
                 f"    RI[{RI_ACTIONS}] += 1"]
         then = self.block(c.get("then", []), env_then, cp + ".then")
+        read = [] if pairs is None else compound.bind_chosen(value, pairs[1], pairs[2])
         out += [f"for {k} in range({cnt}):", f"    {seat} = TMP[{row}, {k}]", f"    {value} = TMP[{base}, {k}]",
-                f"    {mode} = TMP[{base + 1}, {k}]"] + _indent(played + then)
-        self.depth -= 8
+                f"    {mode} = TMP[{base + 1}, {k}]"] + _indent(read + played + then)
+        self.depth -= 8 + (0 if pairs is None else len(pairs[1]))
         return out
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
               "deal", "choose", "log", "end", "random", "realtime", "show", "assert", "climb")
 REFUSED = {"realtime": "a realtime step (several players act at once, in an order the scheduler decides)",
-           "climb": "a climb step (turns until all the others pass: the kernel has no such turn order yet)",
            "end": "an end step (the game ends in the middle of a phase)",
            "assert": "an assert step"}
 
@@ -1512,6 +1575,7 @@ def _lower(low, bodies_of) -> tuple:
         low.counter = 0
         low.needed_phases = set()
         low.max_depth = 0
+        low.room = 0
         low.memo_slots = 0
         low.sites = []
         low.phase_calls = {}
@@ -1537,6 +1601,9 @@ def _lower(low, bodies_of) -> tuple:
         "realtime": low.last_slot is not None, "lists": bool(low.list_rows),
         "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()] + low.map_defaults(),
         "depth": low.max_depth + 2,
+        # the rows' room: MAX_LIST for lists known only at run time (checked as they are kept), more
+        # for a longer list of constant length (a choice among a product of options)
+        "width": max(MAX_LIST, low.room),
         "memo": low.memo_slots, "sites": list(low.sites),
         # (search hook) the variables holding a card: a search pins the cards they name
         "card_vars": [low.gvars[k] for k, t in low.gtypes.items() if t == CARD],

@@ -106,6 +106,23 @@ def test_action_table_is_the_same_in_another_process_and_needs_no_games(monkeypa
     assert sp.action_table_digest == other == Spaces(game, 3, seed=7).action_table_digest
 
 
+def test_openspiel_registration_plays_no_game_and_bounds_the_length_by_max_actions(monkeypatch):
+    """Registering a spec builds its spaces only (the board Ligretto played 10 random games, ~5 s,
+    to guess max_game_length); the bound is the engine's own max_actions, and a random game of the
+    registered spec stays within it."""
+    pyspiel = _need("pyspiel")
+    from interpreter.engine.game import Game
+    from interpreter.adapters.openspiel_game import register
+    real = Game.new_state
+    monkeypatch.setattr(Game, "new_state", lambda *a, **k: pytest.fail("a game was played"))
+    name = register(SPECS / "ligretto.yaml", players=3)
+    monkeypatch.setattr(Game, "new_state", real)
+    game = pyspiel.load_game(name)
+    assert game.max_game_length() == load_game(SPECS / "ligretto.yaml").max_actions == 1_000_000
+    short = pyspiel.load_game(register(SPECS / "witches_of_blackmore.yaml", players=2, discovery=2))
+    assert 10 < short.max_game_length() < 1000  # discovery > 0: twice the longest of 2 games, plus 10
+
+
 def test_a_choice_the_spec_cannot_bound_is_named_with_its_line(tmp_path):
     spec = tmp_path / "unbounded.yaml"
     spec.write_text("""name: Unbounded

@@ -17,7 +17,7 @@ the pair's difference is the mean over both games of (mean score of the R seats 
 O seats), in Oh Hell points. A decision with one legal action is taken without asking a bot. The
 report is the mean difference over pairs with its 95% interval (mean +- 1.96 sd / sqrt(pairs)).
 
-The process lowers its own priority (``os.nice(10)``) and runs on one core; ``--out FILE.jsonl``
+The process lowers its own priority to niceness 10 and runs on one core; ``--out FILE.jsonl``
 keeps each pair as it ends and a later run with the same file resumes. A progress line per pair
 gives the running mean and interval and the CPU time used.
 
@@ -197,7 +197,7 @@ def main(argv=None) -> int:
     if len(layout) != args.players or set(layout) - set("ROX") or "R" not in layout or "O" not in layout:
         ap.error(f"--layout {layout!r}: one of R, O, X per seat ({args.players}), with at least one R and one O")
     try:
-        os.nice(10)
+        os.nice(max(0, 10 - os.nice(0)))  # niceness 10 (not more, when started under `nice` already)
     except OSError:
         pass
     import pyspiel

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -298,3 +299,15 @@ def test_pettingzoo_real_time_block_gives_every_seat_its_moves():
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert abs(sum(total.values()) - 1.0) < 1e-9
     assert set(seats) == {"player_0", "player_1"} and 0.4 < seats.count("player_0") / len(seats) < 0.6
+
+
+def test_adapter_bench_measures_each_way_to_step_a_spec():
+    """tools/adapter_bench.py's loops play random moves through OpenSpiel's adapter and the
+    kernel's step API (the figures are the tool's; here, that each loop steps and that a spec
+    the kernel does not run gives no kernel figure)."""
+    _need("pyspiel")
+    sys.path.insert(0, str(SPECS.parent / "tools"))
+    import adapter_bench
+    assert adapter_bench.openspiel_steps_per_second(SPECS / "oh_hell.yaml", 3, 0.05) > 0
+    assert adapter_bench.kernel_steps_per_second(load_game(SPECS / "oh_hell.yaml"), 3, 0.05) > 0
+    assert adapter_bench.kernel_steps_per_second(load_game(SPECS / "euchre.yaml"), 4, 0.05) is None

@@ -87,16 +87,20 @@ def kernel_steps_per_second(game, players: int, seconds: float) -> float | None:
         state = game.new_state(players, seed=0, fast=True)  # compiles (or loads) the kernel: not timed
     except Exception:  # NotTyped, or numba missing: the spec has no kernel
         return None
+    from interpreter.agents.schedule import Scheduler
     rng = random.Random(0)
+    schedule = Scheduler(seed=0)  # who acts when several may (a real-time block): round robin, as play_game
     seed, steps, start = 0, 0, time.process_time()
     while time.process_time() - start < seconds:
         if state.is_terminal():
             seed += 1
             state = game.new_state(players, seed=seed, fast=True)
-        for p in state.current_players()[:1]:
-            legal = state.legal_actions(p)
-            state.apply(legal[rng.randrange(len(legal))], p)
-            steps += 1
+            schedule = Scheduler(seed=seed)
+        p = schedule.next_player(state)
+        legal = state.legal_actions(p)
+        state.apply(legal[rng.randrange(len(legal))], p)
+        schedule.acted(p)
+        steps += 1
     return steps / (time.process_time() - start)
 
 
@@ -153,7 +157,9 @@ def main(argv=None) -> int:
             got = []
             results["openspiel"], _ = check(lambda: got.append(openspiel_steps_per_second(f, n, seconds)))
             os_speed = got[0] if got else float("nan")
-            kernel = kernel_steps_per_second(game, n, seconds)
+            got = []
+            results["kernel"], _ = check(lambda: got.append(kernel_steps_per_second(game, n, seconds)))
+            kernel = got[0] if got else float("nan")
             marks = {k: ("ok" if v == "ok" else "-" if v == "skipped" else "FAIL") for k, v in results.items()}
             print(f"{f.stem:24} {n:>2} {build:6.2f} {sp.num_actions:>8} {marks['api']:>4} {marks['seed']:>4} "
                   f"{marks['cycles']:>6} {speed:8.0f} {os_speed:8.0f} "

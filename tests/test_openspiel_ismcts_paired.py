@@ -102,6 +102,8 @@ def test_interval():
     mean, lo, hi = paired.interval([1.0, 3.0])
     assert mean == 2.0 and lo == pytest.approx(2 - 1.959963984540054) and hi == pytest.approx(2 + 1.959963984540054)
     assert paired.side_means([10, 0, 4, 2], "RORO") == 6.0
+    assert paired.side_wins([10, 0, 4, 2], "RORO") == 1.0 and paired.side_wins([1, 3, 0, 3], "RORX") == -0.5
+    assert paired.side_wins([3, 3, 0, 1], "RORO") == 0.0 and paired.side_wins([3, 3, 3, 1], "RORO") == 1 / 3
 
 
 def test_a_disagreement_is_reported(games, monkeypatch):

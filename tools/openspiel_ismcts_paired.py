@@ -15,7 +15,9 @@ Seats follow ``--layout`` (default ``RORO``): ``R`` Rulebook's ``ismcts:N`` bot
 bot. Deal ``k`` (seed ``--seed + k``) is played twice: with the layout, then with R and O swapped;
 the pair's difference is the mean over both games of (mean score of the R seats - mean score of the
 O seats), in Oh Hell points. A decision with one legal action is taken without asking a bot. The
-report is the mean difference over pairs with its 95% interval (mean +- 1.96 sd / sqrt(pairs)).
+report is the mean difference over pairs with its 95% interval (mean +- 1.96 sd / sqrt(pairs)),
+and the same for the games won (:func:`side_wins`: Rulebook's bot values a position by rank and
+score margin, OpenSpiel's by its own score, so both measures are printed).
 
 The process lowers its own priority to niceness 10 and runs on one core; ``--out FILE.jsonl``
 keeps each pair as it ends and a later run with the same file resumes. A progress line per pair
@@ -126,6 +128,14 @@ def side_means(scores, layout: str) -> float:
     return sum(r) / len(r) - sum(o) / len(o)
 
 
+def side_wins(scores, layout: str) -> float:
+    """Share of the game won by the ``R`` seats minus that of the ``O`` seats (the highest score wins;
+    tied winners share the game): in -1..1."""
+    top = max(scores)
+    winners = [k for s, k in zip(scores, layout) if s == top]
+    return (winners.count("R") - winners.count("O")) / len(winners)
+
+
 def play_pair(game, os_game, seed: int, layout: str, make_policies) -> dict:
     """Deal ``seed`` played with ``layout`` then with :func:`swapped` ``layout``; ``make_policies(seed,
     layout)`` gives the policies of one game (fresh bots). Returns ``{seed, diff, games: [{layout,
@@ -233,6 +243,8 @@ def main(argv=None) -> int:
               f"{time.perf_counter() - wall0:.0f} s wall", flush=True)
     diffs = [d["diff"] for d in done]
     mean, lo, hi = interval(diffs)
+    wmean, wlo, whi = interval([sum(side_wins(g["scores"], g["layout"]) for g in d["games"]) / len(d["games"])
+                                for d in done])
     decisions = sum(g["decisions"] for d in done for g in d["games"])
     cpu = sum(g["cpu"] for d in done for g in d["games"])
     print(f"Rulebook ismcts:{args.simulations} (kernel) - OpenSpiel ISMCTSBot ({args.simulations} simulations, "
@@ -240,6 +252,8 @@ def main(argv=None) -> int:
           f"deal pairs ({2 * len(diffs)} games, {decisions} decisions with a choice, {cpu:.0f} s CPU in games); "
           f"Rulebook decisions searched in the kernel this run: {stats['kernel']}, outside it: {stats['python']}; "
           f"load average {os.getloadavg()[0]:.2f}")
+    print(f"games won: Rulebook's seats - OpenSpiel's seats = {wmean:+.3f} of a game per game (95% interval "
+          f"{wlo:+.3f} to {whi:+.3f}; tied winners share the game)")
     return 0
 
 

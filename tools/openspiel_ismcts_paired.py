@@ -24,7 +24,8 @@ keeps each pair as it ends and a later run with the same file resumes. A progres
 gives the running mean and interval and the CPU time used.
 
     python tools/openspiel_ismcts_paired.py [--pairs 200] [--simulations 200] [--players 4]
-                                            [--layout RORO] [--seed 0] [--os-c 2.0] [--out FILE.jsonl]
+                                            [--layout RORO] [--seed 0] [--os-c 2.0] [--rb-c C]
+                                            [--out FILE.jsonl]
 """
 from __future__ import annotations
 
@@ -160,9 +161,10 @@ def interval(diffs) -> tuple:
     return mean, mean - half, mean + half
 
 
-def bot_policies(simulations: int, os_c: float):
+def bot_policies(simulations: int, os_c: float, rb_c: float | None = None):
     """``make_policies(seed, layout)`` for :func:`play_pair` with the real bots (module doc); each
-    game gets fresh bots seeded from the deal and the seat. The Rulebook bots count the decisions
+    game gets fresh bots seeded from the deal and the seat; ``rb_c``: the Rulebook bot's exploration
+    constant (None: its default, 0.7 on values in 0..1). The Rulebook bots count the decisions
     they took outside the kernel in ``stats['python']`` (expected 0)."""
     import pyspiel
 
@@ -170,7 +172,8 @@ def bot_policies(simulations: int, os_c: float):
     stats = {"kernel": 0, "python": 0}
 
     def make(seed, layout):
-        rb = {p: ISMCTSAgent(iterations=simulations, seed=seed * 16 + p) for p, k in enumerate(layout) if k == "R"}
+        more = {} if rb_c is None else {"c": rb_c}
+        rb = {p: ISMCTSAgent(iterations=simulations, seed=seed * 16 + p, **more) for p, k in enumerate(layout) if k == "R"}
         osb = {p: pyspiel.ISMCTSBot(seed * 16 + p, pyspiel.RandomRolloutEvaluator(1, seed * 16 + p), os_c, simulations,
                                     -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
                for p, k in enumerate(layout) if k == "O"}
@@ -201,6 +204,8 @@ def main(argv=None) -> int:
                     "(default RORO... for the player count)")
     ap.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     ap.add_argument("--os-c", type=float, default=2.0, help="OpenSpiel's UCT constant (on its returns: points)")
+    ap.add_argument("--rb-c", type=float, default=None, help="Rulebook's UCB constant (default: the bot's, 0.7 on "
+                    "values in 0..1)")
     ap.add_argument("--out", metavar="FILE.jsonl", help="keep each pair here; pairs already there are not replayed")
     args = ap.parse_args(argv)
     layout = args.layout or ("RO" * args.players)[:args.players]
@@ -213,12 +218,12 @@ def main(argv=None) -> int:
     import pyspiel
     game = load_game(SPEC)
     os_game = pyspiel.load_game("oh_hell", {"players": args.players})
-    make, stats = bot_policies(args.simulations, args.os_c)
+    make, stats = bot_policies(args.simulations, args.os_c, args.rb_c)
     done = []
     if args.out and os.path.exists(args.out):
         with open(args.out) as f:
             done = [r for r in map(json.loads, f) if r.get("simulations") == args.simulations
-                    and r.get("layout") == layout and r.get("os_c") == args.os_c
+                    and r.get("layout") == layout and r.get("os_c") == args.os_c and r.get("rb_c") == args.rb_c
                     and args.seed <= r["seed"] < args.seed + args.pairs]
     have = {r["seed"] for r in done}
     out = open(args.out, "a") if args.out else None
@@ -232,7 +237,7 @@ def main(argv=None) -> int:
         if seed in have:
             continue
         r = play_pair(game, os_game, seed, layout, make)
-        r.update(simulations=args.simulations, layout=layout, os_c=args.os_c)
+        r.update(simulations=args.simulations, layout=layout, os_c=args.os_c, rb_c=args.rb_c)
         done.append(r)
         if out:
             out.write(json.dumps(r) + "\n")
@@ -247,7 +252,7 @@ def main(argv=None) -> int:
                                 for d in done])
     decisions = sum(g["decisions"] for d in done for g in d["games"])
     cpu = sum(g["cpu"] for d in done for g in d["games"])
-    print(f"Rulebook ismcts:{args.simulations} (kernel) - OpenSpiel ISMCTSBot ({args.simulations} simulations, "
+    print(f"Rulebook ismcts:{args.simulations} (kernel{'' if args.rb_c is None else f', c={args.rb_c}'}) - OpenSpiel ISMCTSBot ({args.simulations} simulations, "
           f"c={args.os_c}): {mean:+.2f} points per game, 95% interval {lo:+.2f} to {hi:+.2f}, over {len(diffs)} "
           f"deal pairs ({2 * len(diffs)} games, {decisions} decisions with a choice, {cpu:.0f} s CPU in games); "
           f"Rulebook decisions searched in the kernel this run: {stats['kernel']}, outside it: {stats['python']}; "

@@ -19,6 +19,10 @@ report is the mean difference over pairs with its 95% interval (mean +- 1.96 sd 
 and the same for the games won (:func:`side_wins`: Rulebook's bot values a position by rank and
 score margin, OpenSpiel's by its own score, so both measures are printed).
 
+Rulebook's side repeats exactly for the same seeds; OpenSpiel's C++ ``ISMCTSBot`` does not (open_spiel
+2.0.2: the same deal, layout and bot seeds played twice in one process gave different scores), so a
+rerun, or a run resumed from ``--out``, plays other games than the first.
+
 The process lowers its own priority to niceness 10 and runs on one core; ``--out FILE.jsonl``
 keeps each pair as it ends and a later run with the same file resumes. A progress line per pair
 gives the running mean and interval and the CPU time used.

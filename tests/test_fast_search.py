@@ -131,33 +131,3 @@ def test_search_bots_in_workers_play_the_games_of_one_process(oh_hell):
         assert res.fast
         return out
     assert games() == games(jobs=2)
-
-
-def test_value_score_counts_the_seats_own_gain_only():
-    """``value="score"`` (issue 27: as OpenSpiel's searches value their own return) values a seat by
-    its own score gain alone; the default ``"rank"`` also by the others' scores."""
-    from types import SimpleNamespace
-
-    from interpreter.agents.search import _Scale, values
-
-    def state(scores):
-        return SimpleNamespace(game=SimpleNamespace(winner_rule="highest"), scores=lambda: scores)
-
-    base = [0, 0, 0, 0]
-    alone, crowded = state([5, 0, 0, 0]), state([5, 20, 20, 20])
-    assert values(alone, base, _Scale(), "score")[0] == values(crowded, base, _Scale(), "score")[0] > 0.5
-    assert values(alone, base, _Scale())[0] > values(crowded, base, _Scale())[0]
-    with pytest.raises(ValueError, match="value is 'rank' or 'score'"):
-        ISMCTSAgent(iterations=5, value="points")
-
-
-def test_value_score_searches_in_the_kernel_and_changes_the_play():
-    game = load_game(SPECS / "oh_hell.yaml")  # a random number of tricks: 11 and 7 in these deals
-    games = {}
-    for value in ("rank", "score"):
-        for seed in (5, 9):
-            bot = ISMCTSAgent(iterations=60, seed=4, value=value)
-            st = play_game(game, 4, seed, [bot, RandomAgent(1), RandomAgent(2), RandomAgent(3)], fast=True)
-            assert bot.kernel_decisions > 0 and bot.python_decisions == 0
-            games[value, seed] = st.history
-    assert any(games["rank", s] != games["score", s] for s in (5, 9))

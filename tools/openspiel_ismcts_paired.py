@@ -28,7 +28,7 @@ keeps each pair as it ends and a later run with the same file resumes. A progres
 gives the running mean and interval and the CPU time used.
 
     python tools/openspiel_ismcts_paired.py [--pairs 200] [--simulations 200] [--players 4]
-                                            [--layout RORO] [--seed 0] [--os-c 2.0] [--rb-c C] [--rb-value rank|score]
+                                            [--layout RORO] [--seed 0] [--os-c 2.0] [--rb-c C]
                                             [--out FILE.jsonl]
 """
 from __future__ import annotations
@@ -165,11 +165,10 @@ def interval(diffs) -> tuple:
     return mean, mean - half, mean + half
 
 
-def bot_policies(simulations: int, os_c: float, rb_c: float | None = None, rb_value: str = "rank"):
+def bot_policies(simulations: int, os_c: float, rb_c: float | None = None):
     """``make_policies(seed, layout)`` for :func:`play_pair` with the real bots (module doc); each
     game gets fresh bots seeded from the deal and the seat; ``rb_c``: the Rulebook bot's exploration
-    constant (None: its default, 0.7 on values in 0..1); ``rb_value``: its ``value`` (``"rank"``, the
-    default, or ``"score"``). The Rulebook bots count the decisions
+    constant (None: its default, 0.7 on values in 0..1). The Rulebook bots count the decisions
     they took outside the kernel in ``stats['python']`` (expected 0)."""
     import pyspiel
 
@@ -177,7 +176,7 @@ def bot_policies(simulations: int, os_c: float, rb_c: float | None = None, rb_va
     stats = {"kernel": 0, "python": 0}
 
     def make(seed, layout):
-        more = {"value": rb_value} if rb_c is None else {"c": rb_c, "value": rb_value}
+        more = {} if rb_c is None else {"c": rb_c}
         rb = {p: ISMCTSAgent(iterations=simulations, seed=seed * 16 + p, **more) for p, k in enumerate(layout) if k == "R"}
         osb = {p: pyspiel.ISMCTSBot(seed * 16 + p, pyspiel.RandomRolloutEvaluator(1, seed * 16 + p), os_c, simulations,
                                     -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
@@ -211,8 +210,6 @@ def main(argv=None) -> int:
     ap.add_argument("--os-c", type=float, default=2.0, help="OpenSpiel's UCT constant (on its returns: points)")
     ap.add_argument("--rb-c", type=float, default=None, help="Rulebook's UCB constant (default: the bot's, 0.7 on "
                     "values in 0..1)")
-    ap.add_argument("--rb-value", default="rank", choices=("rank", "score"),
-                    help="how Rulebook's bot values a simulation's end (ISMCTSAgent's value; default rank)")
     ap.add_argument("--out", metavar="FILE.jsonl", help="keep each pair here; pairs already there are not replayed")
     args = ap.parse_args(argv)
     layout = args.layout or ("RO" * args.players)[:args.players]
@@ -225,13 +222,12 @@ def main(argv=None) -> int:
     import pyspiel
     game = load_game(SPEC)
     os_game = pyspiel.load_game("oh_hell", {"players": args.players})
-    make, stats = bot_policies(args.simulations, args.os_c, args.rb_c, args.rb_value)
+    make, stats = bot_policies(args.simulations, args.os_c, args.rb_c)
     done = []
     if args.out and os.path.exists(args.out):
         with open(args.out) as f:
             done = [r for r in map(json.loads, f) if r.get("simulations") == args.simulations
                     and r.get("layout") == layout and r.get("os_c") == args.os_c and r.get("rb_c") == args.rb_c
-                    and r.get("rb_value", "rank") == args.rb_value
                     and args.seed <= r["seed"] < args.seed + args.pairs]
     have = {r["seed"] for r in done}
     out = open(args.out, "a") if args.out else None
@@ -245,7 +241,7 @@ def main(argv=None) -> int:
         if seed in have:
             continue
         r = play_pair(game, os_game, seed, layout, make)
-        r.update(simulations=args.simulations, layout=layout, os_c=args.os_c, rb_c=args.rb_c, rb_value=args.rb_value)
+        r.update(simulations=args.simulations, layout=layout, os_c=args.os_c, rb_c=args.rb_c)
         done.append(r)
         if out:
             out.write(json.dumps(r) + "\n")
@@ -260,7 +256,7 @@ def main(argv=None) -> int:
                                 for d in done])
     decisions = sum(g["decisions"] for d in done for g in d["games"])
     cpu = sum(g["cpu"] for d in done for g in d["games"])
-    print(f"Rulebook ismcts:{args.simulations} (kernel{'' if args.rb_c is None else f', c={args.rb_c}'}, value={args.rb_value}) - OpenSpiel ISMCTSBot ({args.simulations} simulations, "
+    print(f"Rulebook ismcts:{args.simulations} (kernel{'' if args.rb_c is None else f', c={args.rb_c}'}) - OpenSpiel ISMCTSBot ({args.simulations} simulations, "
           f"c={args.os_c}): {mean:+.2f} points per game, 95% interval {lo:+.2f} to {hi:+.2f}, over {len(diffs)} "
           f"deal pairs ({2 * len(diffs)} games, {decisions} decisions with a choice, {cpu:.0f} s CPU in games); "
           f"Rulebook decisions searched in the kernel this run: {stats['kernel']}, outside it: {stats['python']}; "

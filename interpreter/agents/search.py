@@ -22,9 +22,6 @@ rounds, the end of the round, after its scoring). The position reached is then v
 in 0..1 as ``0.5 * rank + 0.5 * margin``: ``rank`` is the share of the other seats it beats on the
 spec's score (ties count half; for ``winner: lowest`` a lower score beats), ``margin`` squashes the
 seat's score gain over the horizon minus the others' mean gain by the spread of gains seen so far.
-With ``value="score"`` (``ISMCTSAgent``/``GreedyAgent`` argument; the default is ``"rank"``) a seat's
-value is its own score gain alone, squashed the same way (``0.5 * (1 + tanh(gain / spread))``), as
-OpenSpiel's searches value their own return; the kernel's search does the same.
 """
 from __future__ import annotations
 
@@ -78,10 +75,9 @@ def _sign(game) -> int:
     return -1 if game.winner_rule == "lowest" else 1
 
 
-def values(state, base, scale: _Scale, value: str = "rank") -> list:
+def values(state, base, scale: _Scale) -> list:
     """Each seat's value in 0..1 of ``state`` (see the module doc); ``base`` are the scores at
-    the root. ``value="score"``: the seat's own score gain alone, squashed as the margin is
-    (``0.5 * (1 + tanh(gain / spread))``), as OpenSpiel's searches value its own return."""
+    the root."""
     sign = _sign(state.game)
     scores = [sign * s for s in state.scores()]
     n = len(scores)
@@ -94,10 +90,6 @@ def values(state, base, scale: _Scale, value: str = "rank") -> list:
     for p in range(n):
         beat = sum(1.0 if scores[p] > scores[q] else 0.5 if scores[p] == scores[q] else 0.0
                    for q in range(n) if q != p) / (n - 1)
-        if value == "score":
-            scale.add(gains[p])
-            out.append(0.5 * (1.0 + math.tanh(gains[p] / spread)))
-            continue
         rel = gains[p] - (total - gains[p]) / (n - 1)
         scale.add(rel)
         out.append(0.5 * beat + 0.25 * (1.0 + math.tanh(rel / spread)))
@@ -155,7 +147,7 @@ class SearchAgent(Agent):
     """Shared parts of the search bots: budget, seeded generator, determiniser per seat."""
 
     def __init__(self, iterations: int | None = None, seconds: float | None = None, seed: int | None = 0,
-                 horizon: str = "phase", kernel: bool = True, value: str = "rank"):
+                 horizon: str = "phase", kernel: bool = True):
         if iterations is None and seconds is None:
             iterations = 200
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
@@ -164,9 +156,6 @@ class SearchAgent(Agent):
             raise ValueError(f"seconds must be > 0, not {seconds!r}")
         if horizon not in ("phase", "game"):
             raise ValueError(f"horizon is 'phase' or 'game', not {horizon!r}")
-        if value not in ("rank", "score"):
-            raise ValueError(f"value is 'rank' or 'score', not {value!r}")
-        self.value = value  # how a simulation's end is valued (see values())
         self.budget = _Budget(iterations, seconds)
         self.rng = random.Random(seed)
         self.horizon = horizon
@@ -246,7 +235,7 @@ class SearchAgent(Agent):
         scale = [self.scale.n, self.scale.sq]
         got = sk.decide(fs.seed, fs.num_players, [(a.player, a.index) for a in recs], player,
                         self.budget.iterations, self.rng.getrandbits(63), c=getattr(self, "c", 0.7),
-                        horizon=self.horizon, greedy=self.name == "greedy", scale=scale, value=self.value)
+                        horizon=self.horizon, greedy=self.name == "greedy", scale=scale)
         if got is None:
             return None
         self.scale.n, self.scale.sq = scale
@@ -329,9 +318,8 @@ class ISMCTSAgent(SearchAgent):
 
     name = "ismcts"
 
-    def __init__(self, iterations=None, seconds=None, seed=0, horizon="phase", c: float = 0.7, kernel: bool = True,
-                 value: str = "rank"):
-        super().__init__(iterations, seconds, seed, horizon, kernel, value)
+    def __init__(self, iterations=None, seconds=None, seed=0, horizon="phase", c: float = 0.7, kernel: bool = True):
+        super().__init__(iterations, seconds, seed, horizon, kernel)
         self.c = c
 
     def _search(self, state, player):
@@ -387,7 +375,7 @@ class ISMCTSAgent(SearchAgent):
                 node = children[best]
                 path.append(node)
             rollout(s, rng, mark)
-            vals = values(s, base, self.scale, self.value)
+            vals = values(s, base, self.scale)
             for nd in path:
                 nd.visits += 1
                 nd.value += vals[nd.player]
@@ -462,7 +450,7 @@ class GreedyAgent(SearchAgent):
             mark = _horizon_mark(s, self.horizon)
             s.apply(legal[i].text, player)
             rollout(s, rng, mark)
-            totals[i] += values(s, base, self.scale, self.value)[player]
+            totals[i] += values(s, base, self.scale)[player]
             counts[i] += 1
         best = max(range(len(legal)), key=lambda i: (totals[i] / counts[i] if counts[i] else -1.0, -i))
         return legal[best]

@@ -37,7 +37,7 @@ compiled code, so a simulation replays the game from its start, in the kernel:
 availability counts (``c``), one node added per iteration, random rollout to the horizon (the end
 of the flow-level phase running at the root, else the game's end; ``horizon="game"``: the game's
 end), each seat's value in 0..1 (:func:`interpreter.agents.search.values`: rank and squashed score
-margin, or with ``value="score"`` the squashed own gain) backed up to the nodes where that seat acted; the root child visited most is played (ties:
+margin) backed up to the nodes where that seat acted; the root child visited most is played (ties:
 the best mean value, then the first expanded). The tree is a set of arrays (one node per
 iteration). A simultaneous choice is searched as if its seats chose one after another (the searching
 seat first at the root). **Greedy**: the root's options in turn, each followed by a random rollout.
@@ -63,7 +63,7 @@ from .runtime import NULL, event_gen
 
 # SI: the search's scalars (int64)
 (MODE, CUR, NREC, EV, NEV, K0, SEAT, STAGE, NODE, PLEN, NNODES, REJECT, RNG, INPHASE, STOPPHASE, GREEDY, ITER,
- NITER, ATTEMPTS, HORIZON, NU, GCHOICE, ROOTN, MAXNODES, EVMAX, BESTV, BESTM, OK, REJECTS, SIGN, ROOTPHASE, ERRORS, EXCLNEW, _EX2, PHN, NSNAP, NSKIP, OWNVALUE) = range(38)
+ NITER, ATTEMPTS, HORIZON, NU, GCHOICE, ROOTN, MAXNODES, EVMAX, BESTV, BESTM, OK, REJECTS, SIGN, ROOTPHASE, ERRORS, EXCLNEW, _EX2, PHN, NSNAP, NSKIP) = range(37)
 SI_SIZE = 40
 PREFIX, TREE, ROLLOUT, ROOT = 0, 1, 2, 3
 # TI rows: tree nodes' int fields
@@ -553,11 +553,6 @@ def backup(SI, SF, TI, TF, PATH, VAL, NP, GT):
                     beat += 1.0 if sp > sq else 0.5 if sp == sq else 0.0
             beat /= n - 1
             gain = sp - SF[2 + p]
-            if SI[OWNVALUE]:  # value="score": the seat's own gain alone
-                SF[0] += 1
-                SF[1] += gain * gain
-                vals[p] = 0.5 * (1.0 + math.tanh(gain / spread))
-                continue
             rel = gain - (total - gain) / (n - 1)
             SF[0] += 1
             SF[1] += rel * rel
@@ -746,14 +741,13 @@ class SearchKernel:
         return vis
 
     def decide(self, seed: int, num_players: int, records, seat: int, iterations: int, rng_seed: int,
-               c: float = 0.7, horizon: str = "phase", greedy: bool = False, scale=None, value: str = "rank"):
+               c: float = 0.7, horizon: str = "phase", greedy: bool = False, scale=None):
         """One decision of ``seat`` after ``records`` (``[(player, index of its option), ...]``,
         the game's actions from its start, a simultaneous choice's in any order) of the game of
         ``seed``: ``(value, mode)`` of the option to play (greedy: ``("index", k)``), or None when
         the kernel cannot search it (the caller searches another way). ``scale``: a 2-list (count,
         sum of squares) of the value's margin spread, kept across decisions as the Python bot does
-        (updated). ``iterations``: accepted simulations; ``rng_seed``: the search's generator;
-        ``value``: ``"rank"`` or ``"score"`` (see :func:`interpreter.agents.search.values`)."""
+        (updated). ``iterations``: accepted simulations; ``rng_seed``: the search's generator."""
         w = self._arrays(num_players, iterations + 2 if not greedy else 4)
         n = len(records)
         if w["REC"].shape[0] < n + 1:
@@ -765,7 +759,6 @@ class SearchKernel:
         si[:] = 0
         si[NREC], si[SEAT], si[NITER], si[GREEDY] = n, seat, iterations, int(greedy)
         si[HORIZON] = 1 if horizon == "phase" else 0
-        si[OWNVALUE] = int(value == "score")
         si[RNG] = (rng_seed & 0x7FFFFFFFFFFFFFFF) or 0x9E3779B97F4A7C15 & 0x7FFFFFFFFFFFFFFF
         si[MAXNODES] = w["TI"].shape[1]
         si[EVMAX] = w["EVK"].shape[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -104,6 +105,23 @@ def test_action_table_is_the_same_in_another_process_and_needs_no_games(monkeypa
     monkeypatch.setattr(type(game), "new_state", lambda *a, **k: pytest.fail("a game was played"))
     sp = Spaces(game, 3)
     assert sp.action_table_digest == other == Spaces(game, 3, seed=7).action_table_digest
+
+
+def test_openspiel_registration_plays_no_game_and_bounds_the_length_by_max_actions(monkeypatch):
+    """Registering a spec builds its spaces only (the board Ligretto played 10 random games, ~5 s,
+    to guess max_game_length); the bound is the engine's own max_actions, and a random game of the
+    registered spec stays within it."""
+    pyspiel = _need("pyspiel")
+    from interpreter.engine.game import Game
+    from interpreter.adapters.openspiel_game import register
+    real = Game.new_state
+    monkeypatch.setattr(Game, "new_state", lambda *a, **k: pytest.fail("a game was played"))
+    name = register(SPECS / "ligretto.yaml", players=3)
+    monkeypatch.setattr(Game, "new_state", real)
+    game = pyspiel.load_game(name)
+    assert game.max_game_length() == load_game(SPECS / "ligretto.yaml").max_actions == 1_000_000
+    short = pyspiel.load_game(register(SPECS / "witches_of_blackmore.yaml", players=2, discovery=2))
+    assert 10 < short.max_game_length() < 1000  # discovery > 0: twice the longest of 2 games, plus 10
 
 
 def test_a_choice_the_spec_cannot_bound_is_named_with_its_line(tmp_path):
@@ -281,3 +299,15 @@ def test_pettingzoo_real_time_block_gives_every_seat_its_moves():
         env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert abs(sum(total.values()) - 1.0) < 1e-9
     assert set(seats) == {"player_0", "player_1"} and 0.4 < seats.count("player_0") / len(seats) < 0.6
+
+
+def test_adapter_bench_measures_each_way_to_step_a_spec():
+    """tools/adapter_bench.py's loops play random moves through OpenSpiel's adapter and the
+    kernel's step API (the figures are the tool's; here, that each loop steps and that a spec
+    the kernel does not run gives no kernel figure)."""
+    _need("pyspiel")
+    sys.path.insert(0, str(SPECS.parent / "tools"))
+    import adapter_bench
+    assert adapter_bench.openspiel_steps_per_second(SPECS / "oh_hell.yaml", 3, 0.05) > 0
+    assert adapter_bench.kernel_steps_per_second(load_game(SPECS / "oh_hell.yaml"), 3, 0.05) > 0
+    assert adapter_bench.kernel_steps_per_second(load_game(SPECS / "euchre.yaml"), 4, 0.05) is None

@@ -3,13 +3,21 @@
     python tools/adapter_bench.py                      # every spec: api_test, seed_test, max_cycles_test, speed
     python tools/adapter_bench.py --specs oh_hell president --seconds 2 --cycles 200
 
-For each spec and player count it prints the time to build the action spaces, the number of action
-ids, the result of ``pettingzoo.test.api_test`` (``--cycles`` cycles), ``seed_test``,
+For each spec and player count it prints the CPU time to build the action spaces (``build``, s),
+the number of action ids, the result of ``pettingzoo.test.api_test`` (``--cycles`` cycles), ``seed_test``,
 ``max_cycles_test`` (through :func:`interpreter.adapters.pettingzoo_env.module_for`, with
 ``schedule="cycles"``, every seat one step per cycle, and ``illegal="random"``: that test samples
 actions without the mask) and ``performance_benchmark``
-(PettingZoo's own: it runs 5 s and prints turns per second; ``--seconds S`` times our own loop of
-the same kind for S seconds instead, which is what the table's steps/s column shows then).
+(PettingZoo's own: it runs 5 s of wall-clock time and prints turns per second; ``--seconds S``
+times our own loop of the same kind for S seconds of CPU time instead, which is what the table's
+``pz/s`` column shows then). Then the environment steps per second of the other two ways to play
+the spec, each a loop of masked random moves run for ``--seconds`` (default 2) of CPU time
+(``time.process_time``, so a busy machine does not lower them): ``os/s`` OpenSpiel's adapter
+(:func:`interpreter.adapters.openspiel_game.register`, ``pyspiel.load_game``; legal actions,
+``apply_action``; chance outcomes sampled and not counted), ``kernel/s`` the kernel's step API
+(``game.new_state(n, seed, fast=True)``; ``-`` where the spec does not run in the kernel; the
+first compile of a spec's kernel, up to a minute of CPU, is done before the clock starts).
+``--no-checks`` skips PettingZoo's checks and only measures.
 Exit status 1 if any check failed.
 """
 from __future__ import annotations
@@ -36,18 +44,64 @@ from interpreter.adapters.spaces import Spaces  # noqa: E402
 
 
 def steps_per_second(env, seconds: float) -> float:
-    """Masked random turns per second (observe, mask, step), as performance_benchmark plays them."""
+    """Masked random turns per CPU second (observe, mask, step), as performance_benchmark plays them."""
     rng = random.Random(0)
     env.reset(seed=0)
-    turns, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    turns, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         for agent in env.agent_iter(env.num_agents):
             obs, _, term, trunc, _ = env.last()
             env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
             turns += 1
             if all(env.terminations.values()) or all(env.truncations.values()):
                 env.reset()
-    return turns / (time.perf_counter() - start)
+    return turns / (time.process_time() - start)
+
+
+def openspiel_steps_per_second(spec, players: int, seconds: float) -> float:
+    """Random moves per CPU second through OpenSpiel's adapter (new games as they end; chance
+    nodes sampled from ``chance_outcomes`` and not counted)."""
+    import pyspiel
+
+    from interpreter.adapters.openspiel_game import register
+    os_game = pyspiel.load_game(register(spec, players))
+    rng = random.Random(0)
+    state = os_game.new_initial_state()
+    steps, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        if state.is_terminal():
+            state = os_game.new_initial_state()
+        elif state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps / (time.process_time() - start)
+
+
+def kernel_steps_per_second(game, players: int, seconds: float) -> float | None:
+    """Random moves per CPU second in the kernel's step API (``legal_actions``, ``apply``; new
+    games as they end), or None when the spec does not run in the kernel."""
+    try:
+        state = game.new_state(players, seed=0, fast=True)  # compiles (or loads) the kernel: not timed
+    except Exception:  # NotTyped, or numba missing: the spec has no kernel
+        return None
+    from interpreter.agents.schedule import Scheduler
+    rng = random.Random(0)
+    schedule = Scheduler(seed=0)  # who acts when several may (a real-time block): round robin, as play_game
+    seed, steps, start = 0, 0, time.process_time()
+    while time.process_time() - start < seconds:
+        if state.is_terminal():
+            seed += 1
+            state = game.new_state(players, seed=seed, fast=True)
+            schedule = Scheduler(seed=seed)
+        p = schedule.next_player(state)
+        legal = state.legal_actions(p)
+        state.apply(legal[rng.randrange(len(legal))], p)
+        schedule.acted(p)
+        steps += 1
+    return steps / (time.process_time() - start)
 
 
 def check(fn):
@@ -67,27 +121,31 @@ def main(argv=None) -> int:
     ap.add_argument("--specs", nargs="*", help="spec names (default: every spec in specs/)")
     ap.add_argument("--cycles", type=int, default=100, help="api_test and seed_test cycles")
     ap.add_argument("--seconds", type=float, default=None,
-                    help="time our own loop for S seconds instead of performance_benchmark's 5 s")
+                    help="time our own loops for S seconds of CPU (default: performance_benchmark's 5 s for "
+                         "PettingZoo, 2 s for the others)")
+    ap.add_argument("--no-checks", action="store_true", help="skip api_test, seed_test and max_cycles_test")
     args = ap.parse_args(argv)
     from pettingzoo.test import api_test, max_cycles_test, performance_benchmark, seed_test
     files = sorted((ROOT / "specs").glob("*.yaml"))
     if args.specs:
         files = [f for f in files if f.stem in args.specs]
     failed = False
-    print(f"{'spec':24} {'n':>2} {'build':>6} {'ids':>8} {'api':>4} {'seed':>4} {'cycles':>6} {'steps/s':>8}")
+    print(f"{'spec':24} {'n':>2} {'build':>6} {'ids':>8} {'api':>4} {'seed':>4} {'cycles':>6} {'pz/s':>8} "
+          f"{'os/s':>8} {'kernel/s':>9}")
     for f in files:
         game = load_game(f)
         for n in sorted({game.min_players, game.max_players}):
-            t = time.perf_counter()
+            t = time.process_time()
             sp = Spaces(game, n)
-            build = time.perf_counter() - t
-            results = {}
-            results["api"], _ = check(lambda: api_test(RulebookAECEnv(game, n, spaces_=sp),
-                                                              num_cycles=args.cycles))
-            results["seed"], _ = check(lambda: seed_test(lambda: RulebookAECEnv(game, n, spaces_=sp),
-                                                                 num_cycles=args.cycles))
-            results["cycles"], _ = check(lambda: max_cycles_test(
-                module_for(f, n, spaces_=sp, illegal="random", schedule="cycles")))
+            build = time.process_time() - t
+            results = {"api": "skipped", "seed": "skipped", "cycles": "skipped"}
+            if not args.no_checks:
+                results["api"], _ = check(lambda: api_test(RulebookAECEnv(game, n, spaces_=sp),
+                                                           num_cycles=args.cycles))
+                results["seed"], _ = check(lambda: seed_test(lambda: RulebookAECEnv(game, n, spaces_=sp),
+                                                             num_cycles=args.cycles))
+                results["cycles"], _ = check(lambda: max_cycles_test(
+                    module_for(f, n, spaces_=sp, illegal="random", schedule="cycles")))
             if args.seconds is not None:
                 speed = steps_per_second(RulebookAECEnv(game, n, spaces_=sp), args.seconds)
             else:
@@ -95,11 +153,19 @@ def main(argv=None) -> int:
                 m = re.search(r"([\d.]+) turns per second", out)
                 speed = float(m.group(1)) if m else float("nan")
                 results["bench"] = status
-            marks = {k: ("ok" if v == "ok" else "FAIL") for k, v in results.items()}
+            seconds = args.seconds if args.seconds is not None else 2.0
+            got = []
+            results["openspiel"], _ = check(lambda: got.append(openspiel_steps_per_second(f, n, seconds)))
+            os_speed = got[0] if got else float("nan")
+            got = []
+            results["kernel"], _ = check(lambda: got.append(kernel_steps_per_second(game, n, seconds)))
+            kernel = got[0] if got else float("nan")
+            marks = {k: ("ok" if v == "ok" else "-" if v == "skipped" else "FAIL") for k, v in results.items()}
             print(f"{f.stem:24} {n:>2} {build:6.2f} {sp.num_actions:>8} {marks['api']:>4} {marks['seed']:>4} "
-                  f"{marks['cycles']:>6} {speed:8.0f}", flush=True)
+                  f"{marks['cycles']:>6} {speed:8.0f} {os_speed:8.0f} "
+                  f"{'-' if kernel is None else f'{kernel:.0f}':>9}", flush=True)
             for k, v in results.items():
-                if v != "ok":
+                if v not in ("ok", "skipped"):
                     failed = True
                     print(f"    {k}: {v}")
     return 1 if failed else 0

@@ -16,7 +16,11 @@ schedule), so every seat gets its moves and random play ends.
 Player actions are the ids of :class:`~interpreter.adapters.spaces.Spaces`; observation and
 information-state tensors and strings come from the same class (and ``State.observation``; the
 information-state string shows no chance outcome, since an outcome's label tells the deal).
-``max_game_length`` is twice the longest discovery game (a bound OpenSpiel asks for, not a rule).
+``max_game_length`` is the game's ``max_actions`` (the engine's own bound: a game that takes that
+many actions, chance outcomes included, stops with a located error), so no game is played to
+register a spec; ``register(..., discovery=K)`` with ``K > 0`` gives instead twice the longest of
+``K`` seeded random games plus 10 (a smaller figure for algorithms that size buffers by it, found
+by playing: not a bound).
 
 **Resampling.** ``state.resample_from_infostate(seat, sampler)`` returns a state the seat could be in
 (:class:`~interpreter.agents.determinize.Determiniser`: the cards it cannot see dealt again among
@@ -87,10 +91,12 @@ class _Registration:
         return self.game.new_state(self.players, 0, chance=True)
 
 
-def register(spec, players: int, options: dict | None = None, discovery: int = 10, name: str | None = None) -> str:
+def register(spec, players: int, options: dict | None = None, discovery: int = 0, name: str | None = None) -> str:
     """Register ``spec`` (a path) for ``players`` seats with pyspiel; returns its short name (for
     ``pyspiel.load_game``). Registering the same spec, options and players again returns the same
-    name. Raises SpecError for a malformed spec or options."""
+    name. ``discovery``: 0 (the default) plays no game, ``max_game_length`` is the Game's
+    ``max_actions``; ``K > 0`` plays ``K`` seeded random games and gives twice the longest plus 10
+    (see the module doc). Raises SpecError for a malformed spec or options."""
     key = (str(spec), json.dumps(options or {}, sort_keys=True), players)
     if key in _REGISTERED:
         return _REGISTERED[key]
@@ -114,7 +120,7 @@ def register(spec, players: int, options: dict | None = None, discovery: int = 1
     reg.info = pyspiel.GameInfo(
         num_distinct_actions=sp.num_actions, max_chance_outcomes=max(sp.max_chance_outcomes, 1),
         num_players=players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-        max_game_length=2 * sp.max_length + 10)
+        max_game_length=2 * sp.max_length + 10 if discovery > 0 else game.max_actions)
     # the states of this game know it through their class, so a state's __dict__ (which OpenSpiel
     # deep-copies at each clone and pickles to serialize) holds only its position
     reg.state_class = type("RulebookState", (RulebookState,), {"reg": reg, "__module__": __name__})

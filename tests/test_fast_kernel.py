@@ -188,18 +188,22 @@ for _spec, _opts in CASES:
 
 
 def test_the_kernel_covers_the_specs_it_should():
-    """Oh Hell, Skull King, Crazy Eights, Witches, Go Fish and classic Ligretto type with every option set but the ones said in the report (this
+    """Oh Hell, Skull King, Crazy Eights, Witches, Spades, Go Fish, classic Ligretto and Euchre type with every option set but the ones said in the report (this
     guards against a change that makes the kernel silently fall back)."""
     typed = {(s.stem, tuple(sorted(o.items()))) for s, o in TYPED}
     assert ("oh_hell", ()) in typed and ("skull_king", ()) in typed
     assert ("skull_king", (("scoring", "rascal_cannonball"),)) in typed
     assert ("skull_king", (("pirate_abilities", True),)) in typed
+    assert ("skull_king", (("loot", True),)) in typed  # a variable holding a list of pairs
     assert ("crazy_eights", ()) in typed  # optional actions (draw, pass)
     assert ("crazy_eights", (("preset", "openspiel"),)) in typed  # index_of
     assert ("witches_of_blackmore", ()) in typed  # move of given cards
     assert ("spades", ()) in typed and ("spades", (("preset", "openspiel"),)) in typed  # teams, trick[0]
     assert ("go_fish", ()) in typed  # pairs as options, several lists, a map literal, str()
     assert ("ligretto_classic", ()) in typed  # real time, cards of each player, a list of maps in a variable
+    # seats sitting out (turns: skip), for ... until, end, derived attributes, texts joined
+    assert ("euchre", ()) in typed and ("euchre", (("stick_the_dealer", False),)) in typed
+    assert ("euchre", (("preset", "openspiel"),)) in typed
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -218,15 +222,16 @@ def test_same_games_as_the_step_api(spec, opts):
 
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
-         ("player_maps.yaml", {})]
+         ("player_maps.yaml", {}), ("sitting_out.yaml", {})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
 def test_teams_and_indexing_play_the_step_apis_games(name, opts):
     """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
     zone, a literal, a comprehension and a range (negative: from the end), xs + ys, holder(), a
-    variable's list that no step sets, argmax/argmin with ties 'last', and a player's map (entries
-    by a key written out or known at run time, added to, set whole):
+    variable's list that no step sets, argmax/argmin with ties 'last', a player's map (entries
+    by a key written out or known at run time, added to, set whole), and seats sitting out of
+    the turn order with for ... until and an end step (sitting_out.yaml):
     the same games as the step API at every player count (odd ones too: teams of unequal size)."""
     game = load_game(ROOT / "tests" / "specs" / name, opts or None)
     kernel = kernel_for(game)
@@ -577,3 +582,25 @@ def test_a_list_of_maps_in_a_variable_plays_the_step_apis_games():
     assert set(errors) - {0} == {8}
     with pytest.raises(RuleError, match="no entry at that position"):
         simulate(far, 20, 2, seed=100, fast=True)
+
+
+def test_a_list_of_pairs_in_a_variable_plays_the_step_apis_games():
+    """Skull King's Loot alliances: a game variable holding a list of pairs (appended to with
+    ``xs + [[a, b]]``, emptied each round, read in a comprehension with ``p in a`` and ``a[0]``):
+    the same scores and lengths as the step API, over games where alliances were made."""
+    game = load_game(ROOT / "specs" / "skull_king.yaml", {"loot": True})
+    kernel = kernel_for(game)
+    allied = 0
+    for players in (2, 4):
+        scores, lengths, errors = kernel.run(players, 300, 12)
+        for i in range(12):
+            want, _, length = _play_one(game, players, 300, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 300 + i)
+            state = game.new_state(players, seed=300 + i)
+            state.events = []
+            rng = random.Random(i)
+            while not state.is_terminal():
+                p = state.current_players()[0]
+                state.apply(rng.choice(state.legal_actions(p)))
+            allied += sum(1 for e in state.events if "Loot allies" in str(e.get("text")))
+    assert allied > 0  # the pairs were made and scored in these games

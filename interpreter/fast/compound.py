@@ -257,6 +257,49 @@ def nested_map(low, t, env):
     return ListT(elem, loop, refs=refs)
 
 
+# -- lists of tuples written out, and `in` of a tuple ----------------------------------------------
+def tuple_list(low, items):
+    """A list literal whose items are all list literals of single values (``[[a, b], [c, d]]``)
+    as a ListT of tuples (each item read as a TupleV), or None when some item is not one."""
+    from .lowtypes import ListT, NotTyped, _join
+    tuples = []
+    for it in items:
+        if isinstance(it, TupleV):
+            tuples.append(it)
+        elif getattr(it, "items", None) is not None:
+            tuples.append(as_tuple(low, it))
+        else:
+            return None
+    if not tuples or any(not tv.parts for tv in tuples):
+        return None
+    types = list(tuples[0].types)
+    for tv in tuples[1:]:
+        if len(tv.parts) != len(types):
+            raise NotTyped("a list of lists of different lengths", low.path)
+        for k, (_, ty) in enumerate(tv.parts):
+            types[k] = _join(types[k], ty)
+            if types[k] is None:
+                raise NotTyped("a list of lists whose items at one place are of different kinds", low.path)
+    elem = TupT(types)
+
+    def loop(var, lines):
+        out = []
+        for tv in tuples:
+            out += item_loop(tv, var, lines)
+        return out
+    refs = set()
+    for tv in tuples:
+        refs |= tv.refs
+    return ListT(elem, loop, length=str(len(tuples)), refs=refs)
+
+
+def in_tuple(low, cx, tx, tv):
+    """``x in t`` of a tuple ``t`` (a pair read from a list): whether some part equals x, as code."""
+    from .lowtypes import NUL, _join
+    tests = [f"({cx} == {c})" for c, ty in tv.parts if _join(tx, ty) is not None or NUL in (tx, ty)]
+    return "(" + " or ".join(tests) + ")" if tests else "False"
+
+
 # -- lists joined ---------------------------------------------------------------------------------
 def concat(low, a, b):
     """``xs + ys`` of two lists where they are consumed: one loop after the other."""

@@ -1,11 +1,13 @@
-"""Game variables holding a list of records in the typed kernel: ``rows: []`` then
+"""Game variables holding a list of records or of tuples in the typed kernel: ``rows: []`` then
 ``set: {rows: "rows + [{'seat': p, 'total': 1}]"}``, ``set: {"rows[k]": {...}}`` and
-comprehensions over ``rows`` reading ``r['total']``.
+comprehensions over ``rows`` reading ``r['total']``; or ``pairs: []`` then
+``set: {pairs: "pairs + [[a, b]]"}`` and comprehensions reading ``x[0]``, ``p in x``.
 
 A record is a map literal with constant keys (numbers or texts) whose values are single values
-(:class:`RecT`: its keys, in key order, and the type of each value). A variable holding a list of
-records keeps it in rows of ``Z`` after the zones' rows, one row per key (``Z[row + k, i]``: the
-value of key ``k`` of item ``i``) with its length in ``ZN[row]``; at most ``MAX_LIST`` items (or
+(:class:`RecT`: its keys, in key order, and the type of each value); a tuple is a list literal of
+single values (:class:`TupT`: each part's type). A variable holding a list of
+records (tuples) keeps it in rows of ``Z`` after the zones' rows, one row per key or part
+(``Z[row + k, i]``: the value of key ``k`` of item ``i``) with its length in ``ZN[row]``; at most ``MAX_LIST`` items (or
 as many as the card table has cards, if more): a longer list stops the kernel's game, which the
 step API then replays. ``gather`` keeps these
 rows as they are. The variable must start as ``[]``.
@@ -14,7 +16,21 @@ Generated code comes only from the fixed templates below (integer holes, generat
 """
 from __future__ import annotations
 
-from .compound import MapV, RecT, _sorted_entries, join, parts_of, record_lines, record_type
+from .compound import MapV, RecT, TupT, _sorted_entries, join, parts_of, record_lines, record_type
+
+
+def _join_items(old, new, low):
+    """The item type holding both ``old`` and ``new`` (records: :func:`compound.join`; tuples: part
+    by part); NotTyped when they differ in keys, length or kind."""
+    from .lowtypes import NotTyped, _join
+    if isinstance(old, RecT) or isinstance(new, RecT):
+        if not (isinstance(old, RecT) and isinstance(new, RecT)):
+            raise NotTyped("a list variable holding both maps and lists", low.path)
+        return join(old, new, low)
+    parts = [_join(a, b) for a, b in zip(old, new)]
+    if len(old) != len(new) or None in parts:
+        raise NotTyped(f"a list variable holding lists of {list(old)} and of {list(new)}", low.path)
+    return TupT(parts)
 
 
 class Entry:
@@ -70,15 +86,15 @@ def _register(low, name, ty):
     row, old = rows[name]
     if len(old) != len(ty):
         from .lowtypes import NotTyped
-        raise NotTyped(f"variable {name!r} holds lists of maps with different keys", low.path)
-    new = join(old, ty, low)
+        raise NotTyped(f"variable {name!r} holds lists of maps (or lists) with different keys (lengths)", low.path)
+    new = _join_items(old, ty, low)
     if new != old:
         rows[name] = (row, new)
         low.changed = True
 
 
 def store(low, which, r, path):
-    """``set: {name: LIST}`` for a list of records (or []): ``(value lines, store lines)``."""
+    """``set: {name: LIST}`` for a list of records or tuples (or []): ``(value lines, store lines)``."""
     from .lowtypes import NotTyped, RI_ERROR
     kind, name = which
     if kind != "g":
@@ -86,12 +102,12 @@ def store(low, which, r, path):
                        f"variables only)", path)
     if r.length == "0" and name not in low.list_rows:
         return None  # [] before anything else: not yet a list of records (typed as an empty list)
-    if not isinstance(r.elem, RecT):
+    if not isinstance(r.elem, TupT):
         if r.length == "0":
             r.elem = low.list_rows[name][1]
         else:
             raise NotTyped(f"variable {name!r} is set to a list of {r.elem}s (the kernel keeps lists of maps "
-                           f"with constant keys in variables)", path)
+                           f"with constant keys, and lists of pairs, in variables)", path)
     _register(low, name, r.elem)
     row, ty = low.list_rows[name]
     k = len(ty)

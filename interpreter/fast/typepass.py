@@ -59,7 +59,7 @@ from .lowtypes import (ERR_MAX_ACTIONS, BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS,
                        RI_MAX_ACTIONS, RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
-from . import compound, listvars, realtime
+from . import compound, derived, listvars, realtime, turnorder
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -206,11 +206,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         # with those of its seats in the initial zone (kernel.state_arrays, as Game.cards_in_play)
         if self.ncards == 0:
             raise NotTyped("the game has no cards")
-        if isinstance(self.spec.get("turns"), dict) and "skip" in self.spec["turns"]:
-            raise NotTyped("seats sitting out of the turn order (turns: skip)", "turns", spec_line(game, "turns"))
-        if self.spec.get("derived"):
-            raise NotTyped("derived card attributes (derived:): the kernel reads printed attributes only", "derived",
-                           spec_line(game, "derived"))
+        self.derived = derived.parse_derived(self)  # (derived.py)
+        self.printed, self.deriving, self.text_joins = None, [], []
         self.card_table()  # types the cards (the table is made again once the rules are lowered)
         self.texts = {}
         # variables
@@ -440,7 +437,11 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             params, body = self.defines[name]
             if params:
                 raise NotTyped(f"definition {name!r} used without its arguments", self.path)
-            return self.e(body, {k: v for k, v in env.items() if k.startswith("$")})
+            saved, self.printed = self.printed, None  # a definition reads derived attributes (derived.py)
+            try:
+                return self.e(body, {k: v for k, v in env.items() if k.startswith("$")})
+            finally:
+                self.printed = saved
         raise NotTyped(f"the name {name!r}", self.path)
 
     def zone_list(self, row_code):
@@ -458,6 +459,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def list_literal(self, items):
         if any(isinstance(it, compound.MapV) for it in items):
             return listvars.record_list(self, items)
+        pairs = compound.tuple_list(self, items)  # [[a, b], ...]: a list of pairs
+        if pairs is not None:
+            return pairs
         types = set()
         for it in items:
             if isinstance(it, ListT) or not isinstance(it, tuple):
@@ -492,6 +496,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             return compound.concat(self, ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped(f"{op} of lists (a list built up in a variable: the kernel keeps no lists)", self.path)
+        if op == "+":
+            found = derived.text_plus(self, ra, rb)  # texts joined (derived.py)
+            if found is not None:
+                return found
         (ca, ta), (cb, tb) = ra, rb
         if ta not in (INT, BOOL) or tb not in (INT, BOOL):
             raise NotTyped(f"arithmetic ({op}) on a {ta if ta not in (INT, BOOL) else tb}", self.path)
@@ -528,6 +536,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def e_in_(self, t, env):
         x, coll = t.children
         cx, tx = self.scalar(x, env)
+        r = self.e(coll, env)
+        if isinstance(r, compound.TupleV):  # x in a pair
+            return compound.in_tuple(self, cx, tx, r), BOOL
         lst = self.lst(coll, env)
         return self.reduce_in(cx, lst, env), BOOL
 
@@ -585,6 +596,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped("x if c else y with a list on one side only", self.path)
         ty = _join(ra[1], rb[1])
+        if ty is None:  # a variable not typed yet beside a text or card (derived.py)
+            ty = derived.joined_type(self, ra, rb)
         if ty is None:
             raise NotTyped(f"x if c else y with a {ra[1]} and a {rb[1]}", self.path)
         return f"(({ra[0]}) if {cc} else ({rb[0]}))", ty
@@ -602,6 +615,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             return str(self.value(v, f"option {name}")), ty
         code, ty = self.scalar(obj, env)
         if ty == CARD:
+            found = derived.read(self, name, code, env)
+            if found is not None:
+                return found
             if name == "played_by":
                 return f"card_get(PB, {code})", INT
             if name == "mode":
@@ -695,7 +711,11 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             inner = {k: v for k, v in env.items() if k.startswith("$")}
             for p, a in zip(params, args):
                 inner[p] = self.e(a, env)
-            return self.e(body, inner)
+            saved, self.printed = self.printed, None  # a definition reads derived attributes (derived.py)
+            try:
+                return self.e(body, inner)
+            finally:
+                self.printed = saved
         fn = getattr(self, "call_" + name, None)
         if fn is None:
             raise NotTyped(f"the built-in {name}()", self.path)
@@ -890,6 +910,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return self.range_list(codes[0], codes[1])
 
     def call_next_player(self, args, env):
+        found = turnorder.next_player(self, args, env)  # seats sitting out (turnorder.py)
+        if found is not None:
+            return found
         c, _ = self.scalar(args[0], env)
         if len(args) == 2:
             s, _ = self.scalar(args[1], env)
@@ -897,6 +920,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return f"(({c} + 1) % NP)", INT
 
     def call_prev_player(self, args, env):
+        found = turnorder.prev_player(self, args, env)
+        if found is not None:
+            return found
         c, _ = self.scalar(args[0], env)
         return f"(({c} - 1) % NP)", INT
 
@@ -905,6 +931,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)
+        if turnorder.skip_of(self) is not None:
+            return turnorder.turn_order(self, start)
 
         def loop(var, body):
             i, s = self.fresh("i"), self.fresh("t")
@@ -934,6 +962,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def s_realtime(self, step, env, path):
         return realtime.lower_realtime(self, step, env, path)
 
+    def s_end(self, step, env, path):
+        return turnorder.end_step(self, step, env, path)
+
     def s_log(self, step, env, path):
         return []  # messages change nothing in the game
 
@@ -951,7 +982,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.needed_phases.add(name)
         call = f"{self.phase_fn[name]}({', '.join(STATE_ARGS + tuple(codes))})"
         self.phase_calls[call] = (name, codes)
-        return [call, f"if RI[{RI_ERROR}] != 0:", "    return"]
+        return [call, f"if {turnorder.after_phase(self)}:", "    return"]
 
     def snapshot(self, lst, env):
         """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it
@@ -976,7 +1007,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def s_for(self, step, env, path):
         if "until" in step:
-            raise NotTyped("a for step with until (go round until one accepts)", path)
+            return turnorder.for_until(self, step, env, path)
         lst = self.expr(step.get("in", "[]"), env, path + ".in")
         if not isinstance(lst, ListT):
             raise NotTyped("a for step over a value that is not a list", path)
@@ -1402,7 +1433,6 @@ STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", 
               "deal", "choose", "log", "end", "random", "realtime", "show", "assert", "climb")
 REFUSED = {"realtime": "a realtime step (several players act at once, in an order the scheduler decides)",
            "climb": "a climb step (turns until all the others pass: the kernel has no such turn order yet)",
-           "end": "an end step (the game ends in the middle of a phase)",
            "assert": "an assert step"}
 
 
@@ -1474,6 +1504,7 @@ def _lower(low, bodies_of) -> tuple:
         low.memo_slots = 0
         low.sites = []
         low.phase_calls = {}
+        low.text_joins = []
         try:
             bodies = bodies_of(low)
         except NotTyped:
@@ -1484,6 +1515,7 @@ def _lower(low, bodies_of) -> tuple:
             break
     else:
         raise NotTyped("the types of the variables do not settle")
+    derived.finish(low, NJIT)  # the lookups of texts joined at run time, once every text is numbered
     src = HEADER + f"RUNTIME = {_runtime_digest()}\n\n" + "\n".join(low.helpers) + "\n" + bodies
     check_source(src)
     info = {
@@ -1525,7 +1557,7 @@ def _bodies(low) -> str:
         out += [NJIT,
                 f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
     low.depth = low.max_depth
-    flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    flow = turnorder.flow_start(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
     out += [NJIT, f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
     out += _score_lines(low)
     arrays = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS)

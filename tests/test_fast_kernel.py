@@ -604,3 +604,23 @@ def test_a_list_of_pairs_in_a_variable_plays_the_step_apis_games():
                 state.apply(rng.choice(state.legal_actions(p)))
             allied += sum(1 for e in state.events if "Loot allies" in str(e.get("text")))
     assert allied > 0  # the pairs were made and scored in these games
+
+
+def test_texts_joined_at_run_time_play_the_step_apis_games():
+    """``word + '1'`` and ``'x' + word`` (a text known only at run time joined to a constant text):
+    the same games as the step API; a numeral made by str() lies outside the kernel's table of
+    texts: the kernel flags that game (code 7) and simulate replays it in the step API."""
+    game = load_game(ROOT / "tests" / "specs" / "joined_texts.yaml")
+    kernel = kernel_for(game)
+    scored = set()
+    for players in (2, 3):
+        scores, lengths, errors = kernel.run(players, 100, 30)
+        assert set(errors.tolist()) == {0, 7}
+        for i in range(30):
+            want, _, length = _play_one(game, players, 100, i, None)
+            if errors[i] == 0:
+                assert list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+                scored |= set(want)
+        fast, plain = simulate(game, 30, players, seed=100, fast=True), simulate(game, 30, players, seed=100)
+        assert fast.fast and fast.scores == plain.scores and fast.lengths == plain.lengths
+    assert len(scored) >= 4  # the joined texts matched names and texts of the rules in these games

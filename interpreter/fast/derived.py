@@ -6,7 +6,7 @@
   function). Inside its own expression ``c.NAME`` reads the printed attribute; a definition it
   calls reads the derived value again, as the step API's compiler does. A derived attribute that
   reads itself through others does not type (the step API's error when met).
-- **Texts joined** (``trump + 'J'``): texts are numbers in the kernel (their place in the spec's
+- **Texts joined** (``suit + 'J'``): texts are numbers in the kernel (their place in the spec's
   table of texts), so a text known only at run time joined to a constant text is a lookup written
   once the table is complete (:func:`finish`): every text of the table joined to the constant,
   the joined text numbered too. A run-time text outside the table (a numeral made by ``str()``,

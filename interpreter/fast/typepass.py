@@ -32,11 +32,13 @@ Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a gam
 that no step changes are lowered by :mod:`interpreter.fast.teams`; a player variable holding a map
 with fixed keys by :mod:`interpreter.fast.maps`. Pairs, map literals and comprehensions over several
 lists are lowered in :mod:`interpreter.fast.compound`, lists of maps in game variables in
-:mod:`interpreter.fast.listvars`, real-time steps (with the round-robin scheduler) in
-:mod:`interpreter.fast.realtime`.
+:mod:`interpreter.fast.listvars` (lists of pairs too), real-time steps (with the round-robin
+scheduler) in :mod:`interpreter.fast.realtime`, seats sitting out (``turns: skip``), ``for … until``
+and ``end`` in :mod:`interpreter.fast.turnorder`, derived card attributes and texts joined with
+``+`` in :mod:`interpreter.fast.derived`.
 
 What does not type raises :class:`NotTyped` with the reason and the spec path (zones of sets, a
-variable a step sets to a list of single values, an ``end`` step, ...): ``simulate`` then runs the
+variable a step sets to a list of single values, a ``climb`` step, ...): ``simulate`` then runs the
 step API and says why.
 
 How spec text is kept out of the generated module: it is written from the fixed templates of this

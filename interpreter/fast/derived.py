@@ -26,6 +26,7 @@ from ..expr.compiler import parse
 from . import lowtypes as tp
 
 _CANNOT = ("name", "id", "played_by", "mode")
+_MAX_TEXTS = 2000  # the most texts the lookups of joined texts are written for
 
 
 def parse_derived(low) -> dict:
@@ -113,8 +114,10 @@ def finish(low, njit: str) -> None:
     if not low.text_joins:
         return
     low.card_table()  # (numbers the deck's texts: the same numbers the info's table gets)
-    for _ in range(3):  # joined texts are texts too (a join of a join): a few rounds
-        before = len(low.texts)
+    for _ in range(3):  # joined texts are texts too (a join of a join): a few rounds, a bounded table
+        before = len(low.texts)  # (a text past it flags its game at run time: the step API replays it)
+        if before > _MAX_TEXTS:
+            break
         for _, const, left in low.text_joins:
             for s in list(low.texts):
                 low.text(const + s if left else s + const)

@@ -74,21 +74,32 @@ def test_follow_suit_counts_the_left_bower_as_trump(tmp_path):
     assert sorted(a.text for a in st.legal_actions(0)) == ["play 11-clubs", "play 12-hearts"]
 
 
-def test_a_derived_attribute_is_not_typed_and_self_reference_is_caught(tmp_path):
+def test_a_derived_attribute_runs_in_the_kernel_and_self_reference_is_caught(tmp_path):
     from interpreter.fast.typepass import NotTyped, lower
-    path = tmp_path / "derived.yaml"
-    path.write_text(SPEC)
-    with pytest.raises(NotTyped, match=r"derived card attributes \(derived:\).*at derived, spec line 19"):
-        lower(load_game(path))
+    for trump in ("spades", "hearts"):  # the left bower follows trump (interpreter/fast/derived.py)
+        (tmp_path / trump).mkdir()
+        game = _game(tmp_path / trump, SPEC.replace("variables: {trump: spades}\n",
+                                                     f"variables: {{trump: {trump}}}\nplayer_variables: {{score: 0}}\n"))
+        fast, slow = game.new_state(2, 0, fast=True), game.new_state(2, 0)
+        assert list(fast.legal_actions(0)) == list(slow.legal_actions(0))
+        assert len(slow.legal_actions(0)) == (1 if trump == "spades" else 2)
+        fast.apply(fast.legal_actions(0)[0])
+        slow.apply(slow.legal_actions(0)[0])
+        assert fast.is_terminal() and fast.history == slow.history
     loop = SPEC.replace('  suit: "trump if c.rank == 11 and c.suit == partner_suit(trump) else c.suit"',
                         '  suit: "c.colour"\n  colour: "\'black\' if c.suit in [\'spades\', \'clubs\'] else \'red\'"')
-    path.write_text(loop)
     with pytest.raises(RuleError, match="the derived attribute suit of 11-clubs needs its own value"):
         _game(tmp_path, loop).new_state(2, 0)       # the first legal play reads c.suit
+    with pytest.raises(NotTyped, match="derived attribute 'suit' reads itself"):
+        lower(_game(tmp_path, loop))
     # a definition called by the derived expression reads the derived value: it needs itself
+    itself = SPEC.replace('suit: "trump if c.rank == 11 and c.suit == partner_suit(trump) else',
+                          'suit: "trump if left_bower(c) else')
     with pytest.raises(RuleError, match="the derived attribute suit of 11-clubs needs its own value"):
-        _game(tmp_path, SPEC.replace('suit: "trump if c.rank == 11 and c.suit == partner_suit(trump) else',
-                                     'suit: "trump if left_bower(c) else')).new_state(2, 0)
+        _game(tmp_path, itself).new_state(2, 0)
+    with pytest.raises(NotTyped, match="derived attribute 'suit' reads itself"):
+        lower(_game(tmp_path, itself))
+    path = tmp_path / "derived.yaml"
     path.write_text(SPEC.replace('  suit: "trump', '  name: "trump'))
     with pytest.raises(SpecError, match="name is a card's own attribute"):
         load_game(path)

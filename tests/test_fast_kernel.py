@@ -188,12 +188,13 @@ for _spec, _opts in CASES:
 
 
 def test_the_kernel_covers_the_specs_it_should():
-    """Oh Hell, Skull King, Crazy Eights, Witches, Go Fish and classic Ligretto type with every option set but the ones said in the report (this
+    """Oh Hell, Skull King, Crazy Eights, Witches, Spades, Go Fish, classic Ligretto and Euchre type with every option set but the ones said in the report (this
     guards against a change that makes the kernel silently fall back)."""
     typed = {(s.stem, tuple(sorted(o.items()))) for s, o in TYPED}
     assert ("oh_hell", ()) in typed and ("skull_king", ()) in typed
     assert ("skull_king", (("scoring", "rascal_cannonball"),)) in typed
     assert ("skull_king", (("pirate_abilities", True),)) in typed
+    assert ("skull_king", (("loot", True),)) in typed  # a variable holding a list of pairs
     assert ("crazy_eights", ()) in typed  # optional actions (draw, pass)
     assert ("crazy_eights", (("preset", "openspiel"),)) in typed  # index_of
     assert ("witches_of_blackmore", ()) in typed  # move of given cards
@@ -203,6 +204,9 @@ def test_the_kernel_covers_the_specs_it_should():
     # a simultaneous choice among product() (1,250 options a seat: rows sized at compile time), a
     # variable holding a list of cards
     assert ("skull_queen", ()) in typed
+    # seats sitting out (turns: skip), for ... until, end, derived attributes, texts joined
+    assert ("euchre", ()) in typed and ("euchre", (("stick_the_dealer", False),)) in typed
+    assert ("euchre", (("preset", "openspiel"),)) in typed
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -221,7 +225,7 @@ def test_same_games_as_the_step_api(spec, opts):
 
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
-         ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3})]
+         ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3}), ("sitting_out.yaml", {})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
@@ -229,8 +233,9 @@ def test_teams_and_indexing_play_the_step_apis_games(name, opts):
     """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
     zone, a literal, a comprehension and a range (negative: from the end), xs + ys, holder(), a
     variable's list that no step sets, argmax/argmin with ties 'last', a player's map (entries
-    by a key written out or known at run time, added to, set whole), and zones of sets (new sets,
-    set k, a set emptied dropping out, sets counted, indexed and looped over, holder() in a set):
+    by a key written out or known at run time, added to, set whole), zones of sets (new sets,
+    set k, a set emptied dropping out, sets counted, indexed and looped over, holder() in a set), and
+    seats sitting out of the turn order with for ... until and an end step (sitting_out.yaml):
     the same games as the step API at every player count (odd ones too: teams of unequal size)."""
     game = load_game(ROOT / "tests" / "specs" / name, opts or None)
     kernel = kernel_for(game)
@@ -593,9 +598,9 @@ def test_a_new_option_value_costs_no_compile():
     assert ntf[list(games[0].options).index("num_tricks_fixed")] == 1
     lengths = {int(k.run(4, 5, 1)[1][0]) for k in kernels[:2]}
     assert len(lengths) == 2  # 1 trick or 4: the option is read when the game runs
-    # Skull King: one module for every option set that types (all but loot=true)
+    # Skull King: one module for every option set (loot=true too: its list of pairs is run-time data)
     sk = [lower(load_game(ROOT / "specs" / "skull_king.yaml", o))[0] for o in ({}, {"kraken": False},
-                                                                                {"scoring": "rascal"})]
+                                                                                {"scoring": "rascal"}, {"loot": True})]
     assert len(set(sk)) == 1
 
 
@@ -660,3 +665,45 @@ def test_a_climb_over_seats_listed_twice_is_flagged_and_the_step_api_says_why(tm
     assert set(errors) == {11}  # ERR_CLIMB
     with pytest.raises(RuleError, match="distinct seats"):
         simulate(game, 3, 3, seed=100, fast=True)
+
+
+def test_a_list_of_pairs_in_a_variable_plays_the_step_apis_games():
+    """Skull King's Loot alliances: a game variable holding a list of pairs (appended to with
+    ``xs + [[a, b]]``, emptied each round, read in a comprehension with ``p in a`` and ``a[0]``):
+    the same scores and lengths as the step API, over games where alliances were made."""
+    game = load_game(ROOT / "specs" / "skull_king.yaml", {"loot": True})
+    kernel = kernel_for(game)
+    allied = 0
+    for players in (2, 4):
+        scores, lengths, errors = kernel.run(players, 300, 12)
+        for i in range(12):
+            want, _, length = _play_one(game, players, 300, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 300 + i)
+            state = game.new_state(players, seed=300 + i)
+            state.events = []
+            rng = random.Random(i)
+            while not state.is_terminal():
+                p = state.current_players()[0]
+                state.apply(rng.choice(state.legal_actions(p)))
+            allied += sum(1 for e in state.events if "Loot allies" in str(e.get("text")))
+    assert allied > 0  # the pairs were made and scored in these games
+
+
+def test_texts_joined_at_run_time_play_the_step_apis_games():
+    """``word + '1'`` and ``'x' + word`` (a text known only at run time joined to a constant text):
+    the same games as the step API; a numeral made by str() lies outside the kernel's table of
+    texts: the kernel flags that game (code 7) and simulate replays it in the step API."""
+    game = load_game(ROOT / "tests" / "specs" / "joined_texts.yaml")
+    kernel = kernel_for(game)
+    scored = set()
+    for players in (2, 3):
+        scores, lengths, errors = kernel.run(players, 100, 30)
+        assert set(errors.tolist()) == {0, 7}
+        for i in range(30):
+            want, _, length = _play_one(game, players, 100, i, None)
+            if errors[i] == 0:
+                assert list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+                scored |= set(want)
+        fast, plain = simulate(game, 30, players, seed=100, fast=True), simulate(game, 30, players, seed=100)
+        assert fast.fast and fast.scores == plain.scores and fast.lengths == plain.lengths
+    assert len(scored) >= 4  # the joined texts matched names and texts of the rules in these games

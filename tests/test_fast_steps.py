@@ -21,6 +21,7 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("specs/oh_hell.yaml", {"off_bid_penalty": True}), ("specs/skull_king.yaml", {}),
         ("specs/skull_king.yaml", {"pirate_abilities": True, "kraken": True, "white_whale": True}),
         ("specs/skull_king.yaml", {"scoring": "rascal_cannonball", "preset": "rulebook_2021"}),
+        ("specs/skull_king.yaml", {"loot": True}), ("specs/skull_king.yaml", {"loot": True, "scoring": "rascal"}),
         ("specs/crazy_eights.yaml", {}), ("specs/crazy_eights.yaml", {"preset": "openspiel"}),
         ("specs/witches_of_blackmore.yaml", {}), ("specs/go_fish.yaml", {}),
         ("tests/specs/classic_constructs.yaml", {}), ("tests/specs/phase_args.yaml", {}), ("tests/specs/pairs.yaml", {}),
@@ -28,7 +29,9 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/indexing.yaml", {"pick": -1}), ("tests/specs/lists_and_ties.yaml", {}),
         ("tests/specs/player_maps.yaml", {}), ("tests/specs/set_zones.yaml", {}), ("specs/skull_queen.yaml", {}),
         ("tests/specs/value_lists.yaml", {}), ("tests/specs/climb.yaml", {}),
-        ("tests/specs/climb.yaml", {"lead_may_pass": True})]
+        ("tests/specs/climb.yaml", {"lead_may_pass": True}),
+        ("tests/specs/sitting_out.yaml", {}), ("specs/euchre.yaml", {}),
+        ("specs/euchre.yaml", {"stick_the_dealer": False})]
 
 
 def _game(path, options):

@@ -25,6 +25,10 @@ JSON. Only the public API is used (plus ``interpreter.scenario.build_state`` for
 positions), so the same file runs on older checkouts for before/after tables:
 
     python tools/bench.py [--rounds 5] [--seconds 0.4] [--quick] [--json FILE]
+
+``--kernel SPEC[:KEY=VALUE,...]`` (repeatable) measures only those specs: random games through the
+plain step API against ``simulate --fast`` (both CPU time, 4 players or the spec's count, in
+interleaved rounds; the ratio is the median of the rounds' ratios), the kernel compiled first.
 """
 from __future__ import annotations
 
@@ -563,12 +567,59 @@ def report(out: dict) -> None:
     console.print(f"load average at the end: {le[0]:.2f} {le[1]:.2f} {le[2]:.2f} ({m['cpus']} CPUs)")
 
 
+def kernel_ratios(args) -> dict:
+    """``--kernel``: per spec (``PATH[:KEY=VALUE,...]``), games per second of the plain step API and
+    of ``simulate --fast`` in ``args.rounds`` interleaved rounds of ``args.seconds`` CPU seconds
+    each, and the median of the rounds' ratios. Exits with the reason when the kernel does not
+    play a spec."""
+    global PLAYERS
+    from interpreter.options import parse_options
+    out = {"machine": {"load_start": list(os.getloadavg())}, "specs": {}}
+    for arg in args.kernel:
+        path, _, opts = arg.partition(":")
+        options = parse_options([o for o in opts.split(",") if o]) or None
+        game = load_game(path, options)
+        players = PLAYERS if game.min_players <= PLAYERS <= game.max_players else game.min_players
+        PLAYERS, saved = players, PLAYERS
+        try:
+            t0 = cpu()
+            why = kernel_status(game)  # (compiles)
+            if why is not None:
+                sys.exit(f"{arg}: the kernel does not play it: {why}")
+            compile_s = cpu() - t0
+            plain, fast = [], []
+            for r in range(args.rounds):
+                plain.append(step_api_games(game, 1000 * r, args.seconds))
+                fast.append(simulate_games(game, 1000 * r, args.seconds, fast=True))
+        finally:
+            PLAYERS = saved
+        gps = [g / s for s, g, _ in plain], [g / s for s, g, _ in fast]
+        out["specs"][arg] = {"players": players, "step_api_games_per_s": med(gps[0]),
+                             "kernel_games_per_s": med(gps[1]), "first_call_cpu_s": compile_s,
+                             "ratio": med([b / a for a, b in zip(*gps)]),
+                             "step_api_us_per_decision": med([s / d * 1e6 for s, _, d in plain])}
+    out["machine"]["load_end"] = list(os.getloadavg())
+    t = _table("Kernel (simulate --fast) vs plain step API, random play, CPU time",
+               ["spec", "players", "step API games/s", "µs/decision", "kernel games/s", "ratio",
+                "first call (compile), CPU s"])
+    t.columns[0].overflow = "fold"
+    for arg, f in out["specs"].items():
+        t.add_row(escape(arg), str(f["players"]), _f(f["step_api_games_per_s"]), _f(f["step_api_us_per_decision"]),
+                  _f(f["kernel_games_per_s"]), f"{f['ratio']:.0f}×", _f(f["first_call_cpu_s"]))
+    console.print(t)
+    console.print(f"load average {out['machine']['load_start'][0]:.1f} at the start, "
+                  f"{out['machine']['load_end'][0]:.1f} at the end")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds (medians are printed)")
     ap.add_argument("--seconds", type=float, default=0.4, help="seconds per measurement")
     ap.add_argument("--quick", action="store_true", help="a short run: one round of 0.15 s per measure")
     ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
+    ap.add_argument("--kernel", metavar="SPEC[:KEY=VALUE,...]", action="append",
+                    help="measure only this spec (repeatable): plain step API against simulate --fast")
     args = ap.parse_args()
     if args.quick:
         args.rounds, args.seconds = 1, 0.15
@@ -577,8 +628,11 @@ def main() -> None:
         place = target if target.exists() else target.parent
         if target.is_dir() or not place.is_dir() and place == target.parent or not os.access(place, os.W_OK):
             sys.exit(f"cannot write {args.json}: not a writable file path")
-    out = measure(args)
-    report(out)
+    if args.kernel:
+        out = kernel_ratios(args)
+    else:
+        out = measure(args)
+        report(out)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n")
         console.print(f"figures written to {args.json}")

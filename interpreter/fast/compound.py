@@ -260,37 +260,47 @@ def nested_map(low, t, env):
     return ListT(elem, loop, refs=refs)
 
 
-# -- lists of list literals ------------------------------------------------------------------------
+# -- lists of tuples written out, and `in` of a tuple ----------------------------------------------
 def tuple_list(low, items):
-    """A list literal whose items are list literals of single values (``[[a, b, 2], [c, d, 1]]``),
-    as a list of tuples (each item's parts bound in turn), or None when the items are not all
-    such lists of one length whose parts join by position."""
-    from .lowtypes import ListT, NUL, INT, _join
+    """A list literal whose items are all list literals of single values (``[[a, b, 2], [c, d, 1]]``)
+    as a ListT of tuples (each item's parts bound in turn), or None when some item is not one.
+    NotTyped when they differ in length or, at one place, in kind. A place null in every item reads
+    as a number."""
+    from .lowtypes import INT, NUL, ListT, NotTyped, _join
     tuples = []
     for it in items:
-        t = as_tuple(low, it) if isinstance(it, ListT) else it
-        if not isinstance(t, TupleV):
+        t = as_tuple(low, it) if isinstance(it, ListT) and getattr(it, "items", None) is not None else it
+        if not isinstance(t, TupleV) or not t.parts:
             return None
         tuples.append(t)
-    if len({len(t.parts) for t in tuples}) != 1:
+    if not tuples:
         return None
-    elem = list(tuples[0].types)
-    for t in tuples[1:]:
-        for k, ty in enumerate(t.types):
-            elem[k] = _join(elem[k], ty) if elem[k] is not None else None
-    if any(ty is None for ty in elem):
-        return None
-    elem = TupT(INT if ty == NUL else ty for ty in elem)
+    types = list(tuples[0].types)
+    for tv in tuples[1:]:
+        if len(tv.parts) != len(types):
+            raise NotTyped("a list of lists of different lengths", low.path)
+        for k, ty in enumerate(tv.types):
+            types[k] = _join(types[k], ty)
+            if types[k] is None:
+                raise NotTyped("a list of lists whose items at one place are of different kinds", low.path)
+    elem = TupT(INT if ty == NUL else ty for ty in types)
     refs = set()
-    for t in tuples:
-        refs |= t.refs
+    for tv in tuples:
+        refs |= tv.refs
 
     def loop(var, lines):
         out = []
-        for t in tuples:
-            out += item_loop(t, var, lines)
+        for tv in tuples:
+            out += item_loop(tv, var, lines)
         return out
     return ListT(elem, loop, length=str(len(tuples)), refs=refs)
+
+
+def in_tuple(low, cx, tx, tv):
+    """``x in t`` of a tuple ``t`` (a pair read from a list): whether some part equals x, as code."""
+    from .lowtypes import NUL, _join
+    tests = [f"({cx} == {c})" for c, ty in tv.parts if _join(tx, ty) is not None or NUL in (tx, ty)]
+    return "(" + " or ".join(tests) + ")" if tests else "False"
 
 
 def snapshot_parts(low, lst):

@@ -1,13 +1,15 @@
-"""Game variables holding a list of records in the typed kernel: ``rows: []`` then
+"""Game variables holding a list of records or of tuples in the typed kernel: ``rows: []`` then
 ``set: {rows: "rows + [{'seat': p, 'total': 1}]"}``, ``set: {"rows[k]": {...}}`` and
-comprehensions over ``rows`` reading ``r['total']``; and game variables holding a list of single
-values (cards, numbers, texts: ``set: {group: "[c in trick where c.suit == s]"}``), kept in one row
-of ``Z`` the same way (its type is then the items' type, not a RecT).
+comprehensions over ``rows`` reading ``r['total']``; or ``pairs: []`` then
+``set: {pairs: "pairs + [[a, b]]"}`` and comprehensions reading ``x[0]``, ``p in x``; and game
+variables holding a list of single values (cards, numbers, texts: ``set: {group: "[c in trick where
+c.suit == s]"}``), kept in one row of ``Z`` the same way (its type is then the items' type, not a TupT).
 
 A record is a map literal with constant keys (numbers or texts) whose values are single values
-(:class:`RecT`: its keys, in key order, and the type of each value). A variable holding a list of
-records keeps it in rows of ``Z`` after the zones' rows, one row per key (``Z[row + k, i]``: the
-value of key ``k`` of item ``i``) with its length in ``ZN[row]``; at most ``MAX_LIST`` items (or
+(:class:`RecT`: its keys, in key order, and the type of each value); a tuple is a list literal of
+single values (:class:`TupT`: each part's type). A variable holding a list of
+records (tuples) keeps it in rows of ``Z`` after the zones' rows, one row per key or part
+(``Z[row + k, i]``: the value of key ``k`` of item ``i``) with its length in ``ZN[row]``; at most ``MAX_LIST`` items (or
 as many as the card table has cards, if more): a longer list stops the kernel's game, which the
 step API then replays. ``gather`` keeps these
 rows as they are. The variable must start as ``[]``.
@@ -16,7 +18,21 @@ Generated code comes only from the fixed templates below (integer holes, generat
 """
 from __future__ import annotations
 
-from .compound import MapV, RecT, _sorted_entries, join, parts_of, record_lines, record_type
+from .compound import MapV, RecT, TupT, _sorted_entries, join, parts_of, record_lines, record_type
+
+
+def _join_items(old, new, low):
+    """The item type holding both ``old`` and ``new`` (records: :func:`compound.join`; tuples: part
+    by part); NotTyped when they differ in keys, length or kind."""
+    from .lowtypes import NotTyped, _join
+    if isinstance(old, RecT) or isinstance(new, RecT):
+        if not (isinstance(old, RecT) and isinstance(new, RecT)):
+            raise NotTyped("a list variable holding both maps and lists", low.path)
+        return join(old, new, low)
+    parts = [_join(a, b) for a, b in zip(old, new)]
+    if len(old) != len(new) or None in parts:
+        raise NotTyped(f"a list variable holding lists of {list(old)} and of {list(new)}", low.path)
+    return TupT(parts)
 
 
 class Entry:
@@ -52,7 +68,7 @@ def read(low, name):
     from .lowtypes import ListT
 
     row, ty = low.list_rows[name]
-    if not isinstance(ty, RecT):  # a list of single values: one row
+    if not isinstance(ty, TupT):  # a list of single values: one row
 
         def loop1(var, body):
             i = low.fresh("i")
@@ -73,27 +89,27 @@ def _register(low, name, ty):
     rows = low.list_rows
     if name not in rows:
         rows[name] = (low.rows, ty)
-        low.rows += len(ty) if isinstance(ty, RecT) else 1
+        low.rows += len(ty) if isinstance(ty, TupT) else 1
         low.changed = True
         return
     row, old = rows[name]
-    if isinstance(old, RecT) != isinstance(ty, RecT):
-        raise NotTyped(f"variable {name!r} holds lists of maps and lists of single values", low.path)
-    if not isinstance(ty, RecT):
+    if isinstance(old, TupT) != isinstance(ty, TupT):
+        raise NotTyped(f"variable {name!r} holds lists of maps (or lists) and lists of single values", low.path)
+    if not isinstance(ty, TupT):
         new = _join(old, ty)
         if new is None:
             raise NotTyped(f"variable {name!r} holds lists of {old}s and of {ty}s", low.path)
     elif len(old) != len(ty):
-        raise NotTyped(f"variable {name!r} holds lists of maps with different keys", low.path)
+        raise NotTyped(f"variable {name!r} holds lists of maps (or lists) with different keys (lengths)", low.path)
     else:
-        new = join(old, ty, low)
+        new = _join_items(old, ty, low)
     if new != old:
         rows[name] = (row, new)
         low.changed = True
 
 
 def store(low, which, r, path):
-    """``set: {name: LIST}`` for a list of records (or []): ``(value lines, store lines)``."""
+    """``set: {name: LIST}`` for a list of records or tuples (or []): ``(value lines, store lines)``."""
     from .lowtypes import NotTyped, RI_ERROR
     kind, name = which
     if kind != "g":
@@ -101,23 +117,19 @@ def store(low, which, r, path):
                        f"variables only)", path)
     if r.length == "0" and name not in low.list_rows:
         return None  # [] before anything else: not yet a list of records (typed as an empty list)
-    from .compound import TupT
     from .lowtypes import NUL
     if r.length == "0" or r.elem == NUL:
         r.elem = low.list_rows[name][1] if name in low.list_rows else r.elem
-    if isinstance(r.elem, TupT) and not isinstance(r.elem, RecT):
-        raise NotTyped(f"variable {name!r} is set to a list of lists (the kernel keeps lists of maps with "
-                       f"constant keys, and lists of single values, in variables)", path)
     if r.elem == NUL:
         return None  # (only nulls so far: typed once something else is stored)
     _register(low, name, r.elem)
     row, ty = low.list_rows[name]
-    k = len(ty) if isinstance(ty, RecT) else 1
+    k = len(ty) if isinstance(ty, TupT) else 1
     base = low.depth
     low.depth += k
     low.max_depth = max(low.max_depth, low.depth)
     n, v = low.fresh("t"), low.fresh("v")
-    parts = parts_of(v, k) if isinstance(ty, RecT) else [v]
+    parts = parts_of(v, k) if isinstance(ty, TupT) else [v]
     body = [f"if {n} >= len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return"] + \
         [f"TMP[{base + j}, {n}] = {p}" for j, p in enumerate(parts)] + [f"{n} += 1"]
     value = [f"{n} = 0"] + r.loop(v, body) + [f"if {n} > len(Z[0]):", f"    RI[{RI_ERROR}] = 6", "    return"]

@@ -112,7 +112,8 @@ RI_SEED, RI_COUNT, RI_ACTIONS, RI_ERROR = 0, 1, 2, 3  # then 4: bots' first row,
 RI_CHOSEN = 11
 RI_LISTING = 12  # the number of the last listing of cards that gives one option per name
 RI_MAX_ACTIONS = 13  # the playout kernel's: Game.max_actions (a longer game is flagged, ERR_MAX_ACTIONS)
-RI_SIZE = 14
+RI_END = 14  # the playout kernel's: an `end` step ended the game (turnorder.py)
+RI_SIZE = 15
 # The codes a kernel writes into RI[RI_ERROR] (any of them makes simulate replay that game in the step
 # API, which raises its located error): 1-4 typepass (a loop or choice over MAX_LIST, no option, a move
 # that fails, a deal short of cards), 6 a list past TMP's room, then:

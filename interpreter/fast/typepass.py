@@ -31,17 +31,19 @@ asking a bot (the caller writes the index chosen into ``RI``).
 Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a game variable's list
 that no step changes are lowered by :mod:`interpreter.fast.teams`; a player variable holding a map
 with fixed keys by :mod:`interpreter.fast.maps`. Pairs, map literals and comprehensions over several
-lists and ``product()`` are lowered in :mod:`interpreter.fast.compound`, lists of maps and of single
-values in game variables in :mod:`interpreter.fast.listvars`, real-time steps (with the round-robin
-scheduler) in :mod:`interpreter.fast.realtime`, ``climb`` steps in :mod:`interpreter.fast.climb`,
-zones of sets (a row of ``Z`` per set) in :mod:`interpreter.fast.setzones`, ``without()``, ``sort_by``
-and slicing in :mod:`interpreter.fast.listops`, melds of sets in :mod:`interpreter.fast.melds`. The
-rows of ``TMP``/``OPT`` are as wide as the longest list of constant length a step keeps
-(``info["width"]``, at least MAX_LIST); a list whose length is known only at run time is checked as
-it is kept (error 6).
+lists and ``product()`` are lowered in :mod:`interpreter.fast.compound`, lists of maps, of pairs and
+of single values in game variables in :mod:`interpreter.fast.listvars`, real-time steps (with the
+round-robin scheduler) in :mod:`interpreter.fast.realtime`, ``climb`` steps in
+:mod:`interpreter.fast.climb`, zones of sets (a row of ``Z`` per set) in
+:mod:`interpreter.fast.setzones`, ``without()``, ``sort_by`` and slicing in
+:mod:`interpreter.fast.listops`, melds of sets in :mod:`interpreter.fast.melds`, seats sitting out
+(``turns: skip``), ``for … until`` and ``end`` in :mod:`interpreter.fast.turnorder`, derived card
+attributes and texts joined with ``+`` in :mod:`interpreter.fast.derived`. The rows of ``TMP``/``OPT``
+are as wide as the longest list of constant length a step keeps (``info["width"]``, at least
+MAX_LIST); a list whose length is known only at run time is checked as it is kept (error 6).
 
 What does not type raises :class:`NotTyped` with the reason and the spec path (a set choice, a
-variable a step sets to a list of single values, an ``end`` step, ...): ``simulate`` then runs the
+list in a player variable, a board, ...): ``simulate`` then runs the
 step API and says why.
 
 How spec text is kept out of the generated module: it is written from the fixed templates of this
@@ -64,7 +66,7 @@ from .lowtypes import (ERR_MAX_ACTIONS, BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS,
                        RI_MAX_ACTIONS, RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
-from . import climb, compound, listops, listvars, melds, realtime, setzones
+from . import climb, compound, derived, listops, listvars, melds, realtime, setzones, turnorder
 
 NULL = -(2 ** 62)
 NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
@@ -214,11 +216,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         # with those of its seats in the initial zone (kernel.state_arrays, as Game.cards_in_play)
         if self.ncards == 0:
             raise NotTyped("the game has no cards")
-        if isinstance(self.spec.get("turns"), dict) and "skip" in self.spec["turns"]:
-            raise NotTyped("seats sitting out of the turn order (turns: skip)", "turns", spec_line(game, "turns"))
-        if self.spec.get("derived"):
-            raise NotTyped("derived card attributes (derived:): the kernel reads printed attributes only", "derived",
-                           spec_line(game, "derived"))
+        self.derived = derived.parse_derived(self)  # (derived.py)
+        self.printed, self.deriving, self.text_joins = None, [], []
         self.card_table()  # types the cards (the table is made again once the rules are lowered)
         self.texts = {}
         # variables
@@ -452,7 +451,11 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             params, body = self.defines[name]
             if params:
                 raise NotTyped(f"definition {name!r} used without its arguments", self.path)
-            return self.e(body, {k: v for k, v in env.items() if k.startswith("$")})
+            saved, self.printed = self.printed, None  # a definition reads derived attributes (derived.py)
+            try:
+                return self.e(body, {k: v for k, v in env.items() if k.startswith("$")})
+            finally:
+                self.printed = saved
         raise NotTyped(f"the name {name!r}", self.path)
 
     def zone_list(self, row_code):
@@ -492,6 +495,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def list_literal(self, items):
         if any(isinstance(it, compound.MapV) for it in items):
             return listvars.record_list(self, items)
+        pairs = compound.tuple_list(self, items)  # [[a, b], ...]: a list of pairs
+        if pairs is not None:
+            return pairs
         types = set()
         for it in items:
             if isinstance(it, ListT) or not isinstance(it, tuple):
@@ -529,6 +535,10 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             return compound.concat(self, ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped(f"{op} of lists (a list built up in a variable: the kernel keeps no lists)", self.path)
+        if op == "+":
+            found = derived.text_plus(self, ra, rb)  # texts joined (derived.py)
+            if found is not None:
+                return found
         (ca, ta), (cb, tb) = ra, rb
         if ta not in (INT, BOOL) or tb not in (INT, BOOL):
             raise NotTyped(f"arithmetic ({op}) on a {ta if ta not in (INT, BOOL) else tb}", self.path)
@@ -565,6 +575,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def e_in_(self, t, env):
         x, coll = t.children
         cx, tx = self.scalar(x, env)
+        r = self.e(coll, env)
+        if isinstance(r, compound.TupleV):  # x in a pair
+            return compound.in_tuple(self, cx, tx, r), BOOL
         lst = self.lst(coll, env)
         return self.reduce_in(cx, lst, env), BOOL
 
@@ -622,6 +635,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped("x if c else y with a list on one side only", self.path)
         ty = _join(ra[1], rb[1])
+        if ty is None:  # a variable not typed yet beside a text or card (derived.py)
+            ty = derived.joined_type(self, ra, rb)
         if ty is None:
             raise NotTyped(f"x if c else y with a {ra[1]} and a {rb[1]}", self.path)
         return f"(({ra[0]}) if {cc} else ({rb[0]}))", ty
@@ -639,6 +654,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             return str(self.value(v, f"option {name}")), ty
         code, ty = self.scalar(obj, env)
         if ty == CARD:
+            found = derived.read(self, name, code, env)
+            if found is not None:
+                return found
             if name == "played_by":
                 return f"card_get(PB, {code})", INT
             if name == "mode":
@@ -736,7 +754,11 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
             inner = {k: v for k, v in env.items() if k.startswith("$")}
             for p, a in zip(params, args):
                 inner[p] = self.e(a, env)
-            return self.e(body, inner)
+            saved, self.printed = self.printed, None  # a definition reads derived attributes (derived.py)
+            try:
+                return self.e(body, inner)
+            finally:
+                self.printed = saved
         fn = getattr(self, "call_" + name, None)
         if fn is None:
             raise NotTyped(f"the built-in {name}()", self.path)
@@ -932,6 +954,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return self.range_list(codes[0], codes[1])
 
     def call_next_player(self, args, env):
+        found = turnorder.next_player(self, args, env)  # seats sitting out (turnorder.py)
+        if found is not None:
+            return found
         c, _ = self.scalar(args[0], env)
         if len(args) == 2:
             s, _ = self.scalar(args[1], env)
@@ -939,6 +964,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         return f"(({c} + 1) % NP)", INT
 
     def call_prev_player(self, args, env):
+        found = turnorder.prev_player(self, args, env)
+        if found is not None:
+            return found
         c, _ = self.scalar(args[0], env)
         return f"(({c} - 1) % NP)", INT
 
@@ -965,6 +993,8 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)
+        if turnorder.skip_of(self) is not None:
+            return turnorder.turn_order(self, start)
 
         def loop(var, body):
             i, s = self.fresh("i"), self.fresh("t")
@@ -997,6 +1027,9 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
     def s_climb(self, step, env, path):
         return climb.lower_climb(self, step, env, path)
 
+    def s_end(self, step, env, path):
+        return turnorder.end_step(self, step, env, path)
+
     def s_log(self, step, env, path):
         return []  # messages change nothing in the game
 
@@ -1014,7 +1047,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
         self.needed_phases.add(name)
         call = f"{self.phase_fn[name]}({', '.join(STATE_ARGS + tuple(codes))})"
         self.phase_calls[call] = (name, codes)
-        return [call, f"if RI[{RI_ERROR}] != 0:", "    return"]
+        return [call, f"if {turnorder.after_phase(self)}:", "    return"]
 
     def snapshot(self, lst, env):
         """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it
@@ -1051,7 +1084,7 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 
     def s_for(self, step, env, path):
         if "until" in step:
-            raise NotTyped("a for step with until (go round until one accepts)", path)
+            return turnorder.for_until(self, step, env, path)
         lst = self.expr(step.get("in", "[]"), env, path + ".in")
         if not isinstance(lst, ListT):
             raise NotTyped("a for step over a value that is not a list", path)
@@ -1506,7 +1539,6 @@ class Lowering(TeamsAndIndexing, PlayerMaps):
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
               "deal", "choose", "log", "end", "random", "realtime", "show", "assert", "climb")
 REFUSED = {"realtime": "a realtime step (several players act at once, in an order the scheduler decides)",
-           "end": "an end step (the game ends in the middle of a phase)",
            "assert": "an assert step"}
 
 
@@ -1579,6 +1611,7 @@ def _lower(low, bodies_of) -> tuple:
         low.memo_slots = 0
         low.sites = []
         low.phase_calls = {}
+        low.text_joins = []
         try:
             bodies = bodies_of(low)
         except NotTyped:
@@ -1589,6 +1622,7 @@ def _lower(low, bodies_of) -> tuple:
             break
     else:
         raise NotTyped("the types of the variables do not settle")
+    derived.finish(low, NJIT)  # the lookups of texts joined at run time, once every text is numbered
     src = HEADER + f"RUNTIME = {_runtime_digest()}\n\n" + "\n".join(low.helpers) + "\n" + bodies
     check_source(src)
     info = {
@@ -1634,7 +1668,7 @@ def _bodies(low) -> str:
         out += [NJIT,
                 f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
     low.depth = low.max_depth
-    flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    flow = turnorder.flow_start(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
     out += [NJIT, f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
     out += _score_lines(low)
     arrays = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS)

@@ -211,9 +211,45 @@ def test_the_html_report_opens_in_chromium_with_every_plot_drawn(tmp_path):
     assert {"Fairness", "Skill", "Plots"} <= set(headings)
 
 
-def test_skill_says_too_few_games_rather_than_no_strategy():
+def test_skill_says_not_enough_games_rather_than_no_strategy():
     one = [D.summarise(_raw([1], bots=["ismcts:10", "random", "random"]))]
-    assert D.skill([("random", "ismcts:10", one)])[-1]["reading"].startswith("too few games to tell")
+    assert D.skill([("random", "ismcts:10", one)])[-1]["reading"].startswith("not enough games to tell")
+
+
+def _rung(lower, upper, wins, games, n=3):
+    """``games`` records of one rung in which ``upper`` (at seat g mod n) wins the first ``wins``."""
+    out = []
+    for g in range(games):
+        bots = [lower] * n
+        bots[g % n] = upper
+        out.append(D.summarise(_raw([g % n] if g < wins else [(g + 1) % n], bots=bots, n=n)))
+    return out
+
+
+def test_skill_verdict_makes_no_claim_about_deeper_search_on_8_games_a_rung():
+    # greedy clearly beats random (8 of 8), ismcts:40 wins 3 of 8 against ismcts:10: its interval
+    # (14%–69%) holds the equal share 33% and an edge far above it: no claim that search stops helping
+    pairs = [("random", "greedy:8", _rung("random", "greedy:8", 8, 8)),
+             ("greedy:8", "ismcts:10", _rung("greedy:8", "ismcts:10", 8, 8)),
+             ("ismcts:10", "ismcts:40", _rung("ismcts:10", "ismcts:40", 3, 8))]
+    rows = D.skill(pairs)
+    top = rows[2]
+    assert top["low"] < 1 / 3 < top["high"] and top["high"] > 1 / 3 + D.EDGE
+    assert top["reading"].startswith("not enough games to tell whether ismcts:40 beats ismcts:10")
+    verdict = rows[-1]["reading"]
+    assert verdict.startswith("there is strategy (greedy:8 > random, ismcts:10 > greedy:8)")
+    assert "stops helping" not in verdict and "not enough games to tell whether more search than ismcts:10" in verdict
+    # with 300 games at the equal share the interval excludes the edge: now the claim is made
+    pairs[2] = ("ismcts:10", "ismcts:40", _rung("ismcts:10", "ismcts:40", 100, 300))
+    assert "more search stops helping after ismcts:10" in D.skill(pairs)[-1]["reading"]
+
+
+def test_control_deal_decides_on_few_games_says_not_enough_games_not_no_strategy():
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    played = D.play_all(game, 3, games=2, ladder=("random", "ismcts:10"), ladder_games=4, fast=False)
+    rows = D.skill(played["ladder"])  # (90 games read "no strategy": the control above)
+    assert rows[0]["games"] == 4 and rows[0]["high"] > 1 / 3 + D.EDGE
+    assert rows[-1]["reading"].startswith("not enough games to tell"), rows[-1]
 
 
 def test_past_the_cpu_budget_no_further_rung_is_started():

@@ -32,6 +32,7 @@ LADDER = ("random", "greedy:8", "ismcts:10", "ismcts:40")  # each rung is tested
 Z95 = 1.959963984540054
 BOOTSTRAP = 400           # resamples of the bootstrap intervals (seeded: the same report every run)
 SECURE = 0.9              # "the winner is known": the leader wins this often from that point on
+EDGE = 0.15               # skill: "no better" is claimed only when the interval excludes this edge over 1/N
 
 
 # -- one game -------------------------------------------------------------------------------------------
@@ -307,30 +308,70 @@ def skill(pairs: list) -> list:
             reading = f"{upper} beats {lower}: it wins {_pct(rate)} against the {_pct(expected)} of an equal player"
         elif b < expected:
             reading = f"{upper} does worse than {lower} ({_pct(rate)} against {_pct(expected)})"
+        elif b < expected + EDGE:
+            reading = (f"{upper} is no better than {lower} within the interval ({_pct(rate)}; {_pct(expected)} "
+                       f"if equal; an edge of {100 * EDGE:.0f} points or more is excluded)")
         else:
-            reading = f"{upper} is no better than {lower} within the interval ({_pct(rate)}; {_pct(expected)} if equal)"
+            reading = (f"not enough games to tell whether {upper} beats {lower} ({_pct(rate)}, {_pct(a)}–{_pct(b)}; "
+                       f"{_pct(expected)} if equal)")
         verdicts.append((lower, upper, a > expected, b < expected))
         out.append(_measure(f"skill: {upper} vs {lower}", rate, a, b, len(games), reading, expected=expected,
                             lower=lower, upper=upper))
     if verdicts:
-        better = [v for v in verdicts if v[2]]
-        if not better and all(m["high"] - m["low"] > 0.4 for m in out if "upper" in m):
-            reading = (f"too few games to tell (every rung's interval is wider than 40 points): play more "
-                       f"ladder games")
-        elif not better:
-            reading = "no strategy: no bot of the ladder wins more than an equal player within the interval"
-        else:
-            top = [v for v in verdicts if v[0] != "random"]
-            deeper = [v for v in top if v[2]]
-            reading = "there is strategy (" + ", ".join(f"{v[1]} > {v[0]}" for v in better) + ")"
-            if top:
-                reading += ("; more search keeps helping" if len(deeper) == len(top) else
-                            "; more search stops helping after " + next(v[0] for v in top if not v[2]))
-        # a verdict over the rungs above, not a measure of its own: its value is the number of rungs
-        # whose upper bot wins more than an equal player (no interval: each rung has its own)
-        out.append(_measure("strategy", len(better), len(better), len(better), sum(m["games"] for m in out),
-                            reading, rungs=len(verdicts), verdict=True))
+        out.append(_verdict(out, verdicts))
     return out
+
+
+def _rung_status(m) -> str:
+    """What a rung's interval (``m``: a skill row) shows: ``better`` (it lies above the equal share
+    1/N), ``worse`` (below), ``equal`` (it holds 1/N and excludes an edge of EDGE or more), or
+    ``unknown`` (it holds 1/N but is too wide to exclude an edge of EDGE: not enough games)."""
+    e = m["expected"]
+    if m["low"] > e:
+        return "better"
+    if m["high"] < e:
+        return "worse"
+    return "equal" if m["high"] < e + EDGE else "unknown"
+
+
+def _verdict(rows, verdicts) -> dict:
+    """The ``strategy`` row over the rung rows: a claim only where the intervals support it (see
+    :func:`_rung_status`); where they do not, it says there are not enough games to tell."""
+    rungs = [m for m in rows if "upper" in m]
+    status = {(m["lower"], m["upper"]): _rung_status(m) for m in rungs}
+    better = [m for m in rungs if status[(m["lower"], m["upper"])] == "better"]
+    unknown = [m for m in rungs if status[(m["lower"], m["upper"])] == "unknown"]
+
+    def show(m):
+        return f"{m['upper']} vs {m['lower']} {_pct(m['value'])} ({_pct(m['low'])}–{_pct(m['high'])})"
+    edge = f"{100 * EDGE:.0f} points"
+    if not better and unknown:
+        reading = ("not enough games to tell whether there is strategy: no rung wins more than an equal player "
+                   "within its interval, but " + "; ".join(show(m) for m in unknown)
+                   + f" cannot exclude an edge of {edge} (play more ladder games)")
+    elif not better:
+        reading = (f"no strategy: no bot of the ladder wins more than an equal player, and each interval "
+                   f"excludes an edge of {edge} or more")
+    else:
+        reading = "there is strategy (" + ", ".join(f"{m['upper']} > {m['lower']}" for m in better) + ")"
+        deeper = [m for m in rungs if m["lower"] != "random"]  # more search than the rung below
+        if deeper:
+            first = next((m for m in deeper if status[(m["lower"], m["upper"])] != "better"), None)
+            st = status[(first["lower"], first["upper"])] if first else None
+            if first is None:
+                reading += "; more search keeps helping"
+            elif st == "equal":
+                reading += (f"; more search stops helping after {first['lower']} ({show(first)}: "
+                            f"an edge of {edge} or more is excluded)")
+            elif st == "worse":
+                reading += f"; more search does worse after {first['lower']} ({show(first)})"
+            else:
+                reading += (f"; not enough games to tell whether more search than {first['lower']} helps "
+                            f"({show(first)})")
+    # a verdict over the rungs above, not a measure of its own: its value is the number of rungs
+    # whose upper bot wins more than an equal player (no interval: each rung has its own)
+    return _measure("strategy", len(better), len(better), len(better), sum(m["games"] for m in rungs),
+                    reading, rungs=len(verdicts), verdict=True)
 
 
 # -- decisiveness and drama --------------------------------------------------------------------------------

@@ -252,10 +252,38 @@ def test_control_deal_decides_on_few_games_says_not_enough_games_not_no_strategy
     assert rows[-1]["reading"].startswith("not enough games to tell"), rows[-1]
 
 
-def test_past_the_cpu_budget_no_further_rung_is_started():
+def test_with_no_budget_no_rung_is_played_and_the_report_says_why():
     game = load_game(str(SPECS / "deal_decides.yaml"))
-    played = D.play_all(game, 3, games=2, ladder=("random", "greedy:4", "ismcts:5"), cpu_budget=0.0, fast=False)
-    assert [len(rs) for _, _, rs in played["ladder"]] == [1, 0]  # the first rung always gets one game
+    played = D.play_all(game, 3, ladder=("random", "greedy:4", "ismcts:5"), cpu_budget=0.0, fast=False)
+    assert len(played["random"]) == D.PILOT_RANDOM  # the pilot's games, no more
+    assert [len(rs) for _, _, rs in played["ladder"]] == [0, 0]
     report = D.measures(game, 3, played)
-    assert report["games"]["ladder"] == {"greedy:4 vs random": 1, "ismcts:5 vs greedy:4": 0}
-    assert [m["measure"] for m in report["sections"][1]["measures"]] == ["skill: greedy:4 vs random", "strategy"]
+    assert report["games"]["ladder"] == {"greedy:4 vs random": 0, "ismcts:5 vs greedy:4": 0}
+    rows = report["sections"][1]["measures"]
+    assert [m["measure"] for m in rows] == ["skill: greedy:4 vs random", "skill: ismcts:5 vs greedy:4", "strategy"]
+    assert all(m["value"] is None and m["reading"].startswith("not measured") for m in rows)
+    assert "0 s were left of the 0 s budget" in rows[0]["reading"]
+    good = next(s for s in report["sections"] if s["title"] == "Good play")
+    assert good["measures"][0]["reading"].startswith("not measured")
+
+
+def test_the_plan_leaves_out_a_rung_too_dear_for_the_budget_and_fits_the_others(monkeypatch):
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    costs = iter([0.0001, 50.0])  # CPU a decision of each rung's pilot: the top rung's cannot fit
+    monkeypatch.setattr(D, "_per_decision", lambda timings: next(costs))
+    played = D.play_all(game, 3, ladder=("random", "greedy:2", "ismcts:1000"), cpu_budget=30.0, fast=False,
+                        max_ladder_games=25, max_games=12)
+    assert len(played["random"]) == 12
+    assert [len(rs) for _, _, rs in played["ladder"]] == [25, 0]
+    plan = played["plan"]
+    assert plan["rungs"][0]["why"].startswith("25 games (every rung the same): at most 25")
+    assert plan["rungs"][1]["not_played"] and "raise --cpu-budget" in plan["rungs"][1]["why"]
+    rows = {m["measure"]: m for m in D.measures(game, 3, played)["sections"][1]["measures"]}
+    assert rows["skill: greedy:2 vs random"]["games"] == 25
+    assert rows["skill: ismcts:1000 vs greedy:2"]["reading"].startswith("not measured: not played: a game ≈")
+    assert "not measured: ismcts:1000 vs greedy:2" in rows["strategy"]["reading"]
+
+
+def test_per_decision_cost_leaves_out_each_seats_first_decision():
+    assert D._per_decision([(0, 9.0), (1, 8.0), (0, 1.0), (1, 3.0)]) == 2.0
+    assert D._per_decision([(0, 4.0)]) == 4.0

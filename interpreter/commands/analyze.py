@@ -52,7 +52,7 @@ def cmd_analyze(args) -> int:
     measures (or ``--json``), write ``--html``/``--trace``; with ``--compare``/``--compare-option`` the
     same for B on the same seeds and what changed. Returns 0; raises RulebookError for a user's mistake."""
     from ..analysis.design import compare_played, measures
-    if args.games < 2:
+    if args.games is not None and args.games < 2:
         raise RulebookError("-n must be at least 2")
     if args.jobs < 1:
         raise RulebookError(f"--jobs must be at least 1, not {args.jobs}")
@@ -80,6 +80,10 @@ def cmd_analyze(args) -> int:
     if game_b is not None:
         if args.ladder_games is None:  # B plays as many ladder games as A did, on the same seeds
             args.ladder_games = max(len(rs) for _, _, rs in played["ladder"]) if played["ladder"] else 1
+            if not args.ladder_games:  # no rung fitted A's budget: neither is played for B
+                ladder = ladder[:1]
+        if args.games is None:  # and as many random games
+            args.games = len(played["random"])
         played_b = _play(args, game_b, n, ladder, speeds, "B: ")
         report["b"] = measures(game_b, n, played_b)
         label_a = args.spec + "".join(f" {k}={v}" for k, v in parse_options(args.option).items())
@@ -120,6 +124,13 @@ def _print(report: dict, played: dict) -> None:
                   + (f", {g['kernel']} kernel games" if g["kernel"] else "")
                   + "; ladder " + _escape(", ".join(f"{k} ({v} games)" for k, v in g["ladder"].items()))
                   + f"; {report['cpu_seconds']:.0f} s of CPU in the games")
+    plan = report.get("plan") or {}
+    if plan.get("random"):
+        console.print(f"[dim]how many games (a budget of {plan['budget']:.0f} s of CPU for the games): random play "
+                      f"{_escape(plan['random']['why'])}"
+                      + (f"; {_escape(plan['decisions_note'])}" if plan.get("decisions_note") else "") + "[/dim]")
+        for r in plan.get("rungs", []):
+            console.print(f"[dim]  {_escape(r['rung'])}: {_escape(r['why'])}[/dim]")
     if report.get("kernel_note"):
         console.print(f"[dim]fairness by seat from the step API's games: {_escape(report['kernel_note'])}[/dim]")
     console.print("[dim]every value has its 95% interval; 'games' is the number of games it rests on[/dim]")

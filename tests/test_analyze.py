@@ -262,7 +262,7 @@ def test_with_no_budget_no_rung_is_played_and_the_report_says_why():
     rows = report["sections"][1]["measures"]
     assert [m["measure"] for m in rows] == ["skill: greedy:4 vs random", "skill: ismcts:5 vs greedy:4", "strategy"]
     assert all(m["value"] is None and m["reading"].startswith("not measured") for m in rows)
-    assert "0 s were left of the 0 s budget" in rows[0]["reading"]
+    assert "0 s were left of the 0 s budget (raise --cpu-budget" in rows[0]["reading"]
     good = next(s for s in report["sections"] if s["title"] == "Good play")
     assert good["measures"][0]["reading"].startswith("not measured")
 
@@ -287,3 +287,23 @@ def test_the_plan_leaves_out_a_rung_too_dear_for_the_budget_and_fits_the_others(
 def test_per_decision_cost_leaves_out_each_seats_first_decision():
     assert D._per_decision([(0, 9.0), (1, 8.0), (0, 1.0), (1, 3.0)]) == 2.0
     assert D._per_decision([(0, 4.0)]) == 4.0
+    assert D._per_decision([]) is None
+
+
+def test_measures_of_finished_games_say_so_when_every_game_stalled():
+    stalled = [dict(D.summarise(_raw([])), stalled=True) for _ in range(3)]
+    for rows in (D.fairness(stalled), D.drama(stalled)):
+        assert len(rows) == 1 and rows[0]["value"] is None
+        assert rows[0]["reading"] == f"not measured: none of the 3 games finished within {D.MAX_DECISIONS} decisions"
+
+
+def test_analyze_text_and_html_name_the_plan_and_each_unmeasured_rung(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    assert main(["analyze", str(SPECS / "deal_decides.yaml"), "--ladder", "random,greedy:4", "--cpu-budget", "0",
+                 "--no-fast", "-q", "--html", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "how many games (a budget of 0 s of CPU for the games): random play 5 games" in text
+    assert "greedy:4 vs random: not played: its cost is unknown (its pilot had no CPU time" in text
+    assert "not measured: not played" in text
+    page = out.read_text()
+    assert "How many games" in page and "not measured: not played" in page

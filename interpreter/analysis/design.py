@@ -220,6 +220,12 @@ def _measure(name, value, low, high, games, reading, **more) -> dict:
                  "reading": reading}, **more)
 
 
+def _unmeasured(name, records) -> dict:
+    """The row of a measure that no finished game of ``records`` (all stalled) can give."""
+    return _measure(name, None, None, None, 0, f"not measured: none of the {len(records)} games finished within "
+                    f"{MAX_DECISIONS} decisions", not_measured=True)
+
+
 def _pct(x) -> str:
     return f"{100 * x:.0f}%"
 
@@ -257,7 +263,7 @@ def fairness(records) -> list:
     wins, 0: no advantage, negative: a disadvantage)."""
     games = [r for r in records if not r["stalled"]]
     if not games:
-        return []
+        return [_unmeasured("fairness (by seat)", records)] if records else []
     n = games[0]["players"]
     g = len(games)
     expected = 1 / n
@@ -432,7 +438,7 @@ def drama(records) -> list:
     (bootstrap interval)."""
     games = [r for r in records if not r["stalled"] and r["winners"]]
     if not games:
-        return []
+        return [_unmeasured("leader at half time wins", records)] if records else []
     out = []
     k_all = len(games[0]["leaders"])
     curve = []
@@ -833,7 +839,7 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                 spent += time.process_time() - t
                 costs.append(_per_decision(timings))
                 report("ladder pilots", k + 1, len(rungs))
-            est = [c * decisions for c in costs]
+            est = [math.inf if c is None else c * decisions for c in costs]
             left = cpu_budget - cpu - spent
             while kept:
                 fit = int(left / max(sum(est[:kept]), 1e-9))
@@ -842,7 +848,8 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                     break
                 kept -= 1
             for k, (lo, up, _) in enumerate(rungs):
-                row = {"rung": f"{up} vs {lo}", "cpu_per_decision": costs[k], "cpu_per_game": est[k]}
+                row = {"rung": f"{up} vs {lo}", "cpu_per_decision": costs[k],
+                       "cpu_per_game": est[k] if costs[k] is not None else None}
                 if k < kept:
                     row["why"] = (f"{limit} games (every rung the same): "
                                   + (f"at most {max_ladder_games}" if limit == max_ladder_games else
@@ -851,10 +858,13 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                                   + f"; a game ≈ {est[k]:.3g} s CPU ({costs[k]:.3g} s a decision)")
                 else:
                     need = MIN_LADDER_GAMES * sum(est[:k + 1])
-                    row["why"] = (f"not played: a game ≈ {est[k]:.3g} s CPU ({costs[k]:.3g} s a decision × "
-                                  f"{decisions:.0f} decisions); {MIN_LADDER_GAMES} games of this rung and the ones "
-                                  f"below need ≈ {need:.0f} s CPU, {max(0.0, left):.0f} s were left of the "
-                                  f"{cpu_budget:.0f} s budget (raise --cpu-budget or set --ladder-games)")
+                    row["why"] = ("not played: " + (
+                        f"a game ≈ {est[k]:.3g} s CPU ({costs[k]:.3g} s a decision × {decisions:.0f} decisions); "
+                        f"{MIN_LADDER_GAMES} games of this rung and the ones below need ≈ {need:.0f} s CPU, "
+                        if costs[k] is not None and need < math.inf else
+                        "its cost is unknown (its pilot had no CPU time for a decision); ")
+                        + f"{max(0.0, left):.0f} s were left of the {cpu_budget:.0f} s budget "
+                        "(raise --cpu-budget or set --ladder-games)")
                     row["not_played"] = True
                 plan["rungs"].append(row)
         elif rungs:
@@ -893,7 +903,8 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
 
 def _per_decision(timings) -> float:
     """CPU seconds a decision of a pilot (``[(seat, seconds), ...]``): the mean after every seat's first
-    decision (a bot's first search loads or compiles its code), or of all when nothing is left."""
+    decision (a bot's first search loads or compiles its code), or of all when nothing is left; None
+    when the pilot made no decision (its CPU limit was 0)."""
     seen: set = set()
     seats = {p for p, _ in timings}
     rest = []
@@ -902,7 +913,7 @@ def _per_decision(timings) -> float:
             rest.append(t)
         seen.add(p)
     xs = rest or [t for _, t in timings]
-    return sum(xs) / len(xs) if xs else 0.0
+    return sum(xs) / len(xs) if xs else None
 
 
 def measures(game, num_players: int, played: dict) -> dict:

@@ -278,6 +278,7 @@ def test_the_plan_leaves_out_a_rung_too_dear_for_the_budget_and_fits_the_others(
     plan = played["plan"]
     assert plan["rungs"][0]["why"].startswith("25 games (every rung the same): at most 25")
     assert plan["rungs"][1]["not_played"] and "raise --cpu-budget" in plan["rungs"][1]["why"]
+    assert "even with 1/4 of the search budgets" in plan["rungs"][1]["why"] and "scaled" not in plan
     rows = {m["measure"]: m for m in D.measures(game, 3, played)["sections"][1]["measures"]}
     assert rows["skill: greedy:2 vs random"]["games"] == 25
     assert rows["skill: ismcts:1000 vs greedy:2"]["reading"].startswith("not measured: not played: a game ≈")
@@ -307,3 +308,19 @@ def test_analyze_text_and_html_name_the_plan_and_each_unmeasured_rung(tmp_path, 
     assert "not measured: not played" in text
     page = out.read_text()
     assert "How many games" in page and "not measured: not played" in page
+
+
+def test_the_plan_cuts_the_search_budgets_when_that_lets_every_rung_fit(monkeypatch):
+    game = load_game(str(SPECS / "deal_decides.yaml"))
+    # random games take 9 decisions: at full budgets rung 2 costs 0.25 × 9 = 2.25 s a game, 13 games in
+    # the 30 s budget; at half budgets 1.125 s, 26 games: the budgets are halved, no rung left out
+    costs = iter([0.0001, 0.25])
+    monkeypatch.setattr(D, "_per_decision", lambda timings: next(costs))
+    played = D.play_all(game, 3, ladder=("random", "greedy:2", "ismcts:40"), cpu_budget=30.0, fast=False,
+                        max_ladder_games=20, max_games=12)
+    assert played["plan"]["ladder"] == ["random", "greedy:1", "ismcts:20"]
+    assert played["plan"]["scaled"].startswith("the search bots' budgets were cut to 1/2 (greedy:1, ismcts:20")
+    assert [(lo, up, len(rs)) for lo, up, rs in played["ladder"]] == [("random", "greedy:1", 20),
+                                                                       ("greedy:1", "ismcts:20", 20)]
+    assert D._scaled("ismcts:10", 4) == "ismcts:2" and D._scaled("random", 4) == "random"
+    assert D._scaled("ismcts:0.5s", 2) == "ismcts:0.5s"

@@ -35,7 +35,8 @@ PILOT_RANDOM = 5          # analyze's plan: random games played before choosing 
 RANDOM_SHARE = 0.25       # the share of the CPU budget random play may take
 PILOT_DECISIONS = 12      # decisions of each rung's pilot game (its cost per decision)
 PILOT_SHARE = 0.04        # a pilot stops after this share of the budget
-MIN_LADDER_GAMES = 20     # fewer games a rung than this: the top rung is left out (its reason reported)
+MIN_LADDER_GAMES = 20     # fewer games a rung than this: the search budgets are cut, then the top rung left out
+SCALES = (1, 2, 4)        # the cuts of the search bots' iteration budgets tried when the ladder does not fit
 SECURE = 0.9              # "the winner is known": the leader wins this often from that point on
 EDGE = 0.15               # skill: "no better" is claimed only when the interval excludes this edge over 1/N
 
@@ -839,17 +840,35 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                 spent += time.process_time() - t
                 costs.append(_per_decision(timings))
                 report("ladder pilots", k + 1, len(rungs))
-            est = [math.inf if c is None else c * decisions for c in costs]
+            full = [math.inf if c is None else c * decisions for c in costs]
             left = cpu_budget - cpu - spent
-            while kept:
-                fit = int(left / max(sum(est[:kept]), 1e-9))
-                limit = min(max_ladder_games, fit)
-                if limit >= MIN_LADDER_GAMES:
+            choices = []
+            for div in SCALES:  # the smallest cut of the search budgets at which every rung fits
+                scaled = tuple(_scaled(k, div) for k in ladder)
+                if div > 1 and (scaled == tuple(ladder) or len(set(scaled)) < len(scaled)):
+                    continue
+                est = [c / div for c in full]
+                kept, limit = len(rungs), 0
+                while kept:
+                    limit = min(max_ladder_games, int(left / max(sum(est[:kept]), 1e-9)))
+                    if limit >= MIN_LADDER_GAMES:
+                        break
+                    kept -= 1
+                choices.append((kept, -div, div, scaled, est, limit))
+                if kept == len(rungs):
                     break
-                kept -= 1
+            kept, _, div, scaled, est, limit = max(choices)  # else the cut that keeps the most rungs
+            if div > 1 and kept:
+                plan["scaled"] = (f"the search bots' budgets were cut to 1/{div} ({', '.join(scaled[1:])} for "
+                                  f"{', '.join(ladder[1:])}): at full budgets 20 games a rung did not fit")
+                ladder = scaled
+                rungs = [(lo, up, []) for lo, up in zip(ladder, ladder[1:])]
+            else:
+                est = full
             for k, (lo, up, _) in enumerate(rungs):
-                row = {"rung": f"{up} vs {lo}", "cpu_per_decision": costs[k],
+                row = {"rung": f"{up} vs {lo}", "cpu_per_decision": None if costs[k] is None else costs[k] / div,
                        "cpu_per_game": est[k] if costs[k] is not None else None}
+                costs[k] = row["cpu_per_decision"]
                 if k < kept:
                     row["why"] = (f"{limit} games (every rung the same): "
                                   + (f"at most {max_ladder_games}" if limit == max_ladder_games else
@@ -864,7 +883,8 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                         if costs[k] is not None and need < math.inf else
                         "its cost is unknown (its pilot had no CPU time for a decision); ")
                         + f"{max(0.0, left):.0f} s were left of the {cpu_budget:.0f} s budget "
-                        "(raise --cpu-budget or set --ladder-games)")
+                        "(raise --cpu-budget or set --ladder-games)"
+                        + (f"; even with 1/{SCALES[-1]} of the search budgets" if div == 1 and len(choices) > 1 else ""))
                     row["not_played"] = True
                 plan["rungs"].append(row)
         elif rungs:
@@ -898,7 +918,17 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                     row["why"] += (f"; {len(rungs[k][2])} played: the games cost more than estimated and the "
                                    "budget was spent")
         cpu += spent
+    plan["ladder"] = list(ladder)
     return {"random": rand, "kernel": kernel, "kernel_note": note, "ladder": rungs, "cpu": cpu, "plan": plan}
+
+
+def _scaled(kind: str, div: int) -> str:
+    """``KIND:N`` with an iteration budget ``N`` cut to ``N / div`` (rounded, at least 1); any other
+    kind (random, a seconds budget) as it is."""
+    name, _, budget = kind.partition(":")
+    if budget.isdigit() and int(budget) > 1:
+        return f"{name}:{max(1, round(int(budget) / div))}"
+    return kind
 
 
 def _per_decision(timings) -> float:

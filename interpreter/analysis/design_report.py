@@ -158,6 +158,7 @@ def to_html(report: dict) -> str:
                      "games; each part's count was chosen from what its first games cost</p>")
         parts.append(_table([("random play", plan["random"]["why"])]
                             + ([("ladder", plan["decisions_note"])] if plan.get("decisions_note") else [])
+                            + ([("search budgets", plan["scaled"])] if plan.get("scaled") else [])
                             + [(r["rung"], r["why"]) for r in plan.get("rungs", [])], ("games", "chosen because")))
     for s in report["sections"]:
         if not s["measures"]:

@@ -78,10 +78,10 @@ def cmd_analyze(args) -> int:
     played = _play(args, game, n, ladder, speeds, "A: " if game_b else "")
     report = measures(game, n, played)
     if game_b is not None:
-        if args.ladder_games is None:  # B plays as many ladder games as A did, on the same seeds
+        if args.ladder_games is None:  # B plays as many ladder games as A did, on the same seeds, with A's bots
+            ladder = tuple(played["plan"].get("ladder") or ladder)
             args.ladder_games = max(len(rs) for _, _, rs in played["ladder"]) if played["ladder"] else 1
-            if not args.ladder_games:  # no rung fitted A's budget: neither is played for B
-                ladder = ladder[:1]
+            ladder = ladder[:1 + sum(1 for _, _, rs in played["ladder"] if rs)]  # the rungs A played
         if args.games is None:  # and as many random games
             args.games = len(played["random"])
         played_b = _play(args, game_b, n, ladder, speeds, "B: ")
@@ -129,6 +129,8 @@ def _print(report: dict, played: dict) -> None:
         console.print(f"[dim]how many games (a budget of {plan['budget']:.0f} s of CPU for the games): random play "
                       f"{_escape(plan['random']['why'])}"
                       + (f"; {_escape(plan['decisions_note'])}" if plan.get("decisions_note") else "") + "[/dim]")
+        if plan.get("scaled"):
+            console.print(f"[dim]  {_escape(plan['scaled'])}[/dim]")
         for r in plan.get("rungs", []):
             console.print(f"[dim]  {_escape(r['rung'])}: {_escape(r['why'])}[/dim]")
     if report.get("kernel_note"):

@@ -41,7 +41,7 @@ def _play(args, game, n, ladder, speeds, label):
         def report(stage, done, total):
             if stage not in tasks:
                 tasks[stage] = progress.add_task(f"{label}{stage}", total=total)
-            progress.update(tasks[stage], completed=done)
+            progress.update(tasks[stage], completed=done, total=total)  # (random play: the plan sets it)
         return play_all(game, n, args.seed, args.games, ladder, args.ladder_games, args.cpu_budget,
                         jobs=args.jobs, backend=args.backend, address=args.address, fast=not args.no_fast,
                         fast_games=args.fast_games, progress=report, schedule=args.schedule, speeds=speeds)

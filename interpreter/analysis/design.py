@@ -769,8 +769,10 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
     * the ladder's games: ``ladder_games`` games per rung, or (None) a pilot of each rung (its first
       PILOT_DECISIONS decisions, at most PILOT_SHARE of the budget), which with the random games'
       decisions per game estimates a game's CPU; every rung gets the same number of games (the same
-      deals), as many as fit in what is left (at most ``max_ladder_games``); while that is below
-      MIN_LADDER_GAMES the top rung is left out, its reason recorded. The games are played in rounds of
+      deals), as many as fit in what is left (at most ``max_ladder_games``); when that is below
+      MIN_LADDER_GAMES the search bots' iteration budgets are cut (SCALES: the smallest cut at which
+      every rung fits), and when no cut lets every rung fit the top rungs are left out at full budgets,
+      each with its reason in the plan. The games are played in rounds of
       one game per rung (``jobs`` with worker processes); a round is not started when it would pass the
       budget, and within the first round a rung is not started once the budget is passed.
 

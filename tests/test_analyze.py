@@ -278,7 +278,7 @@ def test_the_plan_leaves_out_a_rung_too_dear_for_the_budget_and_fits_the_others(
     plan = played["plan"]
     assert plan["rungs"][0]["why"].startswith("25 games (every rung the same): at most 25")
     assert plan["rungs"][1]["not_played"] and "raise --cpu-budget" in plan["rungs"][1]["why"]
-    assert "even with 1/4 of the search budgets" in plan["rungs"][1]["why"] and "scaled" not in plan
+    assert "1/4 of the search budgets would not fit either" in plan["rungs"][1]["why"] and "scaled" not in plan
     rows = {m["measure"]: m for m in D.measures(game, 3, played)["sections"][1]["measures"]}
     assert rows["skill: greedy:2 vs random"]["games"] == 25
     assert rows["skill: ismcts:1000 vs greedy:2"]["reading"].startswith("not measured: not played: a game ≈")

@@ -884,9 +884,9 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                         f"{MIN_LADDER_GAMES} games of this rung and the ones below need ≈ {need:.0f} s CPU, "
                         if costs[k] is not None and need < math.inf else
                         "its cost is unknown (its pilot had no CPU time for a decision); ")
-                        + f"{max(0.0, left):.0f} s were left of the {cpu_budget:.0f} s budget "
-                        "(raise --cpu-budget or set --ladder-games)"
-                        + (f"; even with 1/{SCALES[-1]} of the search budgets" if div == 1 and len(choices) > 1 else ""))
+                        + f"{max(0.0, left):.0f} s were left of the {cpu_budget:.0f} s budget"
+                        + (f"; 1/{SCALES[-1]} of the search budgets would not fit either" if div == 1 and len(choices) > 1
+                           else "") + " (raise --cpu-budget or set --ladder-games)")
                     row["not_played"] = True
                 plan["rungs"].append(row)
         elif rungs:

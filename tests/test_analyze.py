@@ -324,3 +324,18 @@ def test_the_plan_cuts_the_search_budgets_when_that_lets_every_rung_fit(monkeypa
                                                                        ("greedy:1", "ismcts:20", 20)]
     assert D._scaled("ismcts:10", 4) == "ismcts:2" and D._scaled("random", 4) == "random"
     assert D._scaled("ismcts:0.5s", 2) == "ismcts:0.5s"
+
+
+def test_a_search_bot_in_a_real_time_block_does_not_crash():
+    # the kernel's search crashed the process (SIGSEGV) at the second decision of a greedy seat in
+    # classic Ligretto; in a real-time block the State API searches (run apart: a crash would end pytest)
+    import subprocess
+    import sys
+    code = ("from interpreter.spec.loader import load_game\n"
+            "from interpreter.analysis.design import record_game\n"
+            f"g = load_game({str(ROOT / 'specs' / 'ligretto_classic.yaml')!r})\n"
+            "r = record_game(g, 3, 0, {0: 'greedy:8'}, max_decisions=40)\n"
+            "print(r['decisions'])\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "40"

@@ -13,8 +13,8 @@ is searched by :mod:`interpreter.fast.search` (the same algorithm, every simulat
 the determinisation replays the deal relabelled and rejects worlds where a recorded action is
 illegal): on a :class:`~interpreter.fast.steps.FastState` directly, on a State through a kernel
 copy of its actions (a State made by ``new_state(n, seed)`` and played by actions). Otherwise
-(``seconds`` budgets, ``kernel=False``, no numba, a spec or State the kernel cannot replay, or a
-decision the kernel gives up on) the search below runs on the State API.
+(``seconds`` budgets, ``kernel=False``, no numba, a decision in a real-time block, a spec or State
+the kernel cannot replay, or a decision the kernel gives up on) the search below runs on the State API.
 
 **Horizon and value.** A rollout plays random legal actions until the game ends or, with
 ``horizon="phase"`` (the default), until the phase the flow is running at the root ends (in a game of

@@ -339,3 +339,11 @@ def test_a_search_bot_in_a_real_time_block_does_not_crash():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "40"
+
+
+def test_first_player_measures_say_why_when_no_game_has_a_first_player():
+    games = [D.summarise(_raw([g % 3], first=None)) for g in range(6)]  # e.g. every decision in real time
+    rows = {m["measure"]: m for m in D.fairness(games)}
+    assert rows["fairness (by seat)"]["games"] == 6
+    for name in ("first player wins", "first-player advantage"):
+        assert rows[name]["value"] is None and rows[name]["reading"].startswith("not measured: no game has a first")

@@ -299,6 +299,11 @@ def fairness(records) -> list:
                    + f" of {adv:+.2f} (1 = the first player always wins)")
         out.append(_measure("first-player advantage", adv, (a - expected) / scale, (b - expected) / scale,
                             len(counted), reading))
+    else:
+        why = ("not measured: no game has a first player (no decision was taken by one seat alone: every "
+               "decision was in a real-time or simultaneous block)")
+        out += [_measure(name, None, None, None, 0, why, not_measured=True)
+                for name in ("first player wins", "first-player advantage")]
     return out
 
 

@@ -347,3 +347,10 @@ def test_first_player_measures_say_why_when_no_game_has_a_first_player():
     assert rows["fairness (by seat)"]["games"] == 6
     for name in ("first player wins", "first-player advantage"):
         assert rows[name]["value"] is None and rows[name]["reading"].startswith("not measured: no game has a first")
+
+
+def test_leader_at_half_time_says_why_when_no_game_had_a_sole_leader():
+    tied = [D.summarise(_raw([0], scores=[[0, 0, 0], [0, 0, 0], [1, 0, 0]])) for _ in range(5)]
+    row = D.drama(tied)[0]
+    assert row["measure"] == "leader at half time wins" and row["value"] is None
+    assert row["reading"].startswith("not measured: no game had a sole leader half-way through")

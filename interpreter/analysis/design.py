@@ -459,6 +459,10 @@ def drama(records) -> list:
         out.append(_measure("leader at half time wins", half["value"], half["low"], half["high"], half["games"],
                             f"the sole leader half-way through wins {_pct(half['value'])} of games "
                             f"(an equal chance is {_pct(1 / games[0]['players'])})", curve=curve))
+    else:
+        out.append(_measure("leader at half time wins", None, None, None, 0, "not measured: no game had a sole "
+                            "leader half-way through (scores tied or not computable then)", not_measured=True,
+                            curve=curve))
     xs = [_behind_at(r, k_all // 2) for r in games]
     a, b = wilson_interval(sum(xs), len(xs))
     v = sum(xs) / len(xs)

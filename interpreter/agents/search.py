@@ -177,7 +177,7 @@ class SearchAgent(Agent):
         position the bot guessed (see the module doc)."""
         legal = state.legal_actions(player)  # a failure of the real position is reported as it is
         # not in a real-time block: there the kernel's compiled search crashed the process (SIGSEGV in
-        # fast/search.py decide, classic Ligretto, 3 players, seed 0, the second search); the State API
+        # fast/search.py decide, a shipped real-time spec, 3 players, seed 0, the second search); the State API
         # searches it (tests/test_analyze.py::test_a_search_bot_in_a_real_time_block_does_not_crash)
         if self.kernel and self.budget.iterations is not None and len(legal) > 1 \
                 and not (getattr(state, "pending", None) or {}).get("realtime"):

@@ -273,7 +273,7 @@ def test_with_no_budget_no_rung_is_played_and_the_report_says_why():
 def test_the_plan_leaves_out_a_rung_too_dear_for_the_budget_and_fits_the_others(monkeypatch):
     game = load_game(str(SPECS / "deal_decides.yaml"))
     costs = iter([0.0001, 50.0])  # CPU a decision of each rung's pilot: the top rung's cannot fit
-    monkeypatch.setattr(D, "_per_decision", lambda timings: next(costs))
+    monkeypatch.setattr(D, "_per_decision", lambda timings, records=(): next(costs))
     played = D.play_all(game, 3, ladder=("random", "greedy:2", "ismcts:1000"), cpu_budget=30.0, fast=False,
                         max_ladder_games=25, max_games=12)
     assert len(played["random"]) == 12
@@ -288,9 +288,15 @@ def test_the_plan_leaves_out_a_rung_too_dear_for_the_budget_and_fits_the_others(
     assert "not measured: ismcts:1000 vs greedy:2" in rows["strategy"]["reading"]
 
 
-def test_per_decision_cost_leaves_out_each_seats_first_decision():
-    assert D._per_decision([(0, 9.0), (1, 8.0), (0, 1.0), (1, 3.0)]) == 2.0
-    assert D._per_decision([(0, 4.0)]) == 4.0
+def test_per_decision_cost_is_the_mean_of_the_pilots_decisions():
+    # (the first decisions count: the costly placing of a round comes first; an earlier version left
+    # each seat's first decision out and estimated a ladder round at 12 s that took about 43 s)
+    assert D._per_decision([(0, 9.0, "p"), (1, 8.0, "p"), (0, 1.0, "p"), (1, 2.0, "p")]) == 5.0
+    assert D._per_decision([(0, 4.0, "p")]) == 4.0
+    # weighted by the phases' shares of a game's decisions: "bid" is 1 decision in 10, "play" 9
+    rec = D.summarise(_raw([0], scores=[[0, 0, 0]] * 11, phases=["bid"] + ["play"] * 9))
+    pilot = [(0, 4.0, "bid"), (1, 4.0, "bid"), (2, 0.5, "play"), (0, 0.5, "play")]
+    assert D._per_decision(pilot, [rec]) == pytest.approx(0.1 * 4.0 + 0.9 * 0.5)
     assert D._per_decision([]) is None
 
 
@@ -318,7 +324,7 @@ def test_the_plan_cuts_the_search_budgets_when_that_lets_every_rung_fit(monkeypa
     # random games take 9 decisions: at full budgets rung 2 costs 0.25 × 9 = 2.25 s a game, 13 games in
     # the 30 s budget; at half budgets 1.125 s, 26 games: the budgets are halved, no rung left out
     costs = iter([0.0001, 0.25])
-    monkeypatch.setattr(D, "_per_decision", lambda timings: next(costs))
+    monkeypatch.setattr(D, "_per_decision", lambda timings, records=(): next(costs))
     played = D.play_all(game, 3, ladder=("random", "greedy:2", "ismcts:40"), cpu_budget=30.0, fast=False,
                         max_ladder_games=20, max_games=12)
     assert played["plan"]["ladder"] == ["random", "greedy:1", "ismcts:20"]

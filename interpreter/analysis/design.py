@@ -49,7 +49,7 @@ def record_game(game, num_players: int, seed: int, kinds: dict, max_decisions: i
     others random; the same bots as ``rulebook simulate --seed`` and ``--bot`` give) and return its
     record (see the module doc and :func:`summarise`). Stops after ``max_decisions`` decisions, or
     (a pilot) at the first decision after ``cpu_limit`` seconds of CPU (``stalled`` either way);
-    ``timings``, when given, gets ``(seat, CPU seconds)`` of each decision. Raises RuleError naming
+    ``timings``, when given, gets ``(seat, CPU seconds, phase)`` of each decision. Raises RuleError naming
     the seed when the rules fail."""
     from ..agents.basic import step
     from ..agents.registry import bots_for
@@ -84,7 +84,7 @@ def record_game(game, num_players: int, seed: int, kinds: dict, max_decisions: i
             step(state, agents, p)
             scheduler.acted(p)
             if timings is not None:
-                timings.append((p, time.process_time() - t0))
+                timings.append((p, time.process_time() - t0, phases[-1]))
             for name, value in state.vars.items():
                 if isinstance(value, Card) and last.get(name) is not value:
                     picks.setdefault(name, {}).setdefault(value.name, 0)
@@ -842,6 +842,9 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                                       + (f"; {stalled} of {len(rand)} random games stalled at {MAX_DECISIONS}: a "
                                          "lower bound" if stalled else ""))
             costs = []
+            t = time.process_time()
+            _ready_search(game)  # (compiled or loaded now, not in a pilot's first search decision)
+            spent += time.process_time() - t
             for k, (_, _, tasks) in enumerate(ladder_tasks(ladder, num_players, seed, 0, 1)):
                 s, kinds = tasks[0]
                 timings: list = []
@@ -849,7 +852,7 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                 record_game(game, num_players, s, kinds, max_decisions=PILOT_DECISIONS, schedule=schedule,
                             speeds=speeds, cpu_limit=PILOT_SHARE * cpu_budget, timings=timings)
                 spent += time.process_time() - t
-                costs.append(_per_decision(timings))
+                costs.append(_per_decision(timings, rand))
                 report("ladder pilots", k + 1, len(rungs))
             full = [math.inf if c is None else c * decisions for c in costs]
             left = cpu_budget - cpu - spent
@@ -942,19 +945,42 @@ def _scaled(kind: str, div: int) -> str:
     return kind
 
 
-def _per_decision(timings) -> float:
-    """CPU seconds a decision of a pilot (``[(seat, seconds), ...]``): the mean after every seat's first
-    decision (a bot's first search loads or compiles its code), or of all when nothing is left; None
+def _per_decision(timings, records=()) -> float | None:
+    """CPU seconds a decision costs, from a pilot's ``timings`` (``[(seat, seconds, phase), ...]``):
+    the mean of each phase's decisions in the pilot, weighted by that phase's share of the decisions
+    of ``records`` (random games; a phase the pilot did not reach counts at the pilot's mean), so a
+    costly first phase (bidding, placing) counts as often as it comes in a game; without records,
+    the plain mean. The kernel's search is readied before the pilots (:func:`_ready_search`). None
     when the pilot made no decision (its CPU limit was 0)."""
-    seen: set = set()
-    seats = {p for p, _ in timings}
-    rest = []
-    for p, t in timings:
-        if seen >= seats:
-            rest.append(t)
-        seen.add(p)
-    xs = rest or [t for _, t in timings]
-    return sum(xs) / len(xs) if xs else None
+    if not timings:
+        return None
+    mean = sum(t[1] for t in timings) / len(timings)
+    counts: dict = {}
+    for r in records:
+        for ph, (_, c) in r["options_by_phase"].items():
+            counts[ph] = counts.get(ph, 0) + c
+    total = sum(counts.values())
+    if not total:
+        return mean
+    by_phase: dict = {}
+    for t in timings:
+        by_phase.setdefault(t[2], []).append(t[1])
+    return sum(c / total * (sum(by_phase[ph]) / len(by_phase[ph]) if ph in by_phase else mean)
+               for ph, c in counts.items())
+
+
+def _ready_search(game) -> None:
+    """Compile or load the kernel's search module for ``game`` (cached on disk), so that a pilot's
+    first search decision does not pay for it; nothing when the spec or numba does not allow it."""
+    try:
+        from ..fast.search import search_kernel_for
+        from ..fast.typepass import NotTyped
+    except ImportError:  # (numba is the `fast` extra)
+        return
+    try:
+        search_kernel_for(game)
+    except NotTyped:
+        pass
 
 
 def measures(game, num_players: int, played: dict) -> dict:

@@ -843,7 +843,7 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                                          "lower bound" if stalled else ""))
             costs = []
             t = time.process_time()
-            _ready_search(game)  # (compiled or loaded now, not in a pilot's first search decision)
+            _ready_search(game, num_players)  # (compiled or loaded now, not in a pilot's first search decision)
             spent += time.process_time() - t
             for k, (_, _, tasks) in enumerate(ladder_tasks(ladder, num_players, seed, 0, 1)):
                 s, kinds = tasks[0]
@@ -969,9 +969,10 @@ def _per_decision(timings, records=()) -> float | None:
                for ph, c in counts.items())
 
 
-def _ready_search(game) -> None:
-    """Compile or load the kernel's search module for ``game`` (cached on disk), so that a pilot's
-    first search decision does not pay for it; nothing when the spec or numba does not allow it."""
+def _ready_search(game, num_players: int) -> None:
+    """Compile or load the kernel's search module for ``game`` and its step kernel (both cached on
+    disk; a search bot copies a State's actions into a kernel state), so that a pilot's first search
+    decision does not pay for them; nothing when the spec or numba does not allow it."""
     try:
         from ..fast.search import search_kernel_for
         from ..fast.typepass import NotTyped
@@ -979,6 +980,7 @@ def _ready_search(game) -> None:
         return
     try:
         search_kernel_for(game)
+        game.new_state(num_players, seed=0, fast=True)
     except NotTyped:
         pass
 

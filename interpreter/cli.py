@@ -171,15 +171,18 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     an.add_argument("--players", "-p", type=int, default=None, help="default: 3 (or the spec's nearest count)")
     an.add_argument("--option", action="append", metavar="KEY=VALUE")
     an.add_argument("--seed", type=int, default=0)
-    an.add_argument("-n", "--games", type=int, default=200, help="games of random play (default 200)")
+    an.add_argument("-n", "--games", type=int, default=None, help="games of random play (default: up to 200, "
+                    "as many as fit in a quarter of --cpu-budget)")
     an.add_argument("--ladder", default="random,greedy:8,ismcts:10,ismcts:40", metavar="KIND,KIND,...",
                     help="the bots, weakest first: each is played against the one below it "
                     "(default random,greedy:8,ismcts:10,ismcts:40)")
     an.add_argument("--ladder-games", type=int, default=None, metavar="N", help="games per rung of the ladder "
                     "(default: as many as fit in --cpu-budget, at most 200)")
     an.add_argument("--cpu-budget", type=float, default=360.0, metavar="SECONDS",
-                    help="CPU seconds for all the games of one rule set when --ladder-games is not given: the "
-                    "ladder plays rounds while they fit (default 360; the first rung always gets one game)")
+                    help="CPU seconds for all the games of one rule set (default 360): analyze measures what "
+                    "the first games cost and chooses how many random games (without -n) and ladder games "
+                    "(without --ladder-games) fit; a rung that cannot get 20 games is left out, and the "
+                    "report says why")
     an.add_argument("--fast-games", type=int, default=4000, metavar="N",
                     help="kernel games for fairness by seat, when the kernel runs the spec (default 4000)")
     an.add_argument("--no-fast", action="store_true", help="do not use the numba kernel")

@@ -31,16 +31,26 @@ MAX_DECISIONS = 5000      # a game still running after this many decisions is st
 LADDER = ("random", "greedy:8", "ismcts:10", "ismcts:40")  # each rung is tested against the one below
 Z95 = 1.959963984540054
 BOOTSTRAP = 400           # resamples of the bootstrap intervals (seeded: the same report every run)
+PILOT_RANDOM = 5          # analyze's plan: random games played before choosing how many
+RANDOM_SHARE = 0.25       # the share of the CPU budget random play may take
+PILOT_DECISIONS = 12      # decisions of each rung's pilot game (its cost per decision)
+PILOT_SHARE = 0.04        # a pilot stops after this share of the budget
+MIN_LADDER_GAMES = 20     # fewer games a rung than this: the search budgets are cut, then the top rung left out
+SCALES = (1, 2, 4)        # the cuts of the search bots' iteration budgets tried when the ladder does not fit
 SECURE = 0.9              # "the winner is known": the leader wins this often from that point on
+EDGE = 0.15               # skill: "no better" is claimed only when the interval excludes this edge over 1/N
 
 
 # -- one game -------------------------------------------------------------------------------------------
 def record_game(game, num_players: int, seed: int, kinds: dict, max_decisions: int = MAX_DECISIONS,
-                schedule: str = "round-robin", speeds: dict | None = None) -> dict:
+                schedule: str = "round-robin", speeds: dict | None = None, cpu_limit: float | None = None,
+                timings: list | None = None) -> dict:
     """Play game ``seed`` of ``game`` (a compiled Game) with the bots ``kinds`` (seat -> ``KIND[:budget]``,
     others random; the same bots as ``rulebook simulate --seed`` and ``--bot`` give) and return its
-    record (see the module doc and :func:`summarise`). Stops after ``max_decisions`` decisions
-    (``stalled``). Raises RuleError naming the seed when the rules fail."""
+    record (see the module doc and :func:`summarise`). Stops after ``max_decisions`` decisions, or
+    (a pilot) at the first decision after ``cpu_limit`` seconds of CPU (``stalled`` either way);
+    ``timings``, when given, gets ``(seat, CPU seconds, phase)`` of each decision. Raises RuleError naming
+    the seed when the rules fail."""
     from ..agents.basic import step
     from ..agents.registry import bots_for
     from ..agents.schedule import Scheduler
@@ -60,9 +70,10 @@ def record_game(game, num_players: int, seed: int, kinds: dict, max_decisions: i
     stalled = False
     try:
         while not state.is_terminal():
-            if len(seats) >= max_decisions:
+            if len(seats) >= max_decisions or cpu_limit is not None and time.process_time() - cpu > cpu_limit:
                 stalled = True
                 break
+            t0 = time.process_time()
             p = scheduler.next_player(state)
             if first is None and not (state.pending or {}).get("simultaneous") and len(state.current_players()) == 1:
                 first = p
@@ -72,6 +83,8 @@ def record_game(game, num_players: int, seed: int, kinds: dict, max_decisions: i
             scores.append(_scores(state))
             step(state, agents, p)
             scheduler.acted(p)
+            if timings is not None:
+                timings.append((p, time.process_time() - t0, phases[-1]))
             for name, value in state.vars.items():
                 if isinstance(value, Card) and last.get(name) is not value:
                     picks.setdefault(name, {}).setdefault(value.name, 0)
@@ -208,6 +221,12 @@ def _measure(name, value, low, high, games, reading, **more) -> dict:
                  "reading": reading}, **more)
 
 
+def _unmeasured(name, records) -> dict:
+    """The row of a measure that no finished game of ``records`` (all stalled) can give."""
+    return _measure(name, None, None, None, 0, f"not measured: none of the {len(records)} games finished within "
+                    f"{MAX_DECISIONS} decisions", not_measured=True)
+
+
 def _pct(x) -> str:
     return f"{100 * x:.0f}%"
 
@@ -245,7 +264,7 @@ def fairness(records) -> list:
     wins, 0: no advantage, negative: a disadvantage)."""
     games = [r for r in records if not r["stalled"]]
     if not games:
-        return []
+        return [_unmeasured("fairness (by seat)", records)] if records else []
     n = games[0]["players"]
     g = len(games)
     expected = 1 / n
@@ -280,20 +299,32 @@ def fairness(records) -> list:
                    + f" of {adv:+.2f} (1 = the first player always wins)")
         out.append(_measure("first-player advantage", adv, (a - expected) / scale, (b - expected) / scale,
                             len(counted), reading))
+    else:
+        why = ("not measured: no game has a first player (no decision was taken by one seat alone: every "
+               "decision was in a real-time or simultaneous block)")
+        out += [_measure(name, None, None, None, 0, why, not_measured=True)
+                for name in ("first player wins", "first-player advantage")]
     return out
 
 
 # -- skill -------------------------------------------------------------------------------------------------
-def skill(pairs: list) -> list:
+def skill(pairs: list, why_not: dict | None = None) -> list:
     """For each rung of the ladder ``pairs`` (``[(lower, upper, records), ...]``, in each game one seat
     plays ``upper`` and the others ``lower``): the upper bot's win share (Wilson interval) against
     the 1/N it would have if it played no better, and a last row with the verdict: is there
-    strategy (does a better bot win more), and does more search keep helping."""
+    strategy (does a better bot win more), and does more search keep helping. A rung without
+    finished games gives a row with value None (``not_measured``) whose reading says why: from
+    ``why_not`` (``"UPPER vs LOWER"`` -> reason), else that no game finished."""
     out = []
     verdicts = []
     for lower, upper, records in pairs:
         games = [r for r in records if not r["stalled"]]
         if not games:
+            why = (why_not or {}).get(f"{upper} vs {lower}") or (
+                f"all {len(records)} games stalled at {MAX_DECISIONS} decisions" if records else
+                "no game was played: the CPU budget was spent before this rung's first game")
+            out.append(_measure(f"skill: {upper} vs {lower}", None, None, None, 0, f"not measured: {why}",
+                                not_measured=True))
             continue
         n = games[0]["players"]
         expected = 1 / n
@@ -307,30 +338,76 @@ def skill(pairs: list) -> list:
             reading = f"{upper} beats {lower}: it wins {_pct(rate)} against the {_pct(expected)} of an equal player"
         elif b < expected:
             reading = f"{upper} does worse than {lower} ({_pct(rate)} against {_pct(expected)})"
+        elif b < expected + EDGE:
+            reading = (f"{upper} is no better than {lower} within the interval ({_pct(rate)}; {_pct(expected)} "
+                       f"if equal; an edge of {100 * EDGE:.0f} points or more is excluded)")
         else:
-            reading = f"{upper} is no better than {lower} within the interval ({_pct(rate)}; {_pct(expected)} if equal)"
+            reading = (f"not enough games to tell whether {upper} beats {lower} ({_pct(rate)}, {_pct(a)}–{_pct(b)}; "
+                       f"{_pct(expected)} if equal)")
         verdicts.append((lower, upper, a > expected, b < expected))
         out.append(_measure(f"skill: {upper} vs {lower}", rate, a, b, len(games), reading, expected=expected,
                             lower=lower, upper=upper))
     if verdicts:
-        better = [v for v in verdicts if v[2]]
-        if not better and all(m["high"] - m["low"] > 0.4 for m in out if "upper" in m):
-            reading = (f"too few games to tell (every rung's interval is wider than 40 points): play more "
-                       f"ladder games")
-        elif not better:
-            reading = "no strategy: no bot of the ladder wins more than an equal player within the interval"
-        else:
-            top = [v for v in verdicts if v[0] != "random"]
-            deeper = [v for v in top if v[2]]
-            reading = "there is strategy (" + ", ".join(f"{v[1]} > {v[0]}" for v in better) + ")"
-            if top:
-                reading += ("; more search keeps helping" if len(deeper) == len(top) else
-                            "; more search stops helping after " + next(v[0] for v in top if not v[2]))
-        # a verdict over the rungs above, not a measure of its own: its value is the number of rungs
-        # whose upper bot wins more than an equal player (no interval: each rung has its own)
-        out.append(_measure("strategy", len(better), len(better), len(better), sum(m["games"] for m in out),
-                            reading, rungs=len(verdicts), verdict=True))
+        out.append(_verdict(out, verdicts))
+    elif out:
+        out.append(_measure("strategy", None, None, None, 0, "not measured: no rung of the ladder was played "
+                            "(see the rows above)", not_measured=True))
     return out
+
+
+def _rung_status(m) -> str:
+    """What a rung's interval (``m``: a skill row) shows: ``better`` (it lies above the equal share
+    1/N), ``worse`` (below), ``equal`` (it holds 1/N and excludes an edge of EDGE or more), or
+    ``unknown`` (it holds 1/N but is too wide to exclude an edge of EDGE: not enough games)."""
+    e = m["expected"]
+    if m["low"] > e:
+        return "better"
+    if m["high"] < e:
+        return "worse"
+    return "equal" if m["high"] < e + EDGE else "unknown"
+
+
+def _verdict(rows, verdicts) -> dict:
+    """The ``strategy`` row over the rung rows: a claim only where the intervals support it (see
+    :func:`_rung_status`); where they do not, it says there are not enough games to tell."""
+    missing = [m["measure"][len("skill: "):] for m in rows if m.get("not_measured")]
+    rungs = [m for m in rows if "upper" in m]
+    status = {(m["lower"], m["upper"]): _rung_status(m) for m in rungs}
+    better = [m for m in rungs if status[(m["lower"], m["upper"])] == "better"]
+    unknown = [m for m in rungs if status[(m["lower"], m["upper"])] == "unknown"]
+
+    def show(m):
+        return f"{m['upper']} vs {m['lower']} {_pct(m['value'])} ({_pct(m['low'])}–{_pct(m['high'])})"
+    edge = f"{100 * EDGE:.0f} points"
+    if not better and unknown:
+        reading = ("not enough games to tell whether there is strategy: no rung wins more than an equal player "
+                   "within its interval, but " + "; ".join(show(m) for m in unknown)
+                   + f" cannot exclude an edge of {edge} (play more ladder games)")
+    elif not better:
+        reading = (f"no strategy: no bot of the ladder wins more than an equal player, and each interval "
+                   f"excludes an edge of {edge} or more")
+    else:
+        reading = "there is strategy (" + ", ".join(f"{m['upper']} > {m['lower']}" for m in better) + ")"
+        deeper = [m for m in rungs if m["lower"] != "random"]  # more search than the rung below
+        if deeper:
+            first = next((m for m in deeper if status[(m["lower"], m["upper"])] != "better"), None)
+            st = status[(first["lower"], first["upper"])] if first else None
+            if first is None:
+                reading += "; more search keeps helping" + (f" up to {deeper[-1]['upper']}" if missing else "")
+            elif st == "equal":
+                reading += (f"; more search stops helping after {first['lower']} ({show(first)}: "
+                            f"an edge of {edge} or more is excluded)")
+            elif st == "worse":
+                reading += f"; more search does worse after {first['lower']} ({show(first)})"
+            else:
+                reading += (f"; not enough games to tell whether more search than {first['lower']} helps "
+                            f"({show(first)})")
+    if missing:
+        reading += "; not measured: " + ", ".join(missing) + " (see their rows)"
+    # a verdict over the rungs above, not a measure of its own: its value is the number of rungs
+    # whose upper bot wins more than an equal player (no interval: each rung has its own)
+    return _measure("strategy", len(better), len(better), len(better), sum(m["games"] for m in rungs),
+                    reading, rungs=len(verdicts), verdict=True)
 
 
 # -- decisiveness and drama --------------------------------------------------------------------------------
@@ -367,7 +444,7 @@ def drama(records) -> list:
     (bootstrap interval)."""
     games = [r for r in records if not r["stalled"] and r["winners"]]
     if not games:
-        return []
+        return [_unmeasured("leader at half time wins", records)] if records else []
     out = []
     k_all = len(games[0]["leaders"])
     curve = []
@@ -382,6 +459,10 @@ def drama(records) -> list:
         out.append(_measure("leader at half time wins", half["value"], half["low"], half["high"], half["games"],
                             f"the sole leader half-way through wins {_pct(half['value'])} of games "
                             f"(an equal chance is {_pct(1 / games[0]['players'])})", curve=curve))
+    else:
+        out.append(_measure("leader at half time wins", None, None, None, 0, "not measured: no game had a sole "
+                            "leader half-way through (scores tied or not computable then)", not_measured=True,
+                            curve=curve))
     xs = [_behind_at(r, k_all // 2) for r in games]
     a, b = wilson_interval(sum(xs), len(xs))
     v = sum(xs) / len(xs)
@@ -681,31 +762,60 @@ def step_labels(game) -> dict:
             for nid, d in G.nodes(data=True) if d.get("kind") not in ("start", "game_over", "phase")}
 
 
-def play_all(game, num_players: int, seed: int = 0, games: int = 200, ladder=LADDER, ladder_games: int | None = None,
-             cpu_budget: float = 360.0, max_ladder_games: int = 200, jobs: int = 1, backend: str = "process",
-             address: str | None = None, fast: bool = True, fast_games: int = 4000, progress=None,
-             schedule: str = "round-robin", speeds: dict | None = None) -> dict:
-    """Play what :func:`measures` needs: ``games`` games of random bots (records), the kernel's
-    ``fast_games`` random games for fairness by seat when ``fast`` and the kernel runs the spec, and the
-    ladder's games: ``ladder_games`` games per rung, or (None) as many as fit in what is left of
-    ``cpu_budget`` seconds of CPU for all the games (measured by the games themselves; at most
-    ``max_ladder_games``), played in rounds of one game per rung (``jobs`` with worker processes) so
-    every rung gets as many; a round is not started when it would pass the budget, and within the first
-    round a rung is not started once the budget is passed (its skill is then not measured). ``progress(stage, done, total)`` reports. Returns
-    ``{"random": [records], "kernel": [minimal records] or None, "kernel_note", "ladder": [(lower,
-    upper, [records])], "cpu": seconds}``."""
+def play_all(game, num_players: int, seed: int = 0, games: int | None = None, ladder=LADDER,
+             ladder_games: int | None = None, cpu_budget: float = 360.0, max_ladder_games: int = 200,
+             jobs: int = 1, backend: str = "process", address: str | None = None, fast: bool = True,
+             fast_games: int = 4000, progress=None, schedule: str = "round-robin", speeds: dict | None = None,
+             max_games: int = 200) -> dict:
+    """Play what :func:`measures` needs within ``cpu_budget`` seconds of CPU for all the games (measured
+    by the games themselves, on every process), choosing how many games each part gets from what its
+    first games cost (the plan; see docs/analysis.md "How many games"):
+
+    * random play: ``games`` games, or (None) a pilot of PILOT_RANDOM games, then as many as fit in
+      RANDOM_SHARE of the budget, at most ``max_games``;
+    * the kernel's ``fast_games`` random games for fairness by seat, when ``fast`` and the kernel runs the
+      spec (a few seconds);
+    * the ladder's games: ``ladder_games`` games per rung, or (None) a pilot of each rung (its first
+      PILOT_DECISIONS decisions, at most PILOT_SHARE of the budget), which with the random games'
+      decisions per game estimates a game's CPU; every rung gets the same number of games (the same
+      deals), as many as fit in what is left (at most ``max_ladder_games``); when that is below
+      MIN_LADDER_GAMES the search bots' iteration budgets are cut (SCALES: the smallest cut at which
+      every rung fits), and when no cut lets every rung fit the top rungs are left out at full budgets,
+      each with its reason in the plan. The games are played in rounds of
+      one game per rung (``jobs`` with worker processes); a round is not started when it would pass the
+      budget, and within the first round a rung is not started once the budget is passed.
+
+    ``progress(stage, done, total)`` reports. Returns ``{"random": [records], "kernel": [minimal
+    records] or None, "kernel_note", "ladder": [(lower, upper, [records])], "cpu": seconds, "plan":
+    {"budget", "random": {...}, "rungs": [{"rung", "games", "why", ...}], "decisions_per_game"}}``."""
     report = progress or (lambda *a: None)
     cpu = 0.0
+    plan: dict = {"budget": cpu_budget, "rungs": []}
     with _Player(game, num_players, jobs, backend, address, schedule, speeds) as player:
         done = [0]
 
-        def tick(stage, total):
+        def tick(stage, total, start=0):
             def f(k):
                 done[0] += k
                 report(stage, done[0], total)
-            done[0] = 0
+            done[0] = start
             return f
-        rand = player.play([(seed + i, {}) for i in range(games)], tick("random play", games))
+        if games is None:
+            first = player.play([(seed + i, {}) for i in range(min(PILOT_RANDOM, max_games))],
+                                tick("random play", max_games))
+            each = sum(r["cpu"] for r in first) / len(first)
+            fit = int(RANDOM_SHARE * cpu_budget / max(each, 1e-9))
+            count = max(len(first), min(max_games, fit))
+            rand = first + player.play([(seed + i, {}) for i in range(len(first), count)],
+                                       tick("random play", count, len(first)))
+            plan["random"] = {"games": count, "cpu_per_game": each, "why": (
+                f"{count} games: at most {max_games}" + (f"; {fit} fit in {_pct(RANDOM_SHARE)} of the budget"
+                                                         if fit < max_games else "")
+                + f" ({each:.3g} s CPU a game in the first {len(first)})")}
+        else:
+            rand = player.play([(seed + i, {}) for i in range(games)], tick("random play", games))
+            plan["random"] = {"games": games, "cpu_per_game": sum(r["cpu"] for r in rand) / max(1, len(rand)),
+                              "why": f"{games} games, as asked (-n)"}
         cpu += sum(r["cpu"] for r in rand)
         kernel, note = None, ""
         if fast:
@@ -721,17 +831,89 @@ def play_all(game, num_players: int, seed: int = 0, games: int = 200, ladder=LAD
                              {"players": num_players, "winners": list(w), "stalled": False, "first": None}))
                 cpu += time.process_time() - t
         rungs = [(lo, up, []) for lo, up in zip(ladder, ladder[1:])]
-        if len(ladder) > 1:
-            limit = ladder_games if ladder_games is not None else max_ladder_games
+        kept = len(rungs)
+        limit = ladder_games if ladder_games is not None else max_ladder_games
+        spent = 0.0
+        if rungs and ladder_games is None:
+            decisions = sum(r["decisions"] for r in rand) / len(rand)
+            stalled = sum(1 for r in rand if r["stalled"])
+            plan["decisions_per_game"] = decisions
+            plan["decisions_note"] = (f"{decisions:.0f} decisions a game (random play)"
+                                      + (f"; {stalled} of {len(rand)} random games stalled at {MAX_DECISIONS}: a "
+                                         "lower bound" if stalled else ""))
+            costs = []
+            t = time.process_time()
+            _ready_search(game, num_players)  # (compiled or loaded now, not in a pilot's first search decision)
+            spent += time.process_time() - t
+            for k, (_, _, tasks) in enumerate(ladder_tasks(ladder, num_players, seed, 0, 1)):
+                s, kinds = tasks[0]
+                timings: list = []
+                t = time.process_time()
+                record_game(game, num_players, s, kinds, max_decisions=PILOT_DECISIONS, schedule=schedule,
+                            speeds=speeds, cpu_limit=PILOT_SHARE * cpu_budget, timings=timings)
+                spent += time.process_time() - t
+                costs.append(_per_decision(timings, rand))
+                report("ladder pilots", k + 1, len(rungs))
+            full = [math.inf if c is None else c * decisions for c in costs]
+            left = cpu_budget - cpu - spent
+            choices = []
+            for div in SCALES:  # the smallest cut of the search budgets at which every rung fits
+                scaled = tuple(_scaled(k, div) for k in ladder)
+                if div > 1 and (scaled == tuple(ladder) or len(set(scaled)) < len(scaled)):
+                    continue
+                est = [c / div for c in full]
+                kept, limit = len(rungs), 0
+                while kept:
+                    limit = min(max_ladder_games, int(left / max(sum(est[:kept]), 1e-9)))
+                    if limit >= MIN_LADDER_GAMES:
+                        break
+                    kept -= 1
+                choices.append((kept, -div, div, scaled, est, limit))
+                if kept == len(rungs):
+                    break
+            kept, _, div, scaled, est, limit = max(choices)  # else the cut that keeps the most rungs
+            if div > 1 and kept:
+                plan["scaled"] = (f"the search bots' budgets were cut to 1/{div} ({', '.join(scaled[1:])} for "
+                                  f"{', '.join(ladder[1:])}): at full budgets 20 games a rung did not fit")
+                ladder = scaled
+                rungs = [(lo, up, []) for lo, up in zip(ladder, ladder[1:])]
+            else:
+                est = full
+            for k, (lo, up, _) in enumerate(rungs):
+                row = {"rung": f"{up} vs {lo}", "cpu_per_decision": None if costs[k] is None else costs[k] / div,
+                       "cpu_per_game": est[k] if costs[k] is not None else None}
+                costs[k] = row["cpu_per_decision"]
+                if k < kept:
+                    row["why"] = (f"{limit} games (every rung the same): "
+                                  + (f"at most {max_ladder_games}" if limit == max_ladder_games else
+                                     f"{left:.0f} s CPU left / {sum(est[:kept]):.3g} s a round of the "
+                                     f"{kept} rung{'s' if kept > 1 else ''}")
+                                  + f"; a game ≈ {est[k]:.3g} s CPU ({costs[k]:.3g} s a decision)")
+                else:
+                    need = MIN_LADDER_GAMES * sum(est[:k + 1])
+                    row["why"] = ("not played: " + (
+                        f"a game ≈ {est[k]:.3g} s CPU ({costs[k]:.3g} s a decision × {decisions:.0f} decisions); "
+                        f"{MIN_LADDER_GAMES} games of this rung and the ones below need ≈ {need:.0f} s CPU, "
+                        if costs[k] is not None and need < math.inf else
+                        "its cost is unknown (its pilot had no CPU time for a decision); ")
+                        + f"{max(0.0, left):.0f} s were left of the {cpu_budget:.0f} s budget"
+                        + (f"; 1/{SCALES[-1]} of the search budgets would not fit either" if div == 1 and len(choices) > 1
+                           else "") + " (raise --cpu-budget or set --ladder-games)")
+                    row["not_played"] = True
+                plan["rungs"].append(row)
+        elif rungs:
+            plan["rungs"] = [{"rung": f"{up} vs {lo}", "why": f"{ladder_games} games, as asked (--ladder-games)"}
+                             for lo, up, _ in rungs]
+        if kept:
             per_round = max(1, jobs) if ladder_games is None else limit
             start = 0
-            spent = 0.0
-            total = limit * len(rungs)
+            played_rounds = 0.0
+            total = limit * kept
             tick_l = tick("ladder games", total)
             while start < limit:
                 count = min(per_round, limit - start)
                 whole = True
-                for k, (_, _, tasks) in enumerate(ladder_tasks(ladder, num_players, seed, start, count)):
+                for k, (_, _, tasks) in enumerate(ladder_tasks(ladder[:kept + 1], num_players, seed, start, count)):
                     # a rung whose games would start past the budget is not played (a slow game's
                     # first round stops there: the budget is passed by one rung's games at most)
                     if ladder_games is None and k and cpu + spent > cpu_budget:
@@ -740,12 +922,67 @@ def play_all(game, num_players: int, seed: int = 0, games: int = 200, ladder=LAD
                     recs = player.play(tasks, tick_l)
                     rungs[k][2].extend(recs)
                     spent += sum(r["cpu"] for r in recs)
+                    played_rounds += sum(r["cpu"] for r in recs)
                 start += count
                 # stop before the round that would pass the budget (by the mean cost of a round so far)
-                if not whole or ladder_games is None and cpu + spent + spent / start * per_round > cpu_budget:
+                if not whole or ladder_games is None and cpu + spent + played_rounds / start * per_round > cpu_budget:
                     break
-            cpu += spent
-    return {"random": rand, "kernel": kernel, "kernel_note": note, "ladder": rungs, "cpu": cpu}
+            for k, row in enumerate(plan["rungs"][:kept]):
+                if ladder_games is None and len(rungs[k][2]) < limit:
+                    row["why"] += (f"; {len(rungs[k][2])} played: the games cost more than estimated and the "
+                                   "budget was spent")
+        cpu += spent
+    plan["ladder"] = list(ladder)
+    return {"random": rand, "kernel": kernel, "kernel_note": note, "ladder": rungs, "cpu": cpu, "plan": plan}
+
+
+def _scaled(kind: str, div: int) -> str:
+    """``KIND:N`` with an iteration budget ``N`` cut to ``N / div`` (rounded, at least 1); any other
+    kind (random, a seconds budget) as it is."""
+    name, _, budget = kind.partition(":")
+    if budget.isdigit() and int(budget) > 1:
+        return f"{name}:{max(1, round(int(budget) / div))}"
+    return kind
+
+
+def _per_decision(timings, records=()) -> float | None:
+    """CPU seconds a decision costs, from a pilot's ``timings`` (``[(seat, seconds, phase), ...]``):
+    the mean of each phase's decisions in the pilot, weighted by that phase's share of the decisions
+    of ``records`` (random games; a phase the pilot did not reach counts at the pilot's mean), so a
+    costly first phase (bidding, placing) counts as often as it comes in a game; without records,
+    the plain mean. The kernel's search is readied before the pilots (:func:`_ready_search`). None
+    when the pilot made no decision (its CPU limit was 0)."""
+    if not timings:
+        return None
+    mean = sum(t[1] for t in timings) / len(timings)
+    counts: dict = {}
+    for r in records:
+        for ph, (_, c) in r["options_by_phase"].items():
+            counts[ph] = counts.get(ph, 0) + c
+    total = sum(counts.values())
+    if not total:
+        return mean
+    by_phase: dict = {}
+    for t in timings:
+        by_phase.setdefault(t[2], []).append(t[1])
+    return sum(c / total * (sum(by_phase[ph]) / len(by_phase[ph]) if ph in by_phase else mean)
+               for ph, c in counts.items())
+
+
+def _ready_search(game, num_players: int) -> None:
+    """Compile or load the kernel's search module for ``game`` and its step kernel (both cached on
+    disk; a search bot copies a State's actions into a kernel state), so that a pilot's first search
+    decision does not pay for them; nothing when the spec or numba does not allow it."""
+    try:
+        from ..fast.search import search_kernel_for
+        from ..fast.typepass import NotTyped
+    except ImportError:  # (numba is the `fast` extra)
+        return
+    try:
+        search_kernel_for(game)
+        game.new_state(num_players, seed=0, fast=True)
+    except NotTyped:
+        pass
 
 
 def measures(game, num_players: int, played: dict) -> dict:
@@ -758,6 +995,8 @@ def measures(game, num_players: int, played: dict) -> dict:
     good = played_rungs[-1][2] if played_rungs else []
     top = played_rungs[-1][1] if played_rungs else None
     below = played_rungs[-1][0] if played_rungs else None
+    plan = played.get("plan") or {}
+    why_not = {r["rung"]: r["why"] for r in plan.get("rungs", []) if r.get("not_played")}
     fair = fairness(rand)
     if played.get("kernel"):
         k = played["kernel"]
@@ -768,12 +1007,16 @@ def measures(game, num_players: int, played: dict) -> dict:
     sections = [
         {"title": "Fairness", "about": "random bots at every seat", "measures": fair},
         {"title": "Skill", "about": "in each game one seat plays the upper bot and the others the lower one "
-                                    "(the seat rotates)", "measures": skill(rungs)},
+                                    "(the seat rotates)", "measures": skill(rungs, why_not)},
         {"title": "Decisiveness and drama", "about": "random play", "measures": drama(rand)},
     ]
     if good:
         sections.append({"title": "Decisiveness and drama (good play)", "about": f"the games of the top rung "
                          f"({top} against {below})", "measures": drama(good)})
+    elif len(rungs):
+        sections.append({"title": "Good play", "about": "drama, duration, rule usage and cards under good play",
+                         "measures": [_measure("good play", None, None, None, 0, "not measured: no rung of the "
+                                               "ladder was played (see Skill)", not_measured=True)]})
     sections += [
         {"title": "Convergence and branching", "about": "random play", "measures": branching(rand)},
         {"title": "Duration", "about": "random play", "measures": duration(rand)},
@@ -793,7 +1036,7 @@ def measures(game, num_players: int, played: dict) -> dict:
     return {"game": game.name, "file": game.file, "options": dict(game.options), "players": num_players,
             "games": {"random": len(rand), "kernel": len(played.get("kernel") or []),
                       "ladder": {f"{up} vs {lo}": len(rs) for lo, up, rs in rungs}},
-            "kernel_note": played.get("kernel_note", ""), "cpu_seconds": played.get("cpu", 0.0),
+            "kernel_note": played.get("kernel_note", ""), "cpu_seconds": played.get("cpu", 0.0), "plan": plan,
             "sections": sections, "rules": rules, "cards": cards,
             "trends": {"seat": trends(rand, "seat"), "bot": trends(ladder_recs, "bot") if ladder_recs else {}}}
 

@@ -9,6 +9,8 @@ import io
 
 def fmt(m: dict) -> str:
     """A measure's value with its 95% interval: percentages for shares, else 3 significant digits."""
+    if m.get("not_measured"):
+        return "not measured"
     if m.get("verdict"):
         return f"{m['value']} of {m['rungs']} rungs"
     if _is_share(m["measure"]):
@@ -149,7 +151,9 @@ def to_html(report: dict) -> str:
              f"{g['random']} games of random play"
              + (f", {g['kernel']} kernel games (fairness by seat)" if g["kernel"] else "")
              + "; ladder: " + e(", ".join(f"{k}: {v} game{'s' if v != 1 else ''}" for k, v in g["ladder"].items()))
-             + f" · {report['cpu_seconds']:.0f} s of CPU in the games. Every interval is 95%.</p>"]
+             + f" · {report['cpu_seconds']:.0f} s of CPU in the games. Every interval is 95%."
+             + (" How many games, and why: at the end of the tables." if (report.get("plan") or {}).get("random")
+                else "") + "</p>"]
     for s in report["sections"]:
         if not s["measures"]:
             continue
@@ -161,6 +165,14 @@ def to_html(report: dict) -> str:
                 parts.append("<h3>options per decision, by phase</h3>" + _table(
                     [(p["phase"], f"{p['value']:.2f} ({p['low']:.2f}–{p['high']:.2f})", p["games"]) for p in m["phases"]],
                     ("phase", "mean options (95% interval)", "games")))
+    plan = report.get("plan") or {}
+    if plan.get("random"):
+        parts.append(f"<h2>How many games</h2><p class=about>a budget of {plan['budget']:.0f} s of CPU for the "
+                     "games; each part's count was chosen from what its first games cost</p>")
+        parts.append(_table([("random play", plan["random"]["why"])]
+                            + ([("ladder", plan["decisions_note"])] if plan.get("decisions_note") else [])
+                            + ([("search budgets", plan["scaled"])] if plan.get("scaled") else [])
+                            + [(r["rung"], r["why"]) for r in plan.get("rungs", [])], ("games", "chosen because")))
     if report.get("changed"):
         parts.append("<h2>What changed (B − A)</h2><p class=about>A = " + e(report["compare"]["a"]) + "<br>B = "
                      + e(report["compare"]["b"]) + "<br>the same seeds and bots; paired bootstrap interval</p>")

@@ -41,7 +41,7 @@ def _play(args, game, n, ladder, speeds, label):
         def report(stage, done, total):
             if stage not in tasks:
                 tasks[stage] = progress.add_task(f"{label}{stage}", total=total)
-            progress.update(tasks[stage], completed=done)
+            progress.update(tasks[stage], completed=done, total=total)  # (random play: the plan sets it)
         return play_all(game, n, args.seed, args.games, ladder, args.ladder_games, args.cpu_budget,
                         jobs=args.jobs, backend=args.backend, address=args.address, fast=not args.no_fast,
                         fast_games=args.fast_games, progress=report, schedule=args.schedule, speeds=speeds)
@@ -52,7 +52,7 @@ def cmd_analyze(args) -> int:
     measures (or ``--json``), write ``--html``/``--trace``; with ``--compare``/``--compare-option`` the
     same for B on the same seeds and what changed. Returns 0; raises RulebookError for a user's mistake."""
     from ..analysis.design import compare_played, measures
-    if args.games < 2:
+    if args.games is not None and args.games < 2:
         raise RulebookError("-n must be at least 2")
     if args.jobs < 1:
         raise RulebookError(f"--jobs must be at least 1, not {args.jobs}")
@@ -78,8 +78,12 @@ def cmd_analyze(args) -> int:
     played = _play(args, game, n, ladder, speeds, "A: " if game_b else "")
     report = measures(game, n, played)
     if game_b is not None:
-        if args.ladder_games is None:  # B plays as many ladder games as A did, on the same seeds
+        if args.ladder_games is None:  # B plays as many ladder games as A did, on the same seeds, with A's bots
+            ladder = tuple(played["plan"].get("ladder") or ladder)
             args.ladder_games = max(len(rs) for _, _, rs in played["ladder"]) if played["ladder"] else 1
+            ladder = ladder[:1 + sum(1 for _, _, rs in played["ladder"] if rs)]  # the rungs A played
+        if args.games is None:  # and as many random games
+            args.games = len(played["random"])
         played_b = _play(args, game_b, n, ladder, speeds, "B: ")
         report["b"] = measures(game_b, n, played_b)
         label_a = args.spec + "".join(f" {k}={v}" for k, v in parse_options(args.option).items())
@@ -120,6 +124,15 @@ def _print(report: dict, played: dict) -> None:
                   + (f", {g['kernel']} kernel games" if g["kernel"] else "")
                   + "; ladder " + _escape(", ".join(f"{k} ({v} games)" for k, v in g["ladder"].items()))
                   + f"; {report['cpu_seconds']:.0f} s of CPU in the games")
+    plan = report.get("plan") or {}
+    if plan.get("random"):
+        console.print(f"[dim]how many games (a budget of {plan['budget']:.0f} s of CPU for the games): random play "
+                      f"{_escape(plan['random']['why'])}"
+                      + (f"; {_escape(plan['decisions_note'])}" if plan.get("decisions_note") else "") + "[/dim]")
+        if plan.get("scaled"):
+            console.print(f"[dim]  {_escape(plan['scaled'])}[/dim]")
+        for r in plan.get("rungs", []):
+            console.print(f"[dim]  {_escape(r['rung'])}: {_escape(r['why'])}[/dim]")
     if report.get("kernel_note"):
         console.print(f"[dim]fairness by seat from the step API's games: {_escape(report['kernel_note'])}[/dim]")
     console.print("[dim]every value has its 95% interval; 'games' is the number of games it rests on[/dim]")

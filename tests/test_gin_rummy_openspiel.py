@@ -39,7 +39,7 @@ def os_key(text: str):
 def our_key(text: str):
     """Our action text in the same form: `take-upcard 7C` and `draw discard` -> Draw upcard,
     `draw stock` -> Draw stock, `pass` -> Pass, `knock` / `knock 7C` -> Knock, `discard 7C` and
-    `lay-off 7C` -> 7C, `meld 7C 7D 7H` -> (7C, 7D, 7H), `meld AS to 3S` -> (2S, 3S, AS)."""
+    `lay-off 7C` -> 7C, `meld 7 set without S` -> (7C, 7D, 7H), `meld AS to 3S` -> (2S, 3S, AS)."""
     verb, _, rest = text.partition(" ")
     if verb == "take-upcard" or text == "draw discard":
         return "Draw upcard"
@@ -52,6 +52,8 @@ def our_key(text: str):
         if words[1] == "to":    # a run by its ends: AS to 3S
             lo, hi = RANKS.index(words[0][0]), RANKS.index(words[2][0])
             words = [RANKS[r] + words[0][1] for r in range(lo, hi + 1)]
+        else:                   # a set: 7 set without S, 7 set of four
+            words = [words[0] + s for s in "CDHS" if words[-1] != s]
         return tuple(sorted(words))
     return rest
 

@@ -73,6 +73,16 @@ def test_value_options_are_derived_from_the_spec_and_card_options_enumerated():
     assert [t for t in Spaces(oh, 3).actions if t.startswith("bid ")] == [f"bid {k}" for k in range(18)]
 
 
+def test_options_built_from_melds_are_bounded():
+    """Gin Rummy's meld choices (`meld AS to 3S`, `meld 7 set without S`) are read from melds_in:
+    each word is a card name, a rank, a suit or a fixed word, so every text has an id (they were
+    'not bounded' before the abstract interpreter knew the meld built-ins), and few of them."""
+    game = load_game(SPECS / "gin_rummy.yaml", {"preset": "openspiel"})
+    sp = Spaces(game, 2)
+    assert "meld AS to 3S" in sp.ids and "meld 7 set without S" in sp.ids and "meld 7 set of four" in sp.ids
+    assert "lay-off 4S" in sp.ids and "knock" in sp.ids and len(sp.actions) < 10_000
+
+
 def test_product_block_ids_are_exact_both_ways():
     """A board placement (pair x square x direction x pawn) is a product block: ids and texts
     convert both ways without listing the block; every legal placement has its id."""

@@ -805,6 +805,19 @@ class _Walk:
     def b_team_of(self, *_):
         return num(0, self.n - 1)
 
+    # melds (interpreter/expr/melds.py): lists of the cards given
+    def b_melds_in(self, xs, *_):
+        return seq(seq(elem(xs), maxlen(xs)))
+
+    def b_lay_offs(self, meld, xs):
+        return seq(elem(xs), maxlen(xs))
+
+    def b_is_meld(self, *_):
+        return BOOL
+
+    def b_meld_kind(self, *_):
+        return join(A(consts=frozenset(str(k) for k in (self.game.spec.get("melds") or {}))), NULL)
+
     def b_index_of(self, xs, x):
         return num(-1, maxlen(xs))
 

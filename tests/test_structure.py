@@ -62,8 +62,6 @@ KNOWN_LONG = {
         "session; split once that has settled (issue 34)",
     "interpreter/adapters/domains.py":
         "changed by the adapters work of this session; split after it (issue 34)",
-    "interpreter/analysis/design.py":
-        "changed by the design-measures work of this session; split after it (issue 34)",
 }
 
 

@@ -60,10 +60,6 @@ KNOWN_LONG = {
     "interpreter/fast/typepass.py":
         "the kernel's typed lowering, being split per construct family by the fast-engine work of this "
         "session; split once that has settled (issue 34)",
-    "interpreter/adapters/domains.py":
-        "changed by the adapters work of this session; split after it (issue 34)",
-    "interpreter/analysis/design.py":
-        "changed by the design-measures work of this session; split after it (issue 34)",
 }
 
 

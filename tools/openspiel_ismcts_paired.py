@@ -19,6 +19,12 @@ report is the mean difference over pairs with its 95% interval (mean +- 1.96 sd 
 and the same for the games won (:func:`side_wins`: Rulebook's bot values a position by rank and
 score margin, OpenSpiel's by its own score, so both measures are printed).
 
+``--os-screen``: OpenSpiel's bot is given, at each of its decisions, the state re-dealt as its seat
+may know it (:func:`screened`). Without it the comparison favours OpenSpiel: its ``oh_hell``
+ResampleFromInfostate (2.0.2) deals the other seats only the cards they really hold, so its ISMCTS
+knows which cards are out of play (few tricks: most of the deck), which Rulebook's search does not.
+With it, one screened world fixes for the whole decision which cards its samples deal out.
+
 Rulebook's side repeats exactly for the same seeds; OpenSpiel's C++ ``ISMCTSBot`` does not (open_spiel
 2.0.2: the same deal, layout and bot seeds played twice in one process gave different scores), so a
 rerun, or a run resumed from ``--out``, plays other games than the first.
@@ -30,7 +36,7 @@ gives the running mean and interval and the CPU time used.
 
     python tools/openspiel_ismcts_paired.py [--pairs 200] [--simulations 1000] [--players 4]
                                             [--layout RORO] [--seed 0] [--os-c 2.0] [--rb-c C]
-                                            [--out FILE.jsonl]
+                                            [--os-screen] [--out FILE.jsonl]
 """
 from __future__ import annotations
 
@@ -84,6 +90,34 @@ def openspiel_state(os_game, deal):
     st.apply_action(trump)
     if st.is_chance_node():
         raise Mismatch("OpenSpiel still deals after Rulebook's deal")
+    return st
+
+
+def screened(os_game, os_state, seat: int, rng):
+    """OpenSpiel's ``os_state`` re-dealt as ``seat`` may know it: its own cards, the trump card and
+    every card already played stay where they were; the other cards are dealt again uniformly at
+    random (``rng``: random.Random) to the other seats' unplayed places and the undealt pile; then the
+    bids and plays are replayed. ``seat``'s information state is unchanged. (OpenSpiel 2.0.2's
+    ``oh_hell`` ResampleFromInfostate deals the other seats only cards they really hold, never an
+    undealt one, so its ISMCTSBot searching the real state knows which cards are out of play; from a
+    screened state it knows that of a random world.) Suit voids shown by play are not kept, as
+    OpenSpiel's own resampling does not keep them."""
+    h = os_state.history()
+    t, dealer, n = h[0], h[1], os_game.num_players()
+    hands = [h[2 + q:2 + n * t:n] for q in range(n)]
+    trump, later = h[2 + n * t], h[3 + n * t:]
+    played = {a for a in later if a < 52}
+    pool = [c for c in range(52) if c != trump and c not in played and c not in hands[seat]]
+    rng.shuffle(pool)
+    fresh = [list(hands[q]) if q == seat else [c for c in hands[q] if c in played] for q in range(n)]
+    for q in range(n):
+        while len(fresh[q]) < t:
+            fresh[q].append(pool.pop())
+    st = openspiel_state(os_game, (t, dealer, fresh, trump))
+    for a in later:
+        st.apply_action(a)
+    if st.information_state_string(seat) != os_state.information_state_string(seat):
+        raise Mismatch("a screened state changed the seat's information state")
     return st
 
 
@@ -166,7 +200,7 @@ def interval(diffs) -> tuple:
     return mean, mean - half, mean + half
 
 
-def bot_policies(simulations: int, os_c: float, rb_c: float | None = None):
+def bot_policies(simulations: int, os_c: float, rb_c: float | None = None, screen: bool = False, os_game=None):
     """``make_policies(seed, layout)`` for :func:`play_pair` with the real bots (module doc); each
     game gets fresh bots seeded from the deal and the seat; ``rb_c``: the Rulebook bot's exploration
     constant (None: its default, 0.7 on values in 0..1). The Rulebook bots count the decisions
@@ -183,7 +217,7 @@ def bot_policies(simulations: int, os_c: float, rb_c: float | None = None):
         osb = {p: pyspiel.ISMCTSBot(seed * 16 + p, pyspiel.RandomRolloutEvaluator(1, seed * 16 + p), os_c, simulations,
                                     -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
                for p, k in enumerate(layout) if k == "O"}
-        rng = random.Random(seed * 16 + 15)
+        rng, srng = random.Random(seed * 16 + 15), random.Random(seed * 16 + 14)
 
         def rulebook(fs, os_state, p, texts):
             agent = rb[p]
@@ -194,7 +228,8 @@ def bot_policies(simulations: int, os_c: float, rb_c: float | None = None):
             return text
 
         def openspiel(fs, os_state, p, texts):
-            return os_text(os_state, p, osb[p].step(os_state))
+            seen = screened(os_game, os_state, p, srng) if screen else os_state
+            return os_text(os_state, p, osb[p].step(seen))
 
         return {"R": rulebook, "O": openspiel, "X": lambda fs, os_state, p, texts: rng.choice(texts)}
 
@@ -212,6 +247,8 @@ def main(argv=None) -> int:
     ap.add_argument("--os-c", type=float, default=2.0, help="OpenSpiel's UCT constant (on its returns: points)")
     ap.add_argument("--rb-c", type=float, default=None, help="Rulebook's UCB constant (default: the bot's, 0.7 on "
                     "values in 0..1)")
+    ap.add_argument("--os-screen", action="store_true", help="OpenSpiel's bot searches a screened state (see "
+                    "screened): it does not learn which cards are out of play")
     ap.add_argument("--out", metavar="FILE.jsonl", help="keep each pair here; pairs already there are not replayed")
     args = ap.parse_args(argv)
     layout = args.layout or ("RO" * args.players)[:args.players]
@@ -224,12 +261,13 @@ def main(argv=None) -> int:
     import pyspiel
     game = load_game(SPEC)
     os_game = pyspiel.load_game("oh_hell", {"players": args.players})
-    make, stats = bot_policies(args.simulations, args.os_c, args.rb_c)
+    make, stats = bot_policies(args.simulations, args.os_c, args.rb_c, args.os_screen, os_game)
     done = []
     if args.out and os.path.exists(args.out):
         with open(args.out) as f:
             done = [r for r in map(json.loads, f) if r.get("simulations") == args.simulations
                     and r.get("layout") == layout and r.get("os_c") == args.os_c and r.get("rb_c") == args.rb_c
+                    and r.get("os_screen", False) == args.os_screen
                     and args.seed <= r["seed"] < args.seed + args.pairs]
     have = {r["seed"] for r in done}
     out = open(args.out, "a") if args.out else None
@@ -241,7 +279,7 @@ def main(argv=None) -> int:
         if seed in have:
             continue
         r = play_pair(game, os_game, seed, layout, make)
-        r.update(simulations=args.simulations, layout=layout, os_c=args.os_c, rb_c=args.rb_c)
+        r.update(simulations=args.simulations, layout=layout, os_c=args.os_c, rb_c=args.rb_c, os_screen=args.os_screen)
         done.append(r)
         if out:
             out.write(json.dumps(r) + "\n")

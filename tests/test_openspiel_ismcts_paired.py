@@ -138,7 +138,7 @@ def _dealt(os_state, players):
 
 
 def test_openspiels_resampling_deals_the_others_only_cards_they_hold(games):
-    """Why --os-screen exists: OpenSpiel's own oh_hell ResampleFromInfostate (open_spiel 2.0.2) gives
+    """Why --os-uniform exists: OpenSpiel's own oh_hell ResampleFromInfostate (open_spiel 2.0.2) gives
     the other seats only cards they really hold, never one of the undealt pile, so its ISMCTSBot on
     the real state knows which cards are out of play. A screened state keeps the seat's information
     state and the cards played, and deals the others from the undealt pile too."""
@@ -173,3 +173,11 @@ def test_a_screened_state_keeps_the_cards_played(games):
     st = paired.screened(os_games[4], real, seat, rng)
     assert st.history()[3 + 4 * st.history()[0]:] == real.history()[3 + 4 * real.history()[0]:]
     assert st.information_state_string(seat) == real.information_state_string(seat)
+
+
+def test_openspiels_python_bot_with_uniform_worlds_plays_a_pair(games):
+    """--os-uniform: OpenSpiel's Python ISMCTSBot, each simulation's world drawn by screened()."""
+    game, os_games = games
+    make, stats = paired.bot_policies(5, 2.0, uniform=True, os_game=os_games[4])
+    r = paired.play_pair(game, os_games[4], 3, "RORO", make)
+    assert [g["layout"] for g in r["games"]] == ["RORO", "OROR"] and stats["kernel"] > 0

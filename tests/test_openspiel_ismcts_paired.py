@@ -129,3 +129,55 @@ def test_the_real_bots_play_a_pair(games):
     r = paired.play_pair(game, os_games[4], 3, "RORO", make)
     assert [g["layout"] for g in r["games"]] == ["RORO", "OROR"]
     assert stats["kernel"] > 0 and stats["python"] == 0
+
+
+def _dealt(os_state, players):
+    """Each seat's dealt cards in an OpenSpiel oh_hell state's history (dealt one at a time from seat 0)."""
+    h = os_state.history()
+    return [set(h[2 + q:2 + players * h[0]:players]) for q in range(players)]
+
+
+def test_openspiels_resampling_deals_the_others_only_cards_they_hold(games):
+    """Why --os-uniform exists: OpenSpiel's own oh_hell ResampleFromInfostate (open_spiel 2.0.2) gives
+    the other seats only cards they really hold, never one of the undealt pile, so its ISMCTSBot on
+    the real state knows which cards are out of play. A screened state keeps the seat's information
+    state and the cards played, and deals the others from the undealt pile too."""
+    import random
+    game, os_games = games
+    fs = game.new_state(4, seed=0, fast=True)
+    deal = paired.deal_of(fs)
+    real = paired.openspiel_state(os_games[4], deal)
+    seat = real.current_player()
+    others = set().union(*(set(h) for q, h in enumerate(deal[2]) if q != seat))
+    rng = random.Random(1)
+    from_pile = 0
+    for _ in range(20):
+        sample = real.resample_from_infostate(seat, rng.random)
+        assert set().union(*(h for q, h in enumerate(_dealt(sample, 4)) if q != seat)) == others
+        screened = paired.screened(os_games[4], real, seat, rng)
+        assert screened.information_state_string(seat) == real.information_state_string(seat)
+        got = set().union(*(h for q, h in enumerate(_dealt(screened, 4)) if q != seat))
+        from_pile += len(got - others)
+    assert len(others) < 40 and from_pile > 0
+
+
+def test_a_screened_state_keeps_the_cards_played(games):
+    game, os_games = games
+    import random
+    rng = random.Random(2)
+    fs = game.new_state(4, seed=5, fast=True)
+    real = paired.openspiel_state(os_games[4], paired.deal_of(fs))
+    while len([a for a in real.history()[3 + 4 * real.history()[0]:] if a < 52]) < 3:
+        real.apply_action(real.legal_actions()[0])
+    seat = real.current_player()
+    st = paired.screened(os_games[4], real, seat, rng)
+    assert st.history()[3 + 4 * st.history()[0]:] == real.history()[3 + 4 * real.history()[0]:]
+    assert st.information_state_string(seat) == real.information_state_string(seat)
+
+
+def test_openspiels_python_bot_with_uniform_worlds_plays_a_pair(games):
+    """--os-uniform: OpenSpiel's Python ISMCTSBot, each simulation's world drawn by screened()."""
+    game, os_games = games
+    make, stats = paired.bot_policies(5, 2.0, uniform=True, os_game=os_games[4])
+    r = paired.play_pair(game, os_games[4], 3, "RORO", make)
+    assert [g["layout"] for g in r["games"]] == ["RORO", "OROR"] and stats["kernel"] > 0

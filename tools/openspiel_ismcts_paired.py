@@ -19,6 +19,13 @@ report is the mean difference over pairs with its 95% interval (mean +- 1.96 sd 
 and the same for the games won (:func:`side_wins`: Rulebook's bot values a position by rank and
 score margin, OpenSpiel's by its own score, so both measures are printed).
 
+``--os-uniform``: OpenSpiel's side is its Python ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``,
+the same algorithm and settings as the C++ bot, slower), whose resampler (``set_resampler``) draws
+each simulation's world with :func:`screened`. Without it the comparison favours OpenSpiel: its
+``oh_hell`` ResampleFromInfostate (2.0.2) deals the other seats only the cards they really hold, so
+its ISMCTS knows which cards are out of play (with few tricks, most of the deck), which Rulebook's
+search does not; the C++ bot takes no resampler from Python.
+
 Rulebook's side repeats exactly for the same seeds; OpenSpiel's C++ ``ISMCTSBot`` does not (open_spiel
 2.0.2: the same deal, layout and bot seeds played twice in one process gave different scores), so a
 rerun, or a run resumed from ``--out``, plays other games than the first.
@@ -30,7 +37,7 @@ gives the running mean and interval and the CPU time used.
 
     python tools/openspiel_ismcts_paired.py [--pairs 200] [--simulations 1000] [--players 4]
                                             [--layout RORO] [--seed 0] [--os-c 2.0] [--rb-c C]
-                                            [--out FILE.jsonl]
+                                            [--os-uniform] [--out FILE.jsonl]
 """
 from __future__ import annotations
 
@@ -84,6 +91,32 @@ def openspiel_state(os_game, deal):
     st.apply_action(trump)
     if st.is_chance_node():
         raise Mismatch("OpenSpiel still deals after Rulebook's deal")
+    return st
+
+
+def screened(os_game, os_state, seat: int, rng):
+    """A world ``seat`` cannot tell from OpenSpiel's ``os_state``: its own cards, the trump card and
+    every card already played stay where they were; the other cards are dealt again uniformly at
+    random (``rng``: random.Random) to the other seats' unplayed places and the undealt pile; then the
+    bids and plays are replayed. ``seat``'s information state is unchanged. Suit voids shown by play
+    are not kept, as OpenSpiel's own resampling does not keep them (which, unlike this, deals the
+    other seats only cards they really hold: see the module doc)."""
+    h = os_state.history()
+    t, dealer, n = h[0], h[1], os_game.num_players()
+    hands = [h[2 + q:2 + n * t:n] for q in range(n)]
+    trump, later = h[2 + n * t], h[3 + n * t:]
+    played = {a for a in later if a < 52}
+    pool = [c for c in range(52) if c != trump and c not in played and c not in hands[seat]]
+    rng.shuffle(pool)
+    fresh = [list(hands[q]) if q == seat else [c for c in hands[q] if c in played] for q in range(n)]
+    for q in range(n):
+        while len(fresh[q]) < t:
+            fresh[q].append(pool.pop())
+    st = openspiel_state(os_game, (t, dealer, fresh, trump))
+    for a in later:
+        st.apply_action(a)
+    if st.information_state_string(seat) != os_state.information_state_string(seat):
+        raise Mismatch("a screened state changed the seat's information state")
     return st
 
 
@@ -166,12 +199,15 @@ def interval(diffs) -> tuple:
     return mean, mean - half, mean + half
 
 
-def bot_policies(simulations: int, os_c: float, rb_c: float | None = None):
+def bot_policies(simulations: int, os_c: float, rb_c: float | None = None, uniform: bool = False, os_game=None):
     """``make_policies(seed, layout)`` for :func:`play_pair` with the real bots (module doc); each
     game gets fresh bots seeded from the deal and the seat; ``rb_c``: the Rulebook bot's exploration
     constant (None: its default, 0.7 on values in 0..1). The Rulebook bots count the decisions
-    they took outside the kernel in ``stats['python']`` (expected 0)."""
+    they took outside the kernel in ``stats['python']`` (expected 0). ``uniform``: OpenSpiel's Python
+    bot with :func:`screened` worlds (module doc; needs ``os_game``)."""
+    import numpy as np
     import pyspiel
+    from open_spiel.python.algorithms import ismcts, mcts
 
     from interpreter.agents.search import ISMCTSAgent
     stats = {"kernel": 0, "python": 0}
@@ -180,10 +216,17 @@ def bot_policies(simulations: int, os_c: float, rb_c: float | None = None):
         more = {} if rb_c is None else {"c": rb_c}
         rb = {p: ISMCTSAgent(iterations=simulations, seed=seed * 16 + p, **more)
               for p, k in enumerate(layout) if k == "R"}
-        osb = {p: pyspiel.ISMCTSBot(seed * 16 + p, pyspiel.RandomRolloutEvaluator(1, seed * 16 + p), os_c, simulations,
-                                    -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
-               for p, k in enumerate(layout) if k == "O"}
-        rng = random.Random(seed * 16 + 15)
+        rng, srng = random.Random(seed * 16 + 15), random.Random(seed * 16 + 14)
+        osb = {}
+        for p, k in enumerate(layout):
+            if k == "O" and uniform:
+                osb[p] = ismcts.ISMCTSBot(os_game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed * 16 + p)),
+                                          os_c, simulations, random_state=np.random.RandomState(seed * 16 + p),
+                                          final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+                osb[p].set_resampler(lambda st, seat: screened(os_game, st, seat, srng))
+            elif k == "O":
+                osb[p] = pyspiel.ISMCTSBot(seed * 16 + p, pyspiel.RandomRolloutEvaluator(1, seed * 16 + p), os_c,
+                                           simulations, -1, pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False)
 
         def rulebook(fs, os_state, p, texts):
             agent = rb[p]
@@ -212,6 +255,8 @@ def main(argv=None) -> int:
     ap.add_argument("--os-c", type=float, default=2.0, help="OpenSpiel's UCT constant (on its returns: points)")
     ap.add_argument("--rb-c", type=float, default=None, help="Rulebook's UCB constant (default: the bot's, 0.7 on "
                     "values in 0..1)")
+    ap.add_argument("--os-uniform", action="store_true", help="OpenSpiel's Python ISMCTSBot with worlds drawn by "
+                    "screened() (uniform: it does not learn which cards are out of play); slower")
     ap.add_argument("--out", metavar="FILE.jsonl", help="keep each pair here; pairs already there are not replayed")
     args = ap.parse_args(argv)
     layout = args.layout or ("RO" * args.players)[:args.players]
@@ -224,12 +269,13 @@ def main(argv=None) -> int:
     import pyspiel
     game = load_game(SPEC)
     os_game = pyspiel.load_game("oh_hell", {"players": args.players})
-    make, stats = bot_policies(args.simulations, args.os_c, args.rb_c)
+    make, stats = bot_policies(args.simulations, args.os_c, args.rb_c, args.os_uniform, os_game)
     done = []
     if args.out and os.path.exists(args.out):
         with open(args.out) as f:
             done = [r for r in map(json.loads, f) if r.get("simulations") == args.simulations
                     and r.get("layout") == layout and r.get("os_c") == args.os_c and r.get("rb_c") == args.rb_c
+                    and r.get("os_uniform", False) == args.os_uniform
                     and args.seed <= r["seed"] < args.seed + args.pairs]
     have = {r["seed"] for r in done}
     out = open(args.out, "a") if args.out else None
@@ -241,7 +287,7 @@ def main(argv=None) -> int:
         if seed in have:
             continue
         r = play_pair(game, os_game, seed, layout, make)
-        r.update(simulations=args.simulations, layout=layout, os_c=args.os_c, rb_c=args.rb_c)
+        r.update(simulations=args.simulations, layout=layout, os_c=args.os_c, rb_c=args.rb_c, os_uniform=args.os_uniform)
         done.append(r)
         if out:
             out.write(json.dumps(r) + "\n")
@@ -257,7 +303,8 @@ def main(argv=None) -> int:
     decisions = sum(g["decisions"] for d in done for g in d["games"])
     cpu = sum(g["cpu"] for d in done for g in d["games"])
     rb_c = "" if args.rb_c is None else f", c={args.rb_c}"
-    print(f"Rulebook ismcts:{args.simulations} (kernel{rb_c}) - OpenSpiel ISMCTSBot ({args.simulations} simulations, "
+    osb = " (Python, uniform worlds)" if args.os_uniform else ""
+    print(f"Rulebook ismcts:{args.simulations} (kernel{rb_c}) - OpenSpiel ISMCTSBot{osb} ({args.simulations} simulations, "
           f"c={args.os_c}): {mean:+.2f} points per game, 95% interval {lo:+.2f} to {hi:+.2f}, over {len(diffs)} "
           f"deal pairs ({2 * len(diffs)} games, {decisions} decisions with a choice, {cpu:.0f} s CPU in games); "
           f"Rulebook decisions searched in the kernel this run: {stats['kernel']}, outside it: {stats['python']}; "

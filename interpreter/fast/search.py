@@ -44,8 +44,7 @@ seat first at the root). **Greedy**: the root's options in turn, each followed b
 
 Limits: a card a ``show`` step showed the seat is not pinned (the kernel does not track who saw
 what: the seat searches as if it had not seen it); the exclusion learnt from a rejected sample
-assumes, as the step API's determiniser does, that adding a card to a hand only removes options.
-Needs numba.
+assumes, as the step API's determiniser does, that adding a card to a hand only removes options. Needs numba.
 """
 from __future__ import annotations
 
@@ -693,8 +692,7 @@ class SearchKernel:
         self._work: dict = {}
 
     def _arrays(self, num_players: int, size: int) -> dict:
-        """The arrays of a search for ``num_players`` with room for ``size`` tree nodes (made once
-        per player count, grown when needed)."""
+        """The arrays of a search for ``num_players``, room for ``size`` tree nodes (made once per player count)."""
         w = self._work.get(num_players)
         if w is not None and w["TI"].shape[1] >= size:
             return w

@@ -55,7 +55,6 @@ and ``tests/test_fast_kernel.py`` runs it on every spec's module.
 """
 from __future__ import annotations
 
-import ast
 import functools
 import re
 
@@ -64,19 +63,14 @@ from ..expr.syntax import Token, Tree
 from ..expr.compiler import parse
 from .lowtypes import (ERR_MAX_ACTIONS, BOOL, CARD, EMPTY, INT, NUL, RI_ACTIONS, RI_CHOSEN, RI_COUNT, RI_ERROR, RI_LISTING,  # noqa: F401
                        RI_MAX_ACTIONS, RI_SEED, RI_SIZE, SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, TEXT, ListT, NotTyped, _empty_list, _fold, _indent, _join, _known, _names)
+from .guard import check_source
+from .lowtypes import MAX_LIST, NO_OVERRIDE, NULL, STATE_ARGS, TEXT_BASE, UNSET  # noqa: F401
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
 from . import climb, compound, derived, listops, listvars, melds, realtime, setzones, turnorder
 
-NULL = -(2 ** 62)
-NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
-UNSET = NULL + 2  # a memo slot holding no value yet (see _memo)
-TEXT_BASE = 2 ** 40
-MAX_LIST = 512  # the longest list a `for` step or a choice may hold in the kernel
 
 _DEFINE_KEY = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?:\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)?\s*\))?\s*$")
-STATE_ARGS = ("Z", "ZN", "GV", "PV", "PB", "MD", "LOC", "ATTR", "NP", "RG", "RI", "TMP", "OPT", "SB", "SK", "SEEN",
-              "MEMO")
 
 
 def spec_line(game, path: str) -> int:
@@ -1774,48 +1768,3 @@ def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENG
             e = used if used < EMAX else EMAX
     RI[7] = e
 '''
-
-
-# -- the guard ---------------------------------------------------------------------------------
-_GENERATED = re.compile(r"^(v|t|i|h|ph)\d+$")
-_FIXED = frozenset(STATE_ARGS) | {
-    "np", "njit", "NULL", "RUNTIME", "truthy", "attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2",
-    "max2", "randbelow_row", "shuffle_row", "event_gen", "prepare_batch", "gather", "move_top", "deal", "play_card",
-    "sort_row", "new_game", "raw", "memo", "move_card", "listed_twice", "flow", "score", "run", "range", "abs", "max", "min", "len",
-    "True", "False",
-    "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
-    "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH", "e", "nb", "used", "j", "steps", "scores",
-    "interpreter", "numba", "cache", "boundscheck", "_nrt"}
-_NODES = (ast.Module, ast.Expr, ast.Yield, ast.Constant, ast.Import, ast.ImportFrom, ast.alias, ast.FunctionDef,
-          ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.While, ast.If, ast.Pass,
-          ast.Name, ast.Load, ast.Store, ast.Subscript, ast.Tuple, ast.Call, ast.keyword, ast.BinOp,
-          ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift,
-          ast.USub, ast.Not, ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
-
-
-def check_source(src: str, fixed=frozenset(), imports=(), nodes=()) -> None:
-    """Refuse a generated module holding anything but the templates' node kinds, fixed names and
-    generated names, and constants that are numbers (plus the module's one docstring).
-    ``fixed``/``imports``/``nodes``: more names, modules and node kinds of a fixed template appended
-    to the module (the search driver, :mod:`interpreter.fast.search`). Raises ValueError naming the
-    offending node."""
-    tree = ast.parse(src)
-    for k, node in enumerate(ast.walk(tree)):
-        if not isinstance(node, _NODES + tuple(nodes)):
-            raise ValueError(f"generated module: node {type(node).__name__} is not from the templates")
-        if isinstance(node, ast.Name) and not (node.id in _FIXED or node.id in fixed or _GENERATED.match(node.id)):
-            raise ValueError(f"generated module: name {node.id!r} is not from the templates")
-        if isinstance(node, ast.arg) and not (node.arg in _FIXED or node.arg in fixed or _GENERATED.match(node.arg)):
-            raise ValueError(f"generated module: parameter {node.arg!r} is not from the templates")
-        if isinstance(node, ast.FunctionDef) and not (node.name in _FIXED or node.name in fixed or
-                                                      _GENERATED.match(node.name)):
-            raise ValueError(f"generated module: function {node.name!r} is not from the templates")
-        if isinstance(node, ast.keyword) and node.arg not in ("cache", "boundscheck", "_nrt"):
-            raise ValueError(f"generated module: keyword {node.arg!r} is not from the templates")
-        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, bool, type(None))):
-            if not (isinstance(node.value, str) and node is tree.body[0].value):
-                raise ValueError(f"generated module: constant {node.value!r} is not a number")
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            mod = getattr(node, "module", None) or node.names[0].name
-            if mod not in ("numpy", "numba", "interpreter.fast.runtime") + tuple(imports):
-                raise ValueError(f"generated module: import of {mod!r}")

@@ -135,3 +135,6 @@ TEXT_BASE = 2 ** 40
 MAX_LIST = 512  # the longest list a `for` step or a choice may hold in the kernel
 STATE_ARGS = ("Z", "ZN", "GV", "PV", "PB", "MD", "LOC", "ATTR", "NP", "RG", "RI", "TMP", "OPT", "SB", "SK", "SEEN",
               "MEMO")
+# the generated rules: no reference counting (``_nrt=False``: nothing they run allocates, and the
+# driver hands them views that own nothing), which numba otherwise does at every call and slice
+NJIT = "@njit(boundscheck=False, _nrt=False)"

@@ -28,7 +28,11 @@ and every ``shuffle``/``random`` step draws from ``random.Random(f"{seed}/{k}")`
 one numba generator, every phase written where it runs, that yields at each choice instead of
 asking a bot (the caller writes the index chosen into ``RI``).
 
-Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a game variable's list
+:class:`Lowering` is made of one mixin per construct family: the card table, values and their types
+in :mod:`interpreter.fast.values`, expressions in :mod:`interpreter.fast.expressions`, built-in calls
+and generated helpers in :mod:`interpreter.fast.calls`, steps in :mod:`interpreter.fast.lowsteps`; this
+module composes them and writes the module (its header, the bodies of the flow, phases and score, the
+driver). Teams, indexing ``x[k]``, ``xs + ys``, ``holder()``, ``argmax``'s ties and a game variable's list
 that no step changes are lowered by :mod:`interpreter.fast.teams`; a player variable holding a map
 with fixed keys by :mod:`interpreter.fast.maps`. Pairs, map literals and comprehensions over several
 lists and ``product()`` are lowered in :mod:`interpreter.fast.compound`, lists of maps, of pairs and
@@ -46,10 +50,11 @@ What does not type raises :class:`NotTyped` with the reason and the spec path (a
 list in a player variable, a board, ...): ``simulate`` then runs the
 step API and says why.
 
-How spec text is kept out of the generated module: it is written from the fixed templates of this
-file, whose holes are only integers (indices of zones, variables, attributes, texts; literal
+How spec text is kept out of the generated module: it is written from the fixed templates of these
+modules, whose holes are only integers (indices of zones, variables, attributes, texts; literal
 numbers) and names this module makes (``vN``, ``tN``, ``hN``, ``phN``); a spec's names, texts and
-expressions never appear in it (texts become numbers). :func:`check_source` parses the module and
+expressions never appear in it (texts become numbers). :func:`check_source`
+(:mod:`interpreter.fast.guard`) parses the module and
 refuses any name, attribute or constant outside that set; the kernel runs it before every import,
 and ``tests/test_fast_kernel.py`` runs it on every spec's module.
 """
@@ -283,7 +288,8 @@ def _lower(low, bodies_of) -> tuple:
 @functools.lru_cache(maxsize=None)
 def _runtime_digest() -> int:
     """A number that changes with the fixed code the kernel compiles in (runtime.py, rng.py and
-    this file): numba's cache of a generated module knows only that module's file, so the module's
+    this file, whose header and driver templates are the fixed part of every module; the modules
+    its mixins live in write only text, which is the module's own): numba's cache of a generated module knows only that module's file, so the module's
     text (hence its name) must change when the code compiled into it does. Read once per process
     (the code it runs is the code imported; forked workers then make the parent's module)."""
     import hashlib

@@ -57,9 +57,6 @@ KNOWN_UPWARD = {
 MAX_LINES = 800
 # module (path under the repository) -> why it is still longer than MAX_LINES
 KNOWN_LONG = {
-    "interpreter/fast/typepass.py":
-        "the kernel's typed lowering, being split per construct family by the fast-engine work of this "
-        "session; split once that has settled (issue 34)",
 }
 
 

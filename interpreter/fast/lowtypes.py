@@ -126,3 +126,15 @@ ERR_CLIMB = 11  # a climb's players that are not distinct seats, or its lead not
 # a shuffle of the row in the options field, a random pick among that many, a flow-level phase's
 # start (options field 1) or end (0)
 SEARCH_SHUFFLE, SEARCH_RANDOM, SEARCH_PHASE = 65534, 65533, 65532
+
+# the kernel's values and layout (every module of the type pass, the kernel and its drivers read them)
+NULL = -(2 ** 62)
+NO_OVERRIDE = NULL + 1  # in the mode tables: this mode leaves the attribute as it is
+UNSET = NULL + 2  # a memo slot holding no value yet (see _memo)
+TEXT_BASE = 2 ** 40
+MAX_LIST = 512  # the longest list a `for` step or a choice may hold in the kernel
+STATE_ARGS = ("Z", "ZN", "GV", "PV", "PB", "MD", "LOC", "ATTR", "NP", "RG", "RI", "TMP", "OPT", "SB", "SK", "SEEN",
+              "MEMO")
+# the generated rules: no reference counting (``_nrt=False``: nothing they run allocates, and the
+# driver hands them views that own nothing), which numba otherwise does at every call and slice
+NJIT = "@njit(boundscheck=False, _nrt=False)"

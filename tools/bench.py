@@ -58,6 +58,12 @@ from interpreter.errors import RulebookError  # noqa: E402
 from interpreter.sim.simulate import simulate  # noqa: E402
 import reference_skull_king  # noqa: E402
 
+try:  # the hand-lowered numba Skull King (needs numba and this checkout's kernel generators)
+    import reference_skull_king_numba  # noqa: E402
+    NUMBA_REFERENCE_WHY = None
+except Exception as exc:  # a benchmark reports what failed and goes on
+    reference_skull_king_numba, NUMBA_REFERENCE_WHY = None, f"{type(exc).__name__}: {exc}"
+
 GAMES = [("Skull King", "skull_king.yaml"), ("Witches", "witches_of_blackmore.yaml"),
          ("Skull Queen", "skull_queen.yaml"), ("Oh Hell", "oh_hell.yaml"), ("Go Fish", "go_fish.yaml"),
          ("Ligretto (classic)", "ligretto_classic.yaml")]
@@ -88,14 +94,23 @@ def timed(fn, budget: float) -> float:
 
 
 # -- the ways of playing games: each returns (seconds, games, decisions) ----------------------
-def step_api_games(game, seed: int, budget: float, fast: bool = False) -> tuple:
+def step_api_games(game, seed: int, budget: float, fast: bool = False, player: bool = False) -> tuple:
     """Random games through the step API (``fast``: the kernel's, ``new_state(..., fast=True)``)
-    for about ``budget`` CPU seconds."""
+    for about ``budget`` CPU seconds. ``player``: the loop of the README's Python API example,
+    ``p = state.current_players()[0]``, ``legal_actions(p)``, ``apply(action, p)``; else every
+    waiting seat's ``apply(action)`` in turn."""
     rng = random.Random(seed)
     games = decisions = 0
     start = cpu()
     while cpu() - start < budget or games < 2:
         state = game.new_state(PLAYERS, seed=seed + games, fast=fast)
+        if player:
+            while not state.is_terminal():
+                p = state.current_players()[0]
+                state.apply(rng.choice(state.legal_actions(p)), p)
+                decisions += 1
+            games += 1
+            continue
         while not state.is_terminal():
             for p in state.current_players():
                 state.apply(rng.choice(state.legal_actions(p)))
@@ -293,6 +308,154 @@ def os_cpp_games(pyspiel, game, seed: int, budget: float) -> tuple:
     return cpu() - start, games
 
 
+def numba_reference_games(seed: int, budget: float, exact: bool = True) -> tuple:
+    """The hand-lowered numba Skull King (tools/reference_skull_king_numba.py; ``exact``: the
+    kernel's generators, the same games; else its xorshift generator) for about ``budget`` CPU
+    seconds: runs of 256, 512, ... games until one lasts the budget; (seconds, games, decisions)."""
+    n = 256
+    while True:
+        t0 = cpu()
+        _, lengths = reference_skull_king_numba.play(seed, PLAYERS, n, exact)
+        spent = cpu() - t0
+        if spent >= budget or n >= 10_000_000:
+            return spent, n, int(lengths.sum())
+        n = max(n * 2, int(n * budget / max(spent, 1e-6) * 1.1))
+
+
+def kernel_vs_numba(args) -> dict:
+    """Skull King (default options, 4 players): ``simulate --fast`` against the hand-lowered numba
+    Skull King with the kernel's exact generators (the same games) and with its own xorshift
+    generator, in ``args.rounds`` interleaved rounds of ``args.seconds`` CPU seconds each; the
+    ratios are medians of the rounds' ratios (games per CPU second, kernel / reference)."""
+    if reference_skull_king_numba is None:
+        return {"why_not": NUMBA_REFERENCE_WHY}
+    game = load_game(ROOT / "specs" / "skull_king.yaml")
+    why = kernel_status(game)
+    if why is not None:
+        return {"why_not": f"the kernel does not play Skull King: {why}"}
+    numba_reference_games(0, 0.0)  # (compiles, or loads from numba's cache)
+    numba_reference_games(0, 0.0, exact=False)
+    same = reference_skull_king_numba.check_same_games(500, PLAYERS)
+    runs = {"kernel": [], "exact": [], "xorshift": []}
+    for r in range(args.rounds):
+        runs["kernel"].append(simulate_games(game, 1000 * r, args.seconds, fast=True))
+        runs["exact"].append(numba_reference_games(1000 * r, args.seconds))
+        runs["xorshift"].append(numba_reference_games(1000 * r, args.seconds, exact=False))
+    gps = lambda run, ref_run: run[1] / run[0] / (ref_run[1] / ref_run[0])  # noqa: E731
+    return {"games_differing_of_500": same,
+            **{f"{k}_games_per_s": med([g / t for t, g, _ in v]) for k, v in runs.items()},
+            **{f"{k}_us_per_decision": med([t / d * 1e6 for t, _, d in v]) for k, v in runs.items()},
+            **per_round("kernel_vs_exact", runs["kernel"], runs["exact"], gps),
+            **per_round("kernel_vs_xorshift", runs["kernel"], runs["xorshift"], gps)}
+
+
+def kernel_jobs(args, labels=("Skull King", "Oh Hell")) -> dict:
+    """``simulate --fast -j 2`` against one process, per game of ``labels``, in ``args.rounds``
+    interleaved rounds: each round plays the same games both ways, as many as one process plays in
+    about ``max(2, 4 * args.seconds)`` CPU seconds; the ratio is one process's wall time over
+    ``-j 2``'s (the median of the rounds'), each side's CPU (its processes') beside it: on a
+    machine whose other programs keep the cores busy the wall ratio says little, the CPU shows
+    whether the workers did the games without extra work."""
+    out = {}
+    for label in labels:
+        file = dict((lb, f) for lb, f in GAMES)[label]
+        game = load_game(ROOT / "specs" / file)
+        why = kernel_status(game)
+        if why is not None:
+            out[label] = {"why_not": why}
+            continue
+        t, g, _ = simulate_games(game, 0, 0.3, fast=True)
+        n = max(1000, int(g / t * max(2.0, 4 * args.seconds)))
+        one, two = [], []
+        for r in range(args.rounds):
+            one.append(parallel_games(game, 1000 * r, n, fast=True))
+            two.append(parallel_games(game, 1000 * r, n, fast=True, jobs=2))
+        out[label] = {"games": n, "one_wall_s": med([x[0] for x in one]), "two_wall_s": med([x[0] for x in two]),
+                      "one_cpu_s": med([x[3] for x in one]), "two_cpu_s": med([x[3] for x in two]),
+                      **per_round("ratio", one, two, lambda a, b: a[0] / b[0])}
+    return out
+
+
+def step_api_vs_openspiel(args) -> dict:
+    """Oh Hell, 4 players: the kernel's step API with ``apply(action)`` and with the README's loop
+    ``apply(action, player)``, and OpenSpiel driven from Python, in ``args.rounds`` interleaved
+    rounds of ``args.seconds`` CPU seconds each; ratios per decision (medians of the rounds')."""
+    pyspiel = openspiel()
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    why = step_kernel_status(game)
+    if why is not None:
+        return {"why_not": why}
+    runs = {"apply(a)": [], "apply(a, p)": [], "openspiel": []}
+    os_game = pyspiel.load_game("oh_hell", {"players": PLAYERS}) if pyspiel else None
+    for r in range(args.rounds):
+        runs["apply(a)"].append(step_api_games(game, 1000 * r, args.seconds, fast=True))
+        runs["apply(a, p)"].append(step_api_games(game, 1000 * r, args.seconds, fast=True, player=True))
+        if os_game is not None:
+            runs["openspiel"].append(os_python_games(pyspiel, os_game, 1000 * r, args.seconds))
+    per_decision = lambda run, other: other[0] / other[2] / (run[0] / run[2])  # noqa: E731
+    out = {f"{k}_us_per_decision": med([t / d * 1e6 for t, _, d in v]) for k, v in runs.items() if v}
+    out.update(per_round("player_vs_no_player", runs["apply(a, p)"], runs["apply(a)"], per_decision))
+    if os_game is not None:
+        out.update(per_round("player_vs_openspiel", runs["apply(a, p)"], runs["openspiel"], per_decision))
+        out.update(per_round("no_player_vs_openspiel", runs["apply(a)"], runs["openspiel"], per_decision))
+    else:
+        out["openspiel_why_not"] = "open_spiel is not installed (pip install -e '.[bench]')"
+    return out
+
+
+def report_focused(out: dict) -> None:
+    """The tables of :func:`kernel_vs_numba`, :func:`kernel_jobs` and :func:`step_api_vs_openspiel`
+    (those in ``out``)."""
+    rounds = lambda xs: ", ".join(f"{x:.2f}" for x in xs)  # noqa: E731
+    nr = out.get("numba_reference")
+    if nr is not None:
+        if "why_not" in nr:
+            console.print(f"[bold]Kernel vs the numba Skull King[/bold]: n/a ({escape(nr['why_not'])})")
+        else:
+            t = _table("Skull King, 4 players, default options: simulate --fast against the hand-lowered numba "
+                       "Skull King (tools/reference_skull_king_numba.py), CPU time; ratio: kernel / reference, the "
+                       "median of the rounds' (each round's in brackets)", ["", "games/s", "µs/decision", "ratio"])
+            t.add_row("kernel (simulate --fast)", _f(nr["kernel_games_per_s"]), _f(nr["kernel_us_per_decision"], 3), "")
+            t.add_row(f"numba reference, the kernel's generators (same games: "
+                      f"{500 - nr['games_differing_of_500']} of 500 checked)", _f(nr["exact_games_per_s"]),
+                      _f(nr["exact_us_per_decision"], 3),
+                      f"{nr['kernel_vs_exact']:.3f}x ({rounds(nr['kernel_vs_exact_per_round'])})")
+            t.add_row("numba reference, xorshift generator (other games, same rules)", _f(nr["xorshift_games_per_s"]),
+                      _f(nr["xorshift_us_per_decision"], 3),
+                      f"{nr['kernel_vs_xorshift']:.3f}x ({rounds(nr['kernel_vs_xorshift_per_round'])})")
+            console.print(t)
+    kj = out.get("kernel_jobs")
+    if kj is not None:
+        t = _table("simulate --fast -j 2 against one process (the same games), wall time; CPU: the run's "
+                   "processes' (ratio: one process's wall time / -j 2's, median of the rounds')",
+                   ["game", "games", "one process: wall s (CPU s)", "-j 2: wall s (CPU s)", "ratio"])
+        for label, v in kj.items():
+            if "why_not" in v:
+                t.add_row(label, "n/a", escape(v["why_not"]), "", "")
+                continue
+            t.add_row(label, f"{v['games']:,}", f"{v['one_wall_s']:.2f} ({v['one_cpu_s']:.2f})",
+                      f"{v['two_wall_s']:.2f} ({v['two_cpu_s']:.2f})", f"{v['ratio']:.2f}x ({rounds(v['ratio_per_round'])})")
+        console.print(t)
+    sa = out.get("step_api")
+    if sa is not None:
+        if "why_not" in sa:
+            console.print(f"[bold]Kernel step API[/bold]: n/a ({escape(sa['why_not'])})")
+        else:
+            t = _table("Oh Hell, 4 players: the kernel's step API (new_state(fast=True)) and OpenSpiel driven from "
+                       "Python, µs of CPU per decision; ratio ≥ 1: the kernel's loop as fast or faster (median of the "
+                       "rounds')", ["loop", "µs/decision", "ratio"])
+            t.add_row("kernel step API, apply(a)", _f(sa["apply(a)_us_per_decision"], 2),
+                      f"{sa['no_player_vs_openspiel']:.2f}x vs OpenSpiel ({rounds(sa['no_player_vs_openspiel_per_round'])})"
+                      if "no_player_vs_openspiel" in sa else "")
+            t.add_row("kernel step API, p = current_players()[0], apply(a, p)", _f(sa["apply(a, p)_us_per_decision"], 2),
+                      (f"{sa['player_vs_openspiel']:.2f}x vs OpenSpiel ({rounds(sa['player_vs_openspiel_per_round'])}); "
+                       if "player_vs_openspiel" in sa else "")
+                      + f"{sa['player_vs_no_player']:.3f}x vs apply(a) ({rounds(sa['player_vs_no_player_per_round'])})")
+            if "openspiel_us_per_decision" in sa:
+                t.add_row("OpenSpiel Python loop", _f(sa["openspiel_us_per_decision"], 2), "1.000")
+            console.print(t)
+
+
 # -- the run ----------------------------------------------------------------------------------
 def measure(args) -> dict:
     """Every figure of the report, as plain data (what ``--json`` writes)."""
@@ -436,6 +599,9 @@ def measure(args) -> dict:
         lazy = med([timed(lambda: len(list_options(st, p)), budget / 4) for _ in range(args.rounds)])
         texts = med([timed(lambda: [a.text for a in list_options(st, p)], budget / 4) for _ in range(args.rounds)])
         out["placement"] = {"options": n_opts, "count_us": lazy * 1e6, "texts_for_display_ms": texts * 1e3}
+    out["numba_reference"] = kernel_vs_numba(args)
+    out["kernel_jobs"] = kernel_jobs(args)
+    out["step_api"] = step_api_vs_openspiel(args)
     out["machine"]["load_end"] = list(os.getloadavg())
     return out
 
@@ -533,6 +699,8 @@ def report(out: dict) -> None:
             t.add_row("Rulebook kernel vs OpenSpiel C++ loop", "n/a", "n/a", "n/a (see the note above)")
         console.print(t)
 
+    report_focused(out)
+
     t = _table("State operations (mid-game state, µs of CPU per call)", ["game", "clone", "to_json", "from_json",
                                                                           "JSON chars"])
     for label, v in out["state_ops"].items():
@@ -620,6 +788,11 @@ def main() -> None:
     ap.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
     ap.add_argument("--kernel", metavar="SPEC[:KEY=VALUE,...]", action="append",
                     help="measure only this spec (repeatable): plain step API against simulate --fast")
+    ap.add_argument("--numba-reference", action="store_true",
+                    help="measure only Skull King's kernel against the hand-lowered numba Skull King")
+    ap.add_argument("--jobs-ratio", action="store_true", help="measure only simulate --fast -j 2 against one process")
+    ap.add_argument("--step-api", action="store_true",
+                    help="measure only the kernel's step API (apply(a) and apply(a, p)) against OpenSpiel from Python")
     args = ap.parse_args()
     if args.quick:
         args.rounds, args.seconds = 1, 0.15
@@ -628,8 +801,21 @@ def main() -> None:
         place = target if target.exists() else target.parent
         if target.is_dir() or not place.is_dir() and place == target.parent or not os.access(place, os.W_OK):
             sys.exit(f"cannot write {args.json}: not a writable file path")
+    focused = {"numba_reference": (args.numba_reference, kernel_vs_numba), "kernel_jobs": (args.jobs_ratio, kernel_jobs),
+               "step_api": (args.step_api, step_api_vs_openspiel)}
     if args.kernel:
         out = kernel_ratios(args)
+    elif any(on for on, _ in focused.values()):
+        out = {"settings": {"players": PLAYERS, "rounds": args.rounds, "seconds": args.seconds},
+               "machine": {"python": sys.version.split()[0], "cpus": os.cpu_count(), "load_start": list(os.getloadavg())}}
+        for key, (on, fn) in focused.items():
+            if on:
+                out[key] = fn(args)
+        out["machine"]["load_end"] = list(os.getloadavg())
+        m = out["machine"]
+        console.print(f"{m['cpus']} CPUs; load average {m['load_start'][0]:.2f} at the start, {m['load_end'][0]:.2f} "
+                      f"at the end; {args.rounds} round(s) of ~{args.seconds:.2f} s per measure")
+        report_focused(out)
     else:
         out = measure(args)
         report(out)

@@ -11,7 +11,12 @@ play), microseconds per decision and games per second:
   it: until then its column says ``n/a`` and why;
 - OpenSpiel's C++ loop and its Python loop on Oh Hell (when ``open_spiel`` is installed), measured
   in the same rounds as Rulebook, alternately, with ratios;
-- the hand-written Python Skull King (tools/reference_skull_king.py), with the ratio;
+- the hand-written Python Skull King (tools/reference_skull_king.py), with the ratio; the kernel
+  against the hand-lowered numba Skull King (tools/reference_skull_king_numba.py, the kernel's
+  generators: the same games; and its xorshift generator);
+- ``simulate --fast -j 2`` against one process (Skull King, Oh Hell; wall time and each run's CPU);
+- the kernel's step API on Oh Hell with ``apply(a, p)`` (the README's loop) and ``apply(a)``,
+  against OpenSpiel driven from Python;
 - ``clone``, ``to_json``, ``from_json`` of mid-game states; ``load_game``; the start-up of
   ``rulebook simulate -n 1`` (a new process); option listing at hand sizes 10, 30 and 50; Skull
   Queen's placement choice (1,250 options: counted, and listed as texts for display).
@@ -29,6 +34,7 @@ positions), so the same file runs on older checkouts for before/after tables:
 ``--kernel SPEC[:KEY=VALUE,...]`` (repeatable) measures only those specs: random games through the
 plain step API against ``simulate --fast`` (both CPU time, 4 players or the spec's count, in
 interleaved rounds; the ratio is the median of the rounds' ratios), the kernel compiled first.
+``--numba-reference``, ``--jobs-ratio``, ``--step-api`` measure only those (any of them together).
 """
 from __future__ import annotations
 

@@ -331,8 +331,9 @@ def numba_reference_games(seed: int, budget: float, exact: bool = True) -> tuple
 def kernel_vs_numba(args) -> dict:
     """Skull King (default options, 4 players): ``simulate --fast`` against the hand-lowered numba
     Skull King with the kernel's exact generators (the same games) and with its own xorshift
-    generator, in ``args.rounds`` interleaved rounds of ``args.seconds`` CPU seconds each; the
-    ratios are medians of the rounds' ratios (games per CPU second, kernel / reference)."""
+    generator, taking turns by 400 games (the order rotating) until each has had ``args.seconds``
+    CPU seconds, in ``args.rounds`` rounds; the ratios are medians of the rounds' ratios (games per
+    CPU second, kernel / reference)."""
     if reference_skull_king_numba is None:
         return {"why_not": NUMBA_REFERENCE_WHY}
     game = load_game(ROOT / "specs" / "skull_king.yaml")
@@ -342,11 +343,28 @@ def kernel_vs_numba(args) -> dict:
     numba_reference_games(0, 0.0)  # (compiles, or loads from numba's cache)
     numba_reference_games(0, 0.0, exact=False)
     same = reference_skull_king_numba.check_same_games(500, PLAYERS)
-    runs = {"kernel": [], "exact": [], "xorshift": []}
+    def kernel_games(seed, n):
+        return sum(simulate(game, n, PLAYERS, seed, fast=True).lengths)
+
+    def reference(exact):
+        return lambda seed, n: int(reference_skull_king_numba.play(seed, PLAYERS, n, exact)[1].sum())
+    sides = {"kernel": kernel_games, "exact": reference(True), "xorshift": reference(False)}
+    names = list(sides)
+    runs = {name: [] for name in names}
+    chunk = 400  # games per turn: the sides take turns (order rotating) until each has had its CPU seconds
     for r in range(args.rounds):
-        runs["kernel"].append(simulate_games(game, 1000 * r, args.seconds, fast=True))
-        runs["exact"].append(numba_reference_games(1000 * r, args.seconds))
-        runs["xorshift"].append(numba_reference_games(1000 * r, args.seconds, exact=False))
+        spent, games, decisions = ({name: 0 for name in names} for _ in range(3))
+        i = 0
+        while min(spent.values()) < args.seconds:
+            for k in range(len(names)):
+                name = names[(i + k) % len(names)]
+                t0 = cpu()
+                decisions[name] += sides[name](1000 * r + chunk * i, chunk)
+                spent[name] += cpu() - t0
+                games[name] += chunk
+            i += 1
+        for name in names:
+            runs[name].append((spent[name], games[name], decisions[name]))
     gps = lambda run, ref_run: run[1] / run[0] / (ref_run[1] / ref_run[0])  # noqa: E731
     return {"games_differing_of_500": same,
             **{f"{k}_games_per_s": med([g / t for t, g, _ in v]) for k, v in runs.items()},

@@ -187,6 +187,7 @@ from numba import njit
 from interpreter.fast.runtime import (NULL, truthy, attr_get, attr_mode, card_get, add_null, if_null, min2, max2,
                                       randbelow_row, shuffle_row, event_gen, prepare_batch, gather, move_top, deal,
                                       play_card, sort_row, new_game, raw, memo, move_card, listed_twice)
+from interpreter.fast.prebuilt import prepare_batch_at
 '''
 
 
@@ -302,21 +303,23 @@ def _runtime_digest() -> int:
 
 
 def _bodies(low) -> str:
-    out = []
+    out, driver = [], _DRIVER
     phases = _phase_bodies(low)
     low.depth = low.max_depth
     flow = turnorder.flow_start(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
     try:  # every phase written where it runs (one function for numba to compile: a function per phase
         # made LLVM optimise and emit each phase again in every caller; see tools/kernel_compile.py)
         flow = _inline_phases(low, phases, flow, frozenset())
-    except NotTyped:  # a phase that runs itself: a function per phase
+    except NotTyped:  # a phase that runs itself: a function per phase, and the driver not cached (numba's
+        # cached machine code of mutually recursive functions crashed the next process that loaded it)
+        driver = _DRIVER.replace("@njit(cache=True,", "@njit(cache=False,", 1)
         for name, (args, body) in phases.items():
             out += [NJIT,
                     f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
     out += [NJIT, f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
     out += _score_lines(low)
     arrays = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS)
-    out += [_DRIVER.format(args=", ".join(STATE_ARGS), raws="\n".join(f"    {a} = raw({a})" for a in arrays))]
+    out += [driver.format(args=", ".join(STATE_ARGS), raws="\n".join(f"    {a} = raw({a})" for a in arrays))]
     return "\n".join(out)
 
 
@@ -394,7 +397,7 @@ _DRIVER_ARRAYS = ("ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "E
                   "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH")
 _DRIVER = '''@njit(cache=True, boundscheck=False)
 def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENGTHS, ERRORS, BATCH, EMAX,
-        KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH):
+        KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH, PREP):
 {raws}
     g = 0
     e = RI[7]
@@ -402,7 +405,7 @@ def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENG
         nb = BATCH // (NP + e)
         if nb > n_games - g:
             nb = n_games - g
-        prepare_batch(RG, first_seed + g, nb, NP, e, KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH)
+        prepare_batch_at(PREP, RG, first_seed + g, nb, NP, e, KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH)
         used = 0
         for j in range(nb):
             new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, first_seed + g + j)

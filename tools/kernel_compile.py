@@ -136,6 +136,8 @@ def child(spec: str, form: str, players: int | None) -> dict:
 
 
 def run_form(spec: str, form: str, cache: str, players, root: str) -> dict:
+    """:func:`child`'s figures, measured in a new process with ``cache`` as its RULEBOOK_CACHE and
+    the interpreter of the checkout ``root``. Exits with the child's error when it fails."""
     env = dict(os.environ, RULEBOOK_CACHE=cache, KCOMP_ROOT=root)
     env.pop("PYTHONPATH", None)
     env.pop("NUMBA_CACHE_DIR", None)
@@ -147,6 +149,7 @@ def run_form(spec: str, form: str, cache: str, players, root: str) -> dict:
 
 
 def main() -> None:
+    """The command line (see the module's doc); prints one row per spec, form, checkout and cache."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("specs", nargs="+")
     ap.add_argument("--forms", default=",".join(FORMS))

@@ -165,8 +165,8 @@ def main() -> None:
     rows = {}
     print(f"load average {os.getloadavg()[0]:.1f}")
     roots = [str(Path(r).resolve()) for r in args.root or [ROOT]]
-    head = ("spec", "form", "root", "cache", "load", "lower", "ready", "typeinfer", "lowering", "llvm_opt", "llvm_codegen",
-            "rest", "functions")
+    head = ("spec", "form", "root", "cache", "load", "lower", "ready", "typeinfer", "lowering", "llvm_opt",
+            "llvm_codegen", "rest", "functions")
     print("  ".join(f"{h:>12}" for h in head))
     for spec, form, root in itertools.product(args.specs, args.forms.split(","), roots):
         cache = tempfile.mkdtemp(prefix="kcomp_")

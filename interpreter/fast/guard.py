@@ -16,6 +16,7 @@ _FIXED = frozenset(STATE_ARGS) | {
     "True", "False",
     "first_seed", "n_games", "ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "ERRORS", "g", "q",
     "BATCH", "EMAX", "KEYS", "KL", "GB", "KT", "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH", "e", "nb", "used", "j", "steps", "scores",
+    "prepare_batch_at", "PREP",
     "interpreter", "numba", "cache", "boundscheck", "_nrt"}
 _NODES = (ast.Module, ast.Expr, ast.Yield, ast.Constant, ast.Import, ast.ImportFrom, ast.alias, ast.FunctionDef,
           ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.While, ast.If, ast.Pass,
@@ -48,5 +49,5 @@ def check_source(src: str, fixed=frozenset(), imports=(), nodes=()) -> None:
                 raise ValueError(f"generated module: constant {node.value!r} is not a number")
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             mod = getattr(node, "module", None) or node.names[0].name
-            if mod not in ("numpy", "numba", "interpreter.fast.runtime") + tuple(imports):
+            if mod not in ("numpy", "numba", "interpreter.fast.runtime", "interpreter.fast.prebuilt") + tuple(imports):
                 raise ValueError(f"generated module: import of {mod!r}")

@@ -118,6 +118,7 @@ class Kernel:
         state = state_arrays(game, info, num_players, BATCH + 1)
         zinit, zninit, gvinit, pvinit = (state[k].copy() for k in ("Z", "ZN", "GV", "PV"))
         from .typepass import RI_MAX_ACTIONS, STATE_ARGS
+        from .prebuilt import prepare_batch_address
         scores = np.zeros((n_games, num_players), dtype=np.int64)
         lengths = np.zeros(n_games, dtype=np.int64)
         errors = np.zeros(n_games, dtype=np.int64)
@@ -129,9 +130,40 @@ class Kernel:
                         np.zeros((624, BATCH), dtype=np.uint32), np.zeros((48, BATCH), dtype=np.uint32),
                         np.zeros(BATCH, dtype=np.int64), np.zeros((3, 50), dtype=np.int64),
                         np.zeros(49, dtype=np.int64), np.zeros((BATCH, 64), dtype=np.uint8),
-                        np.zeros((2, BATCH), dtype=np.int64), np.zeros((24, BATCH), dtype=np.uint64))
+                        np.zeros((2, BATCH), dtype=np.int64), np.zeros((24, BATCH), dtype=np.uint64),
+                        np.int64(prepare_batch_address()))
         self.draws = int(state["RI"][7])
         return scores, lengths, errors
+
+
+COMPILE_OPT = 1  # LLVM's optimisation level for a generated module's functions (numba's default: 3)
+_LISTENING: list = []
+
+
+def _compile_generated_at_lower_opt() -> None:
+    """While numba compiles a function of a generated module (``rulebook_*``), LLVM's passes run at
+    :data:`COMPILE_OPT` instead of numba's 3: a first compile costs about a fifth less CPU and the
+    kernels play as fast (tools/kernel_compile.py, tools/bench.py --kernel). Installed once per
+    process; the fixed code a generated function calls (runtime.py) is compiled as numba does."""
+    if _LISTENING:
+        return
+    from numba.core import config, event
+
+    default = config.OPT
+
+    class Listener(event.Listener):
+        saved: list = []
+
+        def on_start(self, ev):
+            module = getattr(getattr(ev.data.get("dispatcher"), "py_func", None), "__module__", "") or ""
+            self.saved.append(config.OPT)
+            config.OPT = type(default)(COMPILE_OPT) if module.startswith("rulebook_") else default
+
+        def on_end(self, ev):
+            if self.saved:
+                config.OPT = self.saved.pop()
+    event.register("numba:compile", Listener())
+    _LISTENING.append(True)
 
 
 def load_module(source: str, prefix: str):
@@ -145,6 +177,7 @@ def load_module(source: str, prefix: str):
         tmp = path.with_suffix(".tmp")
         tmp.write_text(source)
         tmp.replace(path)
+    _compile_generated_at_lower_opt()
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, path)

@@ -43,7 +43,7 @@ def _drop_stale_caches(folder=None) -> None:
     try:
         if stamp.exists() and stamp.read_text() == digest:
             return
-        for module in ("rng", "runtime"):
+        for module in ("rng", "runtime", "prebuilt"):  # (prebuilt compiles both in)
             for old in list(folder.glob(f"{module}.*.nbi")) + list(folder.glob(f"{module}.*.nbc")):
                 old.unlink(missing_ok=True)
         folder.mkdir(parents=True, exist_ok=True)

@@ -187,6 +187,7 @@ from numba import njit
 from interpreter.fast.runtime import (NULL, truthy, attr_get, attr_mode, card_get, add_null, if_null, min2, max2,
                                       randbelow_row, shuffle_row, event_gen, prepare_batch, gather, move_top, deal,
                                       play_card, sort_row, new_game, raw, memo, move_card, listed_twice)
+from interpreter.fast.prebuilt import prepare_batch_at
 '''
 
 
@@ -302,16 +303,23 @@ def _runtime_digest() -> int:
 
 
 def _bodies(low) -> str:
-    out = []
-    for name, (args, body) in _phase_bodies(low).items():
-        out += [NJIT,
-                f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
+    out, driver = [], _DRIVER
+    phases = _phase_bodies(low)
     low.depth = low.max_depth
     flow = turnorder.flow_start(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    try:  # every phase written where it runs (one function for numba to compile: a function per phase
+        # made LLVM optimise and emit each phase again in every caller; see tools/kernel_compile.py)
+        flow = _inline_phases(low, phases, flow, frozenset())
+    except NotTyped:  # a phase that runs itself: a function per phase, and the driver not cached (numba's
+        # cached machine code of mutually recursive functions crashed the next process that loaded it)
+        driver = _DRIVER.replace("@njit(cache=True,", "@njit(cache=False,", 1)
+        for name, (args, body) in phases.items():
+            out += [NJIT,
+                    f"def {low.phase_fn[name]}({', '.join(STATE_ARGS + tuple(args))}):"] + _indent(body) + [""]
     out += [NJIT, f"def flow({', '.join(STATE_ARGS)}):"] + _indent(flow) + [""]
     out += _score_lines(low)
     arrays = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS)
-    out += [_DRIVER.format(args=", ".join(STATE_ARGS), raws="\n".join(f"    {a} = raw({a})" for a in arrays))]
+    out += [driver.format(args=", ".join(STATE_ARGS), raws="\n".join(f"    {a} = raw({a})" for a in arrays))]
     return "\n".join(out)
 
 
@@ -341,37 +349,43 @@ def _score_lines(low) -> list:
         _indent(_memo([f"return {code}"], low.memo_slot)) + [""]
 
 
+def _inline_phases(low, phases, lines, running) -> list:
+    """``lines`` with each phase call (a line of :meth:`~StepLowering.s_phase`) replaced by the
+    phase's body (``phases``: :func:`_phase_bodies`), its parameters assigned first. Every
+    ``return`` in a body comes with an error or an ``end`` flagged, on which each caller returns
+    at once too, so returning from the whole function is the same. Raises NotTyped for a phase
+    that runs itself (``running``: the phases being written)."""
+    out = []
+    for ln in lines:
+        body = ln.lstrip()
+        call = low.phase_calls.get(body)
+        if call is None:
+            out.append(ln)
+            continue
+        name, codes = call
+        if name in running:
+            raise NotTyped(f"phase {name!r} runs itself (the step API writes each phase where it is run)",
+                           f"phases.{name}")
+        pad = ln[:len(ln) - len(body)]
+        params, lines_of = phases[name]
+        out += [f"{pad}{v} = {c}" for v, c in zip(params, codes)]
+        body = [pad + x for x in _inline_phases(low, phases, lines_of, running | {name})]
+        if low.search and not running:  # (search hook) a flow-level phase's start and end; at its
+            # start the driver may skip it (RI_CHOSEN 1: it restores the position after it)
+            body = [f"{pad}yield {SEARCH_PHASE} + (1 << 16)", f"{pad}if RI[{RI_CHOSEN}] == 0:",
+                    f"{pad}    pass"] + ["    " + x for x in body] + [f"{pad}yield {SEARCH_PHASE}"]
+        out += body
+    return out
+
+
 def _step_bodies(low) -> str:
     """The step API's module body: the generator ``steps`` (the flow, every phase written where it
     is run) and ``scores``."""
     phases = _phase_bodies(low)
     low.depth = low.max_depth
     flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
-
-    def inline(lines, running):
-        out = []
-        for ln in lines:
-            body = ln.lstrip()
-            call = low.phase_calls.get(body)
-            if call is None:
-                out.append(ln)
-                continue
-            name, codes = call
-            if name in running:
-                raise NotTyped(f"phase {name!r} runs itself (the step API writes each phase where it is run)",
-                               f"phases.{name}")
-            pad = ln[:len(ln) - len(body)]
-            params, lines_of = phases[name]
-            out += [f"{pad}{v} = {c}" for v, c in zip(params, codes)]
-            body = [pad + x for x in inline(lines_of, running | {name})]
-            if low.search and not running:  # (search hook) a flow-level phase's start and end; at its
-                # start the driver may skip it (RI_CHOSEN 1: it restores the position after it)
-                body = [f"{pad}yield {SEARCH_PHASE} + (1 << 16)", f"{pad}if RI[{RI_CHOSEN}] == 0:",
-                        f"{pad}    pass"] + ["    " + x for x in body] + [f"{pad}yield {SEARCH_PHASE}"]
-            out += body
-        return out
     arrays = [a for a in STATE_ARGS if a != "NP"]
-    body = [f"{a} = raw({a})" for a in arrays] + inline(flow, frozenset())
+    body = [f"{a} = raw({a})" for a in arrays] + _inline_phases(low, phases, flow, frozenset())
     out = ["@njit(cache=True, boundscheck=False)", f"def steps({', '.join(STATE_ARGS)}):"] + _indent(body) + [""]
     out += _score_lines(low)
     out += ["@njit(cache=True, boundscheck=False)", f"def scores({', '.join(STATE_ARGS)}, SCORES):",
@@ -383,7 +397,7 @@ _DRIVER_ARRAYS = ("ZINIT", "ZNINIT", "GVINIT", "PVINIT", "SCORES", "LENGTHS", "E
                   "ROWOF", "GROUPS", "ORDER", "TXT", "TXL", "SH")
 _DRIVER = '''@njit(cache=True, boundscheck=False)
 def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENGTHS, ERRORS, BATCH, EMAX,
-        KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH):
+        KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH, PREP):
 {raws}
     g = 0
     e = RI[7]
@@ -391,7 +405,7 @@ def run(first_seed, n_games, {args}, ZINIT, ZNINIT, GVINIT, PVINIT, SCORES, LENG
         nb = BATCH // (NP + e)
         if nb > n_games - g:
             nb = n_games - g
-        prepare_batch(RG, first_seed + g, nb, NP, e, KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH)
+        prepare_batch_at(PREP, RG, first_seed + g, nb, NP, e, KEYS, KL, GB, KT, ROWOF, GROUPS, ORDER, TXT, TXL, SH)
         used = 0
         for j in range(nb):
             new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, first_seed + g + j)

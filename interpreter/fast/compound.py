@@ -116,6 +116,8 @@ def compare_null(low, t, env):
     if len(sides) != 1:
         return None
     other = low.e(b if sides[0] is a else a, env)
+    if getattr(other, "null", None) is not None and not isinstance(other, TupleV):  # a set chosen (multichoice.py)
+        return (other.null if str(op) == "==" else f"(not {other.null})"), BOOL
     if not isinstance(other, TupleV):
         return None
     if other.null is None:

@@ -11,7 +11,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        RI_ERROR, RI_LISTING, RI_MAX_ACTIONS, SEARCH_RANDOM, SEARCH_SHUFFLE, STATE_ARGS, TEXT, _fold,
                        _indent, _join)
 from .calls import _hoist
-from . import climb, compound, listvars, realtime, setzones, turnorder
+from . import climb, compound, listvars, multichoice, realtime, setzones, turnorder
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -369,10 +369,8 @@ class StepLowering:
     def s_choose(self, step, env, path):
         c = step["choose"]
         cp = path + ".choose"
-        for key in ("min", "max", "valid", "each"):
-            if key in c:
-                raise NotTyped(f"a choice of several cards (choose with {key}:), picked card by card with "
-                               f"pick/undo in the step API", cp)
+        if multichoice.is_set_choice(c):  # several cards as one decision, picked card by card
+            return multichoice.lower_set_choice(self, c, env, cp)
         optional = c.get("optional")
         if optional is True:
             optional = {}

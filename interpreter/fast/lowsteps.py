@@ -424,6 +424,11 @@ class StepLowering:
             if not isinstance(lst, ListT):
                 raise NotTyped("options: that is not a list", cp)
             if isinstance(lst.elem, compound.TupT):
+                # the options' own loops may keep lists in rows of TMP: lowered again above the rows
+                # their parts take (tuple_options takes them from here)
+                self.depth += len(lst.elem)
+                lst = self.expr(c["options"], env_opt, cp + ".options")
+                self.depth -= len(lst.elem)
                 # several seats: each seat's options after the others' in the rows (see sim_off)
                 sim_off = self.fresh("t") if seats is not None else None
 

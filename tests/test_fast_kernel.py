@@ -401,9 +401,9 @@ def test_real_time_runs_in_the_kernel_with_the_round_robin_schedule_only():
 
 def test_simulate_fast_falls_back_with_the_reason():
     game = load_game(ROOT / "tests" / "specs" / "three_card_pass.yaml")  # (a set choice of several players at once)
-    result = simulate(game, 2, 4, seed=1, fast=True)
+    result = simulate(game, 2, 3, seed=1, fast=True)
     assert not result.fast and "does not type" in result.fast_note and "several players at once" in result.fast_note
-    assert result.scores == simulate(game, 2, 4, seed=1).scores
+    assert result.scores == simulate(game, 2, 3, seed=1).scores
     oh = load_game(ROOT / "specs" / "oh_hell.yaml")
     result = simulate(oh, 2, 4, seed=1, fast=True, bots={1: "first"})
     assert not result.fast and "seat 1 is a first bot" in result.fast_note

@@ -119,3 +119,21 @@ def test_a_text_in_arithmetic_is_the_step_apis_error(tmp_path):
         while not state.is_terminal():
             acts = state.legal_actions()
             state.apply(next((a for a in acts if a.text.startswith("place in")), acts[0]))
+
+
+def test_search_bots_decide_set_choices_in_the_kernel():
+    """ISMCTS and greedy search the picks, undos and sets in the kernel (a pick forced by its card,
+    the set by its size, in each sampled world): every decision of theirs runs there, the same
+    game on a FastState as on a State."""
+    from interpreter.agents.basic import RandomAgent, play_game
+    from interpreter.agents.search import GreedyAgent, ISMCTSAgent
+    game = load_game(SPEC)
+    finals = []
+    for fast in (True, False):
+        bots = [ISMCTSAgent(iterations=20, seed=4), RandomAgent(1), GreedyAgent(iterations=8, seed=2)]
+        st = play_game(game, 3, 5, bots, fast=fast)
+        finals.append((st.history, st.scores()))
+        for bot in (bots[0], bots[2]):
+            assert bot.kernel_decisions > 0 and bot.python_decisions == 0
+        assert any(t.startswith("pick ") for seat, t in st.history if seat == 0)
+    assert finals[0] == finals[1]

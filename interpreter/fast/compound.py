@@ -396,7 +396,7 @@ def concat(low, a, b):
     elem = join_elem(low, a.elem, b.elem)
     if elem is None or isinstance(elem, TupT) != isinstance(a.elem, TupT):
         from . import ragged  # lists of different shapes (ragged.py)
-        found = ragged.concat(low, a, b)
+        found = ragged.concat(low, a, b, TupT, parts_of)
         if found is not None:
             return found
         raise NotTyped(f"+ of a list of {a.elem}s and a list of {b.elem}s", low.path)

@@ -41,11 +41,11 @@ def _join_part(a, b):
     return padded(j) if is_padded(a) or is_padded(b) else j
 
 
-def concat(low, a: ListT, b: ListT):
+def concat(low, a: ListT, b: ListT, TupT, parts_of):
     """``a + b`` of two lists of tuples that :func:`interpreter.fast.compound.concat` cannot join
     (different lengths, or a number and a text at one place): a ListT of padded tuples, or None
-    when they do not join this way either."""
-    from .compound import TupT, parts_of
+    when they do not join this way either (``TupT``, ``parts_of``: compound's, which imports this
+    module)."""
     if not (isinstance(a.elem, TupT) and isinstance(b.elem, TupT)):
         return None
     n = max(len(a.elem), len(b.elem))

@@ -137,3 +137,23 @@ def test_search_bots_decide_set_choices_in_the_kernel():
             assert bot.kernel_decisions > 0 and bot.python_decisions == 0
         assert any(t.startswith("pick ") for seat, t in st.history if seat == 0)
     assert finals[0] == finals[1]
+
+
+def test_helpers_calling_different_helpers_stay_apart():
+    """Two generated helpers alike but for the helper each calls are two functions (they were
+    merged as one, so Queen of Scots's lay-off options read a list from another helper's row)."""
+    from interpreter.fast.typepass import Lowering
+    low = Lowering(load_game(SPEC), steps=False, fold=frozenset(), search=False)
+    low.helpers, low.helper_names, low.counter, low.memo_slots = [], {}, 0, 0
+    a = low.helper({}, ["t1 = h7(TMP) + 1"], "t1")
+    b = low.helper({}, ["t1 = h8(TMP) + 1"], "t1")
+    assert a != b  # (before: one function, calling h7)
+
+
+def test_tuple_options_keep_their_rows_apart_from_their_own_lists():
+    """Queen of Scots's lay-off options (pairs whose `where` keeps a list in a row of TMP while
+    they are listed): this game's lists differed at its 190th action (an option's card name read
+    from the row of that list) before the pairs' rows were taken apart from it."""
+    game = load_game(ROOT / "specs" / "queen_of_scots.yaml")
+    fast, slow = _side_by_side(game, 2, 1, 101)
+    assert len(slow.history) > 190 and any(t.startswith("lay-off ") for _, t in slow.history)

@@ -207,6 +207,8 @@ def test_the_kernel_covers_the_specs_it_should():
     # seats sitting out (turns: skip), for ... until, end, derived attributes, texts joined
     assert ("euchre", ()) in typed and ("euchre", (("stick_the_dealer", False),)) in typed
     assert ("euchre", (("preset", "openspiel"),)) in typed
+    # set choices picked card by card (pick/undo), a climb's turn among them; options of different shapes
+    assert ("president", ()) in typed and ("queen_of_scots", ()) in typed
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -398,10 +400,10 @@ def test_real_time_runs_in_the_kernel_with_the_round_robin_schedule_only():
 
 
 def test_simulate_fast_falls_back_with_the_reason():
-    game = load_game(ROOT / "specs" / "president.yaml")  # (a choice of several cards: not yet lowered)
-    result = simulate(game, 2, 4, seed=1, fast=True)
-    assert not result.fast and "does not type" in result.fast_note and "several cards" in result.fast_note
-    assert result.scores == simulate(game, 2, 4, seed=1).scores
+    game = load_game(ROOT / "tests" / "specs" / "three_card_pass.yaml")  # (a set choice of several players at once)
+    result = simulate(game, 2, 3, seed=1, fast=True)
+    assert not result.fast and "does not type" in result.fast_note and "several players at once" in result.fast_note
+    assert result.scores == simulate(game, 2, 3, seed=1).scores
     oh = load_game(ROOT / "specs" / "oh_hell.yaml")
     result = simulate(oh, 2, 4, seed=1, fast=True, bots={1: "first"})
     assert not result.fast and "seat 1 is a first bot" in result.fast_note

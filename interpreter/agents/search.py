@@ -311,8 +311,14 @@ def _same_zones(fs, state) -> bool:
     for name, row in info["zone_row"].items():
         held = state.zones[name]
         lists = held if info["per_player"][name] else [held]
+        span = info.get("zone_span", {}).get(name, 1)  # a zone of sets: a block of rows per owner, a set a row
         for k, cards in enumerate(lists):
-            if sorted(cards) != sorted(z[row + k, :zn[row + k]].tolist()):
+            base = row + k * span
+            if span > 1:
+                if [sorted(c) for c in cards] != [sorted(z[base + i, :zn[base + i]].tolist())
+                                                  for i in range(span) if zn[base + i] > 0]:
+                    return False
+            elif sorted(cards) != sorted(z[base, :zn[base]].tolist()):
                 return False
     return True
 

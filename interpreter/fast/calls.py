@@ -93,7 +93,8 @@ class Calls:
         # to load at start-up, and a shorter compile)
         # the same function up to the names of its locals is made once (definitions used twice)
         order = {}
-        canon = re.sub(r"\b[vtih][0-9]+\b", lambda m: order.setdefault(m.group(0), f"c{len(order)}"),
+        # (the helpers it calls keep their names: two helpers calling different ones differ)
+        canon = re.sub(r"\b[vti][0-9]+\b", lambda m: order.setdefault(m.group(0), f"c{len(order)}"),
                        params + "\n" + "\n".join(body))
         known = self.helper_names.get(canon)
         if known is None:

@@ -116,6 +116,8 @@ def compare_null(low, t, env):
     if len(sides) != 1:
         return None
     other = low.e(b if sides[0] is a else a, env)
+    if getattr(other, "null", None) is not None and not isinstance(other, TupleV):  # a set chosen (multichoice.py)
+        return (other.null if str(op) == "==" else f"(not {other.null})"), BOOL
     if not isinstance(other, TupleV):
         return None
     if other.null is None:
@@ -393,6 +395,10 @@ def concat(low, a, b):
         return a
     elem = join_elem(low, a.elem, b.elem)
     if elem is None or isinstance(elem, TupT) != isinstance(a.elem, TupT):
+        from . import ragged  # lists of different shapes (ragged.py)
+        found = ragged.concat(low, a, b, TupT, parts_of)
+        if found is not None:
+            return found
         raise NotTyped(f"+ of a list of {a.elem}s and a list of {b.elem}s", low.path)
 
     def loop(var, lines):
@@ -425,7 +431,8 @@ def index(low, t, env):
         n = len(obj.parts)
         if not -n <= k < n:
             raise NotTyped(f"index {k} of a list of {n}", low.path)
-        return obj.parts[k]
+        from . import ragged
+        return ragged.part(low, obj.parts[k])  # (a part some items lack does not type: ragged.py)
     if isinstance(obj, MapV):
         kc, kt = low.scalar(t.children[1], env)
         known = _fold(kc)
@@ -544,12 +551,18 @@ def bind_chosen(value, elem, row):
 def option_text_maker(verb, elem, texts, names, null, none_text="none"):
     """The step API's text of a tuple option (``ask 1 A``), from the rows of TMP holding its
     parts: ``make(tmp, row, v)`` (``null``: the kernel's null)."""
-    from .lowtypes import BOOL, CARD, TEXT
+    from .lowtypes import BOOL, CARD, TEXT, TEXT_BASE
+    from . import ragged
     NULL = null
 
     def word(x, ty):
         if x == NULL:
             return none_text
+        if x == ragged.ABSENT:  # a place this item lacks (ragged.py)
+            return None
+        ty = ragged.base(ty)
+        if ty == ragged.MIX:
+            ty = TEXT if x >= TEXT_BASE else None
         if ty == TEXT:
             return text_of_value(x, texts)
         if ty == CARD:
@@ -559,5 +572,6 @@ def option_text_maker(verb, elem, texts, names, null, none_text="none"):
         return str(x)
 
     def make(tmp, row, v):
-        return " ".join([verb] + [word(int(tmp[row + k, v]), ty) for k, ty in enumerate(elem)])
+        words = [word(int(tmp[row + k, v]), ty) for k, ty in enumerate(elem)]
+        return " ".join([verb] + [w for w in words if w is not None])
     return make

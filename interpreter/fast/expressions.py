@@ -10,7 +10,7 @@ from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import compound, derived, listops, listvars, setzones
+from . import compound, derived, listops, listvars, ragged, setzones
 
 
 class Expressions:
@@ -191,6 +191,7 @@ class Expressions:
             found = derived.text_plus(self, ra, rb)  # texts joined (derived.py)
             if found is not None:
                 return found
+        ra, rb = ragged.numeric(self, ra, env), ragged.numeric(self, rb, env)  # (ragged.py)
         (ca, ta), (cb, tb) = ra, rb
         if ta not in (INT, BOOL) or tb not in (INT, BOOL):
             raise NotTyped(f"arithmetic ({op}) on a {ta if ta not in (INT, BOOL) else tb}", self.path)
@@ -215,6 +216,8 @@ class Expressions:
         ca, ta = self.scalar(a, env)
         cb, tb = self.scalar(b, env)
         if op in ("==", "!="):
+            if ragged.equal_types(ta, tb):  # a number or a text (ragged.py): their codes never meet
+                return f"({ca} {op} {cb})", BOOL
             if _join(ta, tb) is None and NUL not in (ta, tb):
                 return ("0" if op == "==" else "1"), BOOL  # values of different kinds are never equal
             return f"({ca} {op} {cb})", BOOL

@@ -11,7 +11,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        RI_ERROR, RI_LISTING, RI_MAX_ACTIONS, SEARCH_RANDOM, SEARCH_SHUFFLE, STATE_ARGS, TEXT, _fold,
                        _indent, _join)
 from .calls import _hoist
-from . import climb, compound, listvars, realtime, setzones, turnorder
+from . import climb, compound, listvars, multichoice, realtime, setzones, turnorder
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -369,10 +369,8 @@ class StepLowering:
     def s_choose(self, step, env, path):
         c = step["choose"]
         cp = path + ".choose"
-        for key in ("min", "max", "valid", "each"):
-            if key in c:
-                raise NotTyped(f"a choice of several cards (choose with {key}:), picked card by card with "
-                               f"pick/undo in the step API", cp)
+        if multichoice.is_set_choice(c):  # several cards as one decision, picked card by card
+            return multichoice.lower_set_choice(self, c, env, cp)
         optional = c.get("optional")
         if optional is True:
             optional = {}
@@ -426,6 +424,11 @@ class StepLowering:
             if not isinstance(lst, ListT):
                 raise NotTyped("options: that is not a list", cp)
             if isinstance(lst.elem, compound.TupT):
+                # the options' own loops may keep lists in rows of TMP: lowered again above the rows
+                # their parts take (tuple_options takes them from here)
+                self.depth += len(lst.elem)
+                lst = self.expr(c["options"], env_opt, cp + ".options")
+                self.depth -= len(lst.elem)
                 # several seats: each seat's options after the others' in the rows (see sim_off)
                 sim_off = self.fresh("t") if seats is not None else None
 

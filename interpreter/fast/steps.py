@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import IllegalAction, RulebookError
 from ..model.state import Action
+from . import multichoice
 from .compound import option_text_maker, text_of_value
 from .kernel import built_once, load_module, state_arrays
 from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
@@ -45,14 +46,17 @@ class StepKernel:
     def __init__(self, game, source: str, info: dict, module):
         self.game, self.source, self.info, self.module = game, source, info, module
         texts = {TEXT_BASE + k: t for t, k in info["texts"].items()}
-        names = [c.name for c in game.cards]
+        names = self.names = [c.name for c in game.cards]
         # each site: option (value, mode) -> its text, as the step API writes it (engine.program.Choose);
         # texts are made once and kept (a card's, or a value's)
         self.text_of = []
         self.tuple_sites = {}  # site -> (its text maker, the first TMP row of its options' parts)
         for site in info["sites"]:
             verb = site["verb"]
-            if site.get("realtime"):  # a real-time block: each option's mode is its action's index
+            if site.get("set"):  # a set choice: its texts read the cards picked (see texts_for)
+                self.tuple_sites[len(self.text_of)] = (None, site["set"]["row"])
+                text = None
+            elif site.get("realtime"):  # a real-time block: each option's mode is its action's index
                 def text(v, m, alts=site["realtime"]):
                     a = alts[m]
                     if a["elem"] == "null":
@@ -105,6 +109,8 @@ class StepKernel:
         for site, (make, row) in self.tuple_sites.items():
             def text(v, m, make=make, row=row, tmp=tmp):
                 return make(tmp, row, v)
+            if make is None:  # a set choice (interpreter.fast.multichoice)
+                text = multichoice.text_maker(self.info["sites"][site]["verb"], self.names, row, tmp)
             optional = self.info["sites"][site].get("optional")
             if optional is not None:
                 def text(v, m, inner=text, verb=optional):

@@ -240,7 +240,7 @@ def test_search_in_a_real_time_block_runs_in_the_kernel():
 
 def test_card_rows_are_the_zones_rows():
     """The search deals hidden cards from the zones' rows of Z only (a list variable's come after)."""
-    from interpreter.fast.searchrt import card_rows
+    from interpreter.fast.searchtables import card_rows
     classic = search_kernel_for(load_game(SPECS / "ligretto_classic.yaml"))
     assert classic.info["lists"] and card_rows(classic.game, classic.info) < classic.info["rows"]
     oh = search_kernel_for(load_game(SPECS / "oh_hell.yaml", {"num_tricks_fixed": 2}))

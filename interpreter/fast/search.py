@@ -656,7 +656,7 @@ def search({args}, {work}):
     if SI[ITER] > 0:
         best(SI, TI, TF, GT)
 '''
-_FILES = ("search.py", "searchrt.py", "searchdeal.py")  # (the digest: the driver compiles their code in)
+_FILES = ("search.py", "searchrt.py", "searchdeal.py", "searchtables.py")  # (the digest: the driver compiles their code in)
 _IMPORTS = tuple(f"interpreter.fast.{f[:-3]}" for f in _FILES)  # (what the search module may import)
 _NAMES = frozenset(("SEARCH", "playout", "search", "begin", "on_ask", "prepare", "sample", "backup", "best", "ask",
                     "MODE", "REJECT", "STAGE", "ROOT", "ITER", "NITER", "GREEDY", "ROOTN", "ATTEMPTS", "REJECTS",
@@ -685,7 +685,7 @@ class SearchKernel:
 
     def __init__(self, game, source: str, info: dict, module):
         self.game, self.source, self.info, self.module = game, source, info, module
-        from .searchrt import card_rows, site_table
+        from .searchtables import card_rows, site_table
         self.sites, self.card_rows = site_table(info["sites"]), card_rows(game, info)
         self._work: dict = {}
 

@@ -181,7 +181,9 @@ class SearchAgent(Agent):
             if action is not None:
                 self.kernel_decisions += 1
                 return action
-        self.python_decisions += len(legal) > 1
+        if len(legal) == 1:  # nothing to search (a FastState is not replayed as a State for it)
+            return legal[0]
+        self.python_decisions += 1
         if type(state).__name__ == "FastState":  # the State API's search needs the State (a replay)
             state = state.to_state()
         try:

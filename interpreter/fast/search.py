@@ -644,7 +644,7 @@ def search({args}, {work}):
     SI[ATTEMPTS] = 0
     while (SI[ITER] < SI[NITER] or (SI[GREEDY] and SI[ITER] < SI[ROOTN])) and SI[ATTEMPTS] < 10 * SI[NITER] + 100:
         SI[ATTEMPTS] += 1
-        deal(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED)  # (sample, or by groups: interpreter.fast.searchdeal)
+        sample_world(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED)  # (sample, or by groups: interpreter.fast.searchdeal)
         playout({args}, {work})
         if SI[REJECT] or RI[3] != 0 or SI[STAGE] == PREFIX:
             SI[REJECTS] += 1
@@ -660,7 +660,7 @@ _FILES = ("search.py", "searchrt.py", "searchdeal.py", "searchtables.py")  # (th
 _IMPORTS = tuple(f"interpreter.fast.{f[:-3]}" for f in _FILES)  # (what the search module may import)
 _NAMES = frozenset(("SEARCH", "playout", "search", "begin", "on_ask", "prepare", "sample", "backup", "best", "ask",
                     "MODE", "REJECT", "STAGE", "ROOT", "ITER", "NITER", "GREEDY", "ROOTN", "ATTEMPTS", "REJECTS",
-                    "PREFIX", "ERRORS", "ROLLOUT", "rand_below", "forced_turn", "k", "phase_mark", "answer", "prepare_deal", "deal") + tuple(x.strip() for x in _WORK.split(",")))
+                    "PREFIX", "ERRORS", "ROLLOUT", "rand_below", "forced_turn", "k", "phase_mark", "answer", "prepare_deal", "sample_world") + tuple(x.strip() for x in _WORK.split(",")))
 
 
 def _digest() -> int:
@@ -672,7 +672,7 @@ def driver_source(source: str) -> str:
     appended (and this module's functions imported)."""
     head = ("from interpreter.fast.search import (begin, on_ask, prepare, sample, backup, best, MODE, REJECT, STAGE, "
             "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS, ROLLOUT, rand_below, forced_turn, phase_mark)\n"
-            "from interpreter.fast.searchrt import answer\nfrom interpreter.fast.searchdeal import prepare_deal, deal\n")
+            "from interpreter.fast.searchrt import answer\nfrom interpreter.fast.searchdeal import prepare_deal, sample_world\n")
     return source + "\n" + head + DRIVER.format(digest=_digest(), args=_ARGS, work=_WORK)
 
 

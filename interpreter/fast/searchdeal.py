@@ -7,7 +7,7 @@ last shuffle that held every card of ``U`` (the current deal). A game where each
 their own cards (each seat its own deck, as in games where everybody plays at once) has no such
 shuffle: each hidden card's deal is the last shuffle that held it, one per player.
 :func:`prepare_deal` then groups the hidden cards by that shuffle (``SLOTS[m, 3]``, the slots
-sorted by group) and starts the relabelling at the earliest of them; :func:`deal` deals each group's
+sorted by group) and starts the relabelling at the earliest of them; :func:`sample_world` deals each group's
 cards again among that group's places only (a card stays in the deal it was shuffled in), so every
 relabelled shuffle holds the cards it held. Without a group (a card of ``U`` that no recorded
 shuffle held) the seat is not searched in the kernel, as before.
@@ -69,7 +69,7 @@ def prepare_deal(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, P
 
 
 @njit(cache=True)
-def deal(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED):
+def sample_world(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED):
     """A determinisation: :func:`~interpreter.fast.search.sample`'s, or by groups (each group's
     cards dealt again at random among its places: ``SIG`` maps the card at each place to the one
     dealt there)."""

@@ -337,7 +337,9 @@ def test_the_plan_cuts_the_search_budgets_when_that_lets_every_rung_fit(monkeypa
 
 def test_a_search_bot_in_a_real_time_block_does_not_crash():
     # the kernel's search crashed the process (SIGSEGV) at the second decision of a greedy seat in
-    # classic Ligretto; in a real-time block the State API searches (run apart: a crash would end pytest)
+    # classic Ligretto (a real-time block answered as a simultaneous choice; the list variable's rows
+    # of Z read as cards: interpreter.fast.searchrt); those decisions are now searched in the kernel
+    # (run apart: a crash would end pytest)
     import subprocess
     import sys
     code = ("from interpreter.spec.loader import load_game\n"

@@ -114,7 +114,7 @@ def test_play_makes_the_search_ready_before_the_first_decision(oh_hell):
 def test_search_module_is_from_fixed_templates(oh_hell):
     sk = search_kernel_for(oh_hell)
     check_source(sk.source, __import__("interpreter.fast.search", fromlist=["_NAMES"])._NAMES,
-                 ("interpreter.fast.search",), (__import__("ast").Break, __import__("ast").Continue,
+                 __import__("interpreter.fast.search", fromlist=["_IMPORTS"])._IMPORTS, (__import__("ast").Break, __import__("ast").Continue,
                                                 __import__("ast").BitAnd, __import__("ast").RShift))
     with pytest.raises(ValueError):  # the guard still refuses what the templates do not write
         check_source(sk.source + "\nimport os\n", set(), ("interpreter.fast.search",))
@@ -202,3 +202,46 @@ def test_kernel_search_on_euchre_and_skull_kings_loot(spec, options):
         for bot in (bots[0], bots[2]):
             assert bot.kernel_decisions > 0 and bot.python_decisions == 0
     assert finals[0] == finals[1]
+
+
+def test_search_in_a_real_time_block_runs_in_the_kernel():
+    """A greedy and an ISMCTS seat in classic Ligretto (real time; the centre piles a list variable
+    kept in rows of Z; each seat's cards shuffled apart) decide in the kernel, every decision, with
+    every simulation accepted. Before interpreter.fast.searchrt the search answered the real-time
+    block as a simultaneous choice and read the list's rows as cards: the process died (SIGSEGV) at
+    the second decision. Run apart: a crash would end pytest."""
+    import subprocess
+    import sys
+    code = ("import random\n"
+            "from interpreter import load_game\n"
+            "from interpreter.fast.search import search_kernel_for\n"
+            f"g = load_game({str(SPECS / 'ligretto_classic.yaml')!r})\n"
+            "sk = search_kernel_for(g)\n"
+            "fs = g.new_state(3, seed=5, fast=True)\n"
+            "rng = random.Random(1)\n"
+            "out = []\n"
+            "while len(out) < 12 and not fs.is_terminal():\n"
+            "    p = rng.choice(fs.current_players())\n"
+            "    legal = list(fs.legal_actions(p))\n"
+            "    if len(fs.records) % 40 == 0 and len(legal) > 1:\n"
+            "        recs = [(a.player, a.index) for a in fs.records]\n"
+            "        for greedy in (True, False):\n"
+            "            got = sk.decide(fs.seed, 3, recs, p, 8, 7, greedy=greedy)\n"
+            "            ok = got is not None and (0 <= got[1] < len(legal) if greedy else got[1] in range(3))\n"
+            "            out.append((ok, sk.last['iterations'], sk.last['rejected']))\n"
+            "    fs.apply(rng.choice(legal), p)\n"
+            "print(out)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900,
+                          cwd=SPECS.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    got = __import__("ast").literal_eval(done.stdout.strip())
+    assert len(got) == 12 and all(x == (True, 8, 0) for x in got), got
+
+
+def test_card_rows_are_the_zones_rows():
+    """The search deals hidden cards from the zones' rows of Z only (a list variable's come after)."""
+    from interpreter.fast.searchtables import card_rows
+    classic = search_kernel_for(load_game(SPECS / "ligretto_classic.yaml"))
+    assert classic.info["lists"] and card_rows(classic.game, classic.info) < classic.info["rows"]
+    oh = search_kernel_for(load_game(SPECS / "oh_hell.yaml", {"num_tricks_fixed": 2}))
+    assert not oh.info["lists"] and card_rows(oh.game, oh.info) == oh.info["rows"]

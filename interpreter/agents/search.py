@@ -13,8 +13,8 @@ is searched by :mod:`interpreter.fast.search` (the same algorithm, every simulat
 the determinisation replays the deal relabelled and rejects worlds where a recorded action is
 illegal): on a :class:`~interpreter.fast.steps.FastState` directly, on a State through a kernel
 copy of its actions (a State made by ``new_state(n, seed)`` and played by actions). Otherwise
-(``seconds`` budgets, ``kernel=False``, no numba, a decision in a real-time block, a spec or State
-the kernel cannot replay, or a decision the kernel gives up on) the search below runs on the State API.
+(``seconds`` budgets, ``kernel=False``, no numba, a spec or State the kernel cannot replay, or a
+decision the kernel gives up on) the search below runs on the State API.
 
 **Horizon and value.** A rollout plays random legal actions until the game ends or, with
 ``horizon="phase"`` (the default), until the phase the flow is running at the root ends (in a game of
@@ -176,16 +176,14 @@ class SearchAgent(Agent):
         ``_search``). Raises RuleError, saying it arose in the search, when the rules fail on a
         position the bot guessed (see the module doc)."""
         legal = state.legal_actions(player)  # a failure of the real position is reported as it is
-        # not in a real-time block: there the kernel's compiled search crashed the process (SIGSEGV in
-        # fast/search.py decide, a shipped real-time spec, 3 players, seed 0, the second search); the State API
-        # searches it (tests/test_analyze.py::test_a_search_bot_in_a_real_time_block_does_not_crash)
-        if self.kernel and self.budget.iterations is not None and len(legal) > 1 \
-                and not (getattr(state, "pending", None) or {}).get("realtime"):
+        if self.kernel and self.budget.iterations is not None and len(legal) > 1:
             action = self._kernel_act(state, player, legal)
             if action is not None:
                 self.kernel_decisions += 1
                 return action
-        self.python_decisions += len(legal) > 1
+        if len(legal) == 1:  # nothing to search (a FastState is not replayed as a State for it)
+            return legal[0]
+        self.python_decisions += 1
         if type(state).__name__ == "FastState":  # the State API's search needs the State (a replay)
             state = state.to_state()
         try:

@@ -40,7 +40,8 @@ end), each seat's value in 0..1 (:func:`interpreter.agents.search.values`: rank 
 margin) backed up to the nodes where that seat acted; the root child visited most is played (ties:
 the best mean value, then the first expanded). The tree is a set of arrays (one node per
 iteration). A simultaneous choice is searched as if its seats chose one after another (the searching
-seat first at the root). **Greedy**: the root's options in turn, each followed by a random rollout.
+seat first at the root); in a real-time block a seat drawn at random acts (:mod:`interpreter.fast.searchrt`).
+**Greedy**: the root's options in turn, each followed by a random rollout.
 
 Limits: a card a ``show`` step showed the seat is not pinned (the kernel does not track who saw
 what: the seat searches as if it had not seen it); the exclusion learnt from a rejected sample
@@ -424,7 +425,7 @@ def prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, 
         if REC[j, 4] and 0 <= REC[j, 2] < nc:
             pinned[REC[j, 2]] = True
     nu = 0
-    for r in range(ZN.shape[0]):
+    for r in range(VIS.shape[0]):  # (the rows of cards: see card_rows)
         for i in range(ZN[r]):
             x = Z[r, i]
             INU[x] = (not VIS[r]) and not pinned[x]
@@ -621,8 +622,8 @@ def playout({args}, {work}):
             if k >= 0:
                 RI[11] = k
                 continue
-        if not on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH,
-                      SITES, c):
+        if not answer(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH,
+                      SITES, c):  # (on_ask, or a real-time block's answer: interpreter.fast.searchrt)
             break
     for q in range(NP):
         VAL[q] = score({args}, q)
@@ -636,14 +637,14 @@ def search({args}, {work}):
     playout({args}, {work})
     if SI[REJECT] or SI[STAGE] != ROOT or RI[3] != 0:
         return
-    if not prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP):
+    if not prepare_deal(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP):
         return
     SI[MODE] = 1
     SI[ITER] = 0
     SI[ATTEMPTS] = 0
     while (SI[ITER] < SI[NITER] or (SI[GREEDY] and SI[ITER] < SI[ROOTN])) and SI[ATTEMPTS] < 10 * SI[NITER] + 100:
         SI[ATTEMPTS] += 1
-        sample(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED)
+        sample_world(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED)  # (sample, or by groups: interpreter.fast.searchdeal)
         playout({args}, {work})
         if SI[REJECT] or RI[3] != 0 or SI[STAGE] == PREFIX:
             SI[REJECTS] += 1
@@ -655,20 +656,23 @@ def search({args}, {work}):
     if SI[ITER] > 0:
         best(SI, TI, TF, GT)
 '''
+_FILES = ("search.py", "searchrt.py", "searchdeal.py", "searchtables.py")  # (the digest: the driver compiles their code in)
+_IMPORTS = tuple(f"interpreter.fast.{f[:-3]}" for f in _FILES)  # (what the search module may import)
 _NAMES = frozenset(("SEARCH", "playout", "search", "begin", "on_ask", "prepare", "sample", "backup", "best", "ask",
                     "MODE", "REJECT", "STAGE", "ROOT", "ITER", "NITER", "GREEDY", "ROOTN", "ATTEMPTS", "REJECTS",
-                    "PREFIX", "ERRORS", "ROLLOUT", "rand_below", "forced_turn", "k", "phase_mark") + tuple(x.strip() for x in _WORK.split(",")))
+                    "PREFIX", "ERRORS", "ROLLOUT", "rand_below", "forced_turn", "k", "phase_mark", "answer", "prepare_deal", "sample_world") + tuple(x.strip() for x in _WORK.split(",")))
 
 
 def _digest() -> int:
-    return int.from_bytes(hashlib.sha256(Path(__file__).read_bytes()).digest()[:6], "big")
+    return int.from_bytes(hashlib.sha256(b"".join((Path(__file__).parent / f).read_bytes() for f in _FILES)).digest()[:6], "big")
 
 
 def driver_source(source: str) -> str:
     """The search module's text: the generated step module ``source`` with the fixed driver
     appended (and this module's functions imported)."""
     head = ("from interpreter.fast.search import (begin, on_ask, prepare, sample, backup, best, MODE, REJECT, STAGE, "
-            "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS, ROLLOUT, rand_below, forced_turn, phase_mark)\n")
+            "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS, ROLLOUT, rand_below, forced_turn, phase_mark)\n"
+            "from interpreter.fast.searchrt import answer\nfrom interpreter.fast.searchdeal import prepare_deal, sample_world\n")
     return source + "\n" + head + DRIVER.format(digest=_digest(), args=_ARGS, work=_WORK)
 
 
@@ -681,14 +685,8 @@ class SearchKernel:
 
     def __init__(self, game, source: str, info: dict, module):
         self.game, self.source, self.info, self.module = game, source, info, module
-        sites = info["sites"]
-        self.sites = np.zeros((max(1, len(sites)), 4), dtype=np.int64)
-        for k, s in enumerate(sites):
-            self.sites[k, 0] = 1 if s["modes"] else 0
-            self.sites[k, 1] = 1 if s["cards"] else 0
-            sim = s.get("simultaneous")
-            if sim:
-                self.sites[k, 2], self.sites[k, 3] = sim["seats"], sim["rows"]
+        from .searchtables import card_rows, site_table
+        self.sites, self.card_rows = site_table(info["sites"]), card_rows(game, info)
         self._work: dict = {}
 
     def _arrays(self, num_players: int, size: int) -> dict:
@@ -710,7 +708,7 @@ class SearchKernel:
                  INU=np.zeros(nc, dtype=np.bool_), EXCL=np.zeros((nc, rows), dtype=np.bool_),
                  TI=np.zeros((7, size), dtype=np.int64), TF=np.zeros(size), PATH=np.zeros(size + 8, dtype=np.int64),
                  CH=np.zeros(max(512, nc * 8, wide), dtype=np.int64), SITES=self.sites, VIS=np.zeros(rows, dtype=np.bool_),
-                 PINV=self._pins(), SLOTS=np.zeros((nc, 3), dtype=np.int64),
+                 PINV=self._pins(), SLOTS=np.zeros((nc, 4), dtype=np.int64),
                  POOL=np.zeros(nc, dtype=np.int64), ORD=np.zeros(nc, dtype=np.int64), USED=np.zeros(nc, dtype=np.int64),
                  VAL=np.zeros(num_players, dtype=np.int64), GT=np.zeros((2, max(512, wide))),
                  SNAP=np.zeros((64, st["Z"].size + st["ZN"].size + st["GV"].size + st["PV"].size + 3 * nc + 3),
@@ -729,7 +727,7 @@ class SearchKernel:
     def visible_rows(self, num_players: int, seat: int) -> np.ndarray:
         """Rows of Z that ``seat`` sees (a ``public`` zone, its own ``owner`` zone)."""
         info = self.info
-        vis = np.zeros(info["rows"], dtype=np.bool_)
+        vis = np.zeros(self.card_rows, dtype=np.bool_)  # (a list variable's rows hold no cards)
         for name, zd in self.game.zones.items():
             base, span = info["zone_row"][name], info.get("zone_span", {}).get(name, 1)  # (zones of sets: rows per owner)
             if zd.per_player:
@@ -794,7 +792,7 @@ def search_kernel_for(game) -> SearchKernel:
     def build(game):
         source, info = lower_search(game)
         source = driver_source(source)
-        check_source(source, _NAMES, ("interpreter.fast.search",), (ast.Break, ast.Continue, ast.BitAnd, ast.RShift))
+        check_source(source, _NAMES, _IMPORTS, (ast.Break, ast.Continue, ast.BitAnd, ast.RShift))
         module, _ = load_module(source, "rulebook_search")
         return SearchKernel(game, source, info, module)
     return built_once(_SEARCH, game, build)

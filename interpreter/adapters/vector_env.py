@@ -73,7 +73,7 @@ class VectorEnv:
         from ..fast.steps import step_kernel_for
         from ..fast.typepass import STATE_ARGS
         self._kernel = step_kernel_for(self.game)
-        self._iz, self._izn = STATE_ARGS.index("Z"), STATE_ARGS.index("ZN")
+        self._iloc, self._izn = STATE_ARGS.index("LOC"), STATE_ARGS.index("ZN")
         self._igv, self._ipv = STATE_ARGS.index("GV"), STATE_ARGS.index("PV")
         self.observations = observations
         self._ids: dict = {}  # action text -> id (Spaces' look-up, kept)
@@ -107,9 +107,7 @@ class VectorEnv:
                     place_of[seat, first:first + span] = k
                     visible[seat, first:first + span] = zd.visibility == "public" or \
                         (zd.visibility == "owner" and owner == seat)
-        zrows = np.flatnonzero((place_of >= 0).any(axis=0))
-        self._zrows = zrows
-        self._place_of, self._visible = place_of[:, zrows], visible[:, zrows]
+        self._place_of, self._visible = place_of, visible
         name_of = np.zeros(max(info["ncards"], 1), dtype=np.int64)
         for c in game.cards:
             name_of[c.id] = sp.name_index.get(c.name, 0)
@@ -227,56 +225,67 @@ class VectorEnv:
 
     # -- the tensor ---------------------------------------------------------------------------------
     def _tensor(self, seats) -> np.ndarray:
-        """``float32[N, size]``: the observation of ``seats[i]`` in game ``i`` (see the module doc)."""
+        """``float32[N, size]``: the observation of ``seats[i]`` in game ``i`` (see the module doc),
+        each section written for the whole batch at once from the stacked kernel arrays."""
         n_envs, size, n, names = self.num_envs, self.size, self.num_players, self._names
-        zr = self._zrows
+        states = self.states
         out = np.zeros((n_envs, size), dtype=np.float32)
-        Z = np.stack([st.arrays[self._iz][zr] for st in self.states])  # (N, R, W)
-        ZN = np.stack([st.arrays[self._izn][zr] for st in self.states])  # (N, R)
-        place = self._place_of[seats]  # (N, R)
-        seen = self._visible[seats] & (place >= 0)
-        width = Z.shape[2]
-        held = (np.arange(width) < ZN[:, :, None]) & seen[:, :, None]
-        env, row, _ = np.nonzero(held)
-        cards = Z[held]
-        flat = env * size + self._starts["zones"] + place[env, row] * names + self._name_of[cards]
-        out.reshape(-1)[:] += np.bincount(flat, minlength=n_envs * size).astype(np.float32)
-        has = place >= 0
-        env, row = np.nonzero(has)
+        flat_out = out.reshape(-1)
+        everyone = np.arange(n_envs)
+        # zones: each card in play (LOC: its row), counted in its place if the seat sees that row
+        loc = np.stack([st.arrays[self._iloc] for st in states])  # (N, cards)
+        zn = np.stack([st.arrays[self._izn] for st in states])  # (N, rows)
+        place, seen = self._place_of[seats], self._visible[seats]  # (N, rows)
+        env, card = np.nonzero(loc >= 0)
+        row = loc[env, card]
+        pl = place[env, row]
+        ok = seen[env, row] & (pl >= 0)
+        flat = env[ok] * size + self._starts["zones"] + pl[ok] * names + self._name_of[card[ok]]
+        flat_out += np.bincount(flat, minlength=n_envs * size)
+        # sizes: each row's count in its place (public for every zone)
+        env, row = np.nonzero(place >= 0)
         flat = env * size + self._starts["sizes"] + place[env, row]
-        out.reshape(-1)[:] += np.bincount(flat, weights=ZN[env, row], minlength=n_envs * size).astype(np.float32)
-        gb, pb, psize = self._starts["game_vars"], self._starts["player_vars"], self.spaces._psize
-        tb, sb = self._starts["turn"], self._starts["seat"]
-        for i, st in enumerate(self.states):
-            seat = int(seats[i])
-            gv, pv = st.arrays[self._igv], st.arrays[self._ipv]
-            for slot, off, kind, index, card in self._vars["v"]:
-                self._put(out[i], gb + off, gv[slot], kind, index, card)
+        flat_out += np.bincount(flat, weights=zn[env, row], minlength=n_envs * size)
+        # variables: game variables, then each relative seat's player variables
+        gv = np.stack([st.arrays[self._igv] for st in states])  # (N, slots)
+        for slot, off, kind, index, card_var in self._vars["v"]:
+            self._put(out, self._starts["game_vars"] + off, gv[:, slot], kind, index, card_var)
+        if self._vars["p"]:
+            pv = np.stack([st.arrays[self._ipv] for st in states])  # (N, seats, slots)
+            psize = self.spaces._psize
             for rel in range(n):
-                row = pv[(seat + rel) % n]
-                for slot, off, kind, index, card in self._vars["p"]:
-                    self._put(out[i], pb + rel * psize + off, row[slot], kind, index, card)
-            for p in st.current_players():
-                out[i, tb + (p - seat) % n] = 1
+                rows = pv[everyone, (seats + rel) % n]
+                for slot, off, kind, index, card_var in self._vars["p"]:
+                    self._put(out, self._starts["player_vars"] + rel * psize + off, rows[:, slot], kind, index, card_var)
+        # turn: who must act (relative seats) and who has committed a secret choice; seat: one-hot
+        tb = self._starts["turn"]
+        out[everyone, tb] = 1  # the seat to act is a current player
+        for i, st in enumerate(states):
             sim = st._sim
-            if sim is not None and not sim["realtime"]:
-                for p in sim["chosen"]:
-                    out[i, tb + n + 2 + (p - seat) % n] = 1
-            out[i, sb + seat] = 1
+            if sim is not None:  # several seats at once
+                seat = int(seats[i])
+                for p in st.current_players():
+                    out[i, tb + (p - seat) % n] = 1
+                if not sim["realtime"]:
+                    for p in sim["chosen"]:
+                        out[i, tb + n + 2 + (p - seat) % n] = 1
+        out[everyone, self._starts["seat"] + seats] = 1
         return out
 
-    def _put(self, out, at, v, kind, index, card):
-        """One variable's value ``v`` (the kernel's int64) into ``out`` at ``at``, as
-        ``Spaces.observation`` writes the State's value."""
+    def _put(self, out, at, values, kind, index, card):
+        """One variable's values in every game (the kernel's int64, ``(N,)``) into column ``at`` of
+        ``out`` (a number) or the one-hot columns from ``at`` (a text or card), as
+        ``Spaces.observation`` writes the State's value; null writes nothing."""
         from ..fast.lowtypes import NULL, TEXT_BASE
-        v = int(v)
-        if v == NULL:
-            return
         if kind == "number":
-            if v < TEXT_BASE and not card:
-                out[at] = v
+            if not card:
+                ok = (values != NULL) & (values < TEXT_BASE)
+                out[ok, at] = values[ok]
             return
-        word = self._texts.get(v) if v >= TEXT_BASE else (self.game.cards[v].name if card and v >= 0 else None)
-        j = index.get(word) if word is not None else None
-        if j is not None:
-            out[at + j] = 1
+        for v in np.unique(values).tolist():
+            if v == NULL:
+                continue
+            word = self._texts.get(v) if v >= TEXT_BASE else (self.game.cards[v].name if card and v >= 0 else None)
+            j = index.get(word) if word is not None else None
+            if j is not None:
+                out[values == v, at + j] = 1

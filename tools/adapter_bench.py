@@ -16,7 +16,11 @@ the spec, each a loop of masked random moves run for ``--seconds`` (default 2) o
 (:func:`interpreter.adapters.openspiel_game.register`, ``pyspiel.load_game``; legal actions,
 ``apply_action``; chance outcomes sampled and not counted), ``kernel/s`` the kernel's step API
 (``game.new_state(n, seed, fast=True)``; ``-`` where the spec does not run in the kernel; the
-first compile of a spec's kernel, up to a minute of CPU, is done before the clock starts).
+first compile of a spec's kernel, up to a minute of CPU, is done before the clock starts), ``vec/s``
+the vectorised environment (:class:`interpreter.adapters.vector_env.VectorEnv`, ``--envs`` games,
+default 64, stepped together; a random legal id per game drawn from the masks by NumPy;
+observation tensors and masks built at every step; environment steps, i.e. games x batch steps,
+per CPU second; ``-`` where the kernel does not run the spec).
 ``--no-checks`` skips PettingZoo's checks and only measures.
 Exit status 1 if any check failed.
 """
@@ -104,6 +108,27 @@ def kernel_steps_per_second(game, players: int, seconds: float) -> float | None:
     return steps / (time.process_time() - start)
 
 
+def vector_steps_per_second(game, players: int, seconds: float, num_envs: int = 64,
+                            observations: bool = True) -> float | None:
+    """Environment steps (one move in one game) per CPU second of a :class:`VectorEnv` of
+    ``num_envs`` games, each batch step a random legal id per game drawn from the masks (NumPy),
+    or None when the kernel does not run the spec (or it has set choices)."""
+    from interpreter.adapters.vector_env import VectorEnv
+    from interpreter.errors import RulebookError
+    try:
+        venv = VectorEnv(game, players, num_envs, seed=0, observations=observations)  # compiles: not timed
+    except RulebookError:
+        return None
+    rng = np.random.default_rng(0)
+    _, mask, _ = venv.reset()
+    steps, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        _, mask, _, _, _ = venv.step(actions)
+        steps += num_envs
+    return steps / (time.process_time() - start)
+
+
 def check(fn):
     """``'ok'`` or the error's first line; PettingZoo's prints are swallowed."""
     try:
@@ -123,6 +148,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=None,
                     help="time our own loops for S seconds of CPU (default: performance_benchmark's 5 s for "
                          "PettingZoo, 2 s for the others)")
+    ap.add_argument("--envs", type=int, default=64, help="games in the vectorised environment (vec/s)")
     ap.add_argument("--no-checks", action="store_true", help="skip api_test, seed_test and max_cycles_test")
     args = ap.parse_args(argv)
     from pettingzoo.test import api_test, max_cycles_test, performance_benchmark, seed_test
@@ -131,7 +157,7 @@ def main(argv=None) -> int:
         files = [f for f in files if f.stem in args.specs]
     failed = False
     print(f"{'spec':24} {'n':>2} {'build':>6} {'ids':>8} {'api':>4} {'seed':>4} {'cycles':>6} {'pz/s':>8} "
-          f"{'os/s':>8} {'kernel/s':>9}")
+          f"{'os/s':>8} {'kernel/s':>9} {'vec/s':>8}")
     for f in files:
         game = load_game(f)
         for n in sorted({game.min_players, game.max_players}):
@@ -160,10 +186,14 @@ def main(argv=None) -> int:
             got = []
             results["kernel"], _ = check(lambda: got.append(kernel_steps_per_second(game, n, seconds)))
             kernel = got[0] if got else float("nan")
+            got = []
+            results["vector"], _ = check(lambda: got.append(vector_steps_per_second(game, n, seconds, args.envs)))
+            vec = got[0] if got else float("nan")
             marks = {k: ("ok" if v == "ok" else "-" if v == "skipped" else "FAIL") for k, v in results.items()}
             print(f"{f.stem:24} {n:>2} {build:6.2f} {sp.num_actions:>8} {marks['api']:>4} {marks['seed']:>4} "
                   f"{marks['cycles']:>6} {speed:8.0f} {os_speed:8.0f} "
-                  f"{'-' if kernel is None else f'{kernel:.0f}':>9}", flush=True)
+                  f"{'-' if kernel is None else f'{kernel:.0f}':>9} {'-' if vec is None else f'{vec:.0f}':>8}",
+                  flush=True)
             for k, v in results.items():
                 if v not in ("ok", "skipped"):
                     failed = True

@@ -1,0 +1,291 @@
+"""A batch of games of one spec stepped together in the kernel, NumPy arrays in and out (for training).
+
+    from interpreter.adapters.vector_env import VectorEnv
+    venv = VectorEnv("specs/GAME.yaml", players=4, num_envs=64, seed=0)
+    obs, mask, seat = venv.reset()                       # float32[N, obs], int8[N, ids], int64[N]
+    while training:
+        actions = policy(obs, mask)                      # int64[N]: one action id per game
+        obs, mask, seat, rewards, done = venv.step(actions)   # rewards float32[N, players], done bool[N]
+
+Game ``i`` of the batch is played by the kernel's step API (``game.new_state(players, seed, fast=True)``,
+:mod:`interpreter.fast.steps`), game seeds ``seed, seed + 1, ...`` in the order games start (the first
+``num_envs`` at :meth:`VectorEnv.reset`, then one each time a game ends). At every step each game has one
+seat to act, ``seat[i]``: the first current player (in a simultaneous choice the seats follow one another,
+none seeing the others' secret choices; in a real-time block the next seat clockwise after the last one
+that acted, among those who may act): the seat :class:`~interpreter.adapters.pettingzoo_env.RulebookAECEnv`
+selects, so the same seeds and action ids play the same games there (a test checks it).
+
+- ``actions``: one id of the spec's fixed action space (:class:`~interpreter.adapters.spaces.Spaces`, the
+  same ids as the PettingZoo and OpenSpiel adapters) per game, legal for ``seat[i]`` (``mask[i]`` is 1
+  there); an illegal id raises :class:`~interpreter.errors.RulebookError` naming the game and the id, and
+  no game moves.
+- ``mask``: ``int8[N, num_actions]``, the legal ids of the seat to act.
+- ``rewards``: ``float32[N, players]``, nonzero only in the step that ends game ``i`` (``done[i]``):
+  ``reward="win"`` (default) ``1 / number of winners`` for each winner, ``reward="score"`` the spec's
+  final scores. A game that ends is replaced at once by a new one (next seed): ``obs``, ``mask`` and
+  ``seat`` are then the new game's.
+- ``obs``: ``float32[N, spaces.observation_size]``, the observation of ``seat[i]``, in the layout of
+  ``Spaces.observation`` (the PettingZoo/OpenSpiel tensor) and built from the kernel's arrays, no
+  State made: the ``zones``, ``sizes``, ``turn`` and ``seat`` sections as ``Spaces.observation``
+  fills them, and the game and player variables that hold a number, a boolean, a text or a card.
+  What the kernel does not keep stays 0: the ``phase`` section (the kernel keeps no control stack),
+  variables that hold lists or maps, and cards a ``show`` step let the seat see in a zone it cannot
+  see (the kernel does not track who saw what). :attr:`VectorEnv.filled` is 1 on the entries filled,
+  0 on those left at 0; on the filled ones the tensor equals ``Spaces.observation`` (a test checks
+  it). ``observations=False`` skips the tensor (``obs`` is then None).
+
+Specs the kernel does not run (:func:`~interpreter.fast.steps.fast_state` says why), and specs with
+set choices (built card by card in the action space: the kernel does not run them), raise
+RulebookError at construction. Needs numba. The environment steps per second of this loop are printed
+by ``tools/adapter_bench.py`` (``vec/s``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import RulebookError
+from ..spec.loader import load_game
+from .spaces import Spaces
+
+
+class VectorEnv:
+    """``num_envs`` games of ``spec`` (a path or a compiled Game) for ``players`` seats, stepped
+    together in the kernel (see the module doc). ``options``: the spec's options (with a path);
+    ``spaces_``: a prebuilt :class:`Spaces` of the same game and players. Raises RulebookError when
+    the spec cannot run this way (the reason in the message)."""
+
+    def __init__(self, spec, players: int, num_envs: int, seed: int = 0, options: dict | None = None,
+                 reward: str = "win", observations: bool = True, spaces_: Spaces | None = None):
+        if reward not in ("win", "score"):
+            raise RulebookError(f"reward is 'win' or 'score', not {reward!r}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise RulebookError(f"num_envs is a whole number of games, at least 1, not {num_envs!r}")
+        self.game = load_game(spec, options or {}) if isinstance(spec, (str, Path)) else spec
+        self.num_players, self.num_envs, self.reward_kind = players, num_envs, reward
+        self.spaces = spaces_ or Spaces(self.game, players)
+        if self.spaces.set_modes:
+            raise RulebookError(f"{self.game.name}: the vectorised environment does not run set choices "
+                                f"(the kernel does not); use the PettingZoo environment")
+        from ..fast.steps import fast_state
+        fast_state(self.game, players, seed)  # raises RulebookError saying why the kernel cannot run it
+        from ..fast.steps import step_kernel_for
+        from ..fast.typepass import STATE_ARGS
+        self._kernel = step_kernel_for(self.game)
+        self._iloc, self._izn = STATE_ARGS.index("LOC"), STATE_ARGS.index("ZN")
+        self._igv, self._ipv = STATE_ARGS.index("GV"), STATE_ARGS.index("PV")
+        self.observations = observations
+        self._ids: dict = {}  # action text -> id (Spaces' look-up, kept)
+        self._layout()
+        self._first_seed = seed
+        self.states = []
+
+    # -- the observation layout, from the kernel's info and the Spaces' sections ----------------
+    def _layout(self):
+        sp, info, n, game = self.spaces, self._kernel.info, self.num_players, self.game
+        names = len(sp.names)
+        self._names = names
+        self.size = sp.observation_size
+        starts, at = {}, 0
+        for name, size in sp.sections:
+            starts[name] = at
+            at += size
+        self._starts = starts
+        # each zone row of the kernel: its place (per seat to act) and whether that seat sees it
+        rows = info["rows"]
+        place_of = np.full((n, rows), -1, dtype=np.int64)
+        visible = np.zeros((n, rows), dtype=bool)
+        place_index = {pl: k for k, pl in enumerate(sp.places)}
+        for zname, zd in game.zones.items():
+            base, span = info["zone_row"][zname], info["zone_span"].get(zname, 1)
+            for seat in range(n):
+                owners = range(n) if zd.per_player else [None]
+                for owner in owners:
+                    first = base + (owner or 0) * span
+                    k = place_index[(zname, None if owner is None else (owner - seat) % n)]
+                    place_of[seat, first:first + span] = k
+                    visible[seat, first:first + span] = zd.visibility == "public" or \
+                        (zd.visibility == "owner" and owner == seat)
+        self._place_of, self._visible = place_of, visible
+        name_of = np.zeros(max(info["ncards"], 1), dtype=np.int64)
+        for c in game.cards:
+            name_of[c.id] = sp.name_index.get(c.name, 0)
+        self._name_of = name_of
+        # the variables: (slot, offset in the section, kind, vocabulary index, holds a card)
+        from ..fast.lowtypes import TEXT_BASE
+        texts = {TEXT_BASE + k: t for t, k in info["texts"].items()}
+        self._texts = texts
+        card_g, card_p = set(info.get("card_vars", ())), set(info.get("card_pvars", ()))
+        slots = {"v": {k: i for i, k in enumerate(game.var_defaults)},
+                 "p": {k: i for i, k in enumerate(game.pvar_defaults)}}
+        self._vars = {"v": [], "p": []}
+        filled = np.zeros(self.size, dtype=np.float32)
+        for root, cards in (("v", card_g), ("p", card_p)):
+            for path, off in sp._offsets[root].items():
+                entry = sp._paths[path]
+                if len(path) != 2 or path[1] not in slots[root] or entry["kind"] not in ("number", "text"):
+                    continue  # a list, or a field of a map: the kernel keeps it elsewhere (left at 0)
+                slot = slots[root][path[1]]
+                self._vars[root].append((slot, off, entry["kind"], entry.get("index"), slot in cards))
+                width = 1 if entry["kind"] == "number" else len(entry["index"])
+                if root == "v":
+                    filled[starts["game_vars"] + off:starts["game_vars"] + off + width] = 1
+                else:
+                    psize = sp._psize
+                    for rel in range(n):
+                        b = starts["player_vars"] + rel * psize + off
+                        filled[b:b + width] = 1
+        for name in ("zones", "sizes", "turn", "seat"):
+            size = dict(sp.sections)[name]
+            filled[starts[name]:starts[name] + size] = 1
+        self.filled = filled
+
+    # -- play ---------------------------------------------------------------------------------------
+    def _new(self):
+        seed = self._next_seed
+        self._next_seed += 1
+        return self.game.new_state(self.num_players, seed=seed, fast=True)
+
+    def reset(self, seed: int | None = None):
+        """Start ``num_envs`` new games (seeds ``seed``, ``seed + 1``...; default: the constructor's
+        ``seed``). Returns ``(obs, mask, seat)`` (see the module doc)."""
+        self._next_seed = self._first_seed if seed is None else int(seed)
+        self.states = [self._new() for _ in range(self.num_envs)]
+        self._last = [-1] * self.num_envs  # the seat that acted last (the real-time schedule)
+        self.seeds = [s.seed for s in self.states]
+        return self._observe()
+
+    def _seat(self, i) -> int:
+        st = self.states[i]
+        current = st.current_players()
+        if len(current) == 1 or st.pending is None:
+            return current[0]
+        last = self._last[i]
+        return min(current, key=lambda p: (p - last - 1) % self.num_players)
+
+    def _observe(self):
+        n_envs, ids = self.num_envs, self._ids
+        mask = np.zeros((n_envs, self.spaces.num_actions), dtype=np.int8)
+        seats = np.zeros(n_envs, dtype=np.int64)
+        self._legal = legal = []
+        get = self.spaces.ids.get
+        for i, st in enumerate(self.states):
+            seat = self._seat(i)
+            seats[i] = seat
+            by_id = {}
+            for a in st.legal_actions(seat):
+                t = a.text
+                k = ids.get(t)
+                if k is None:
+                    k = get(t)
+                    if k is None:
+                        self.spaces.action_id(t)  # raises: the text has no id
+                    ids[t] = k
+                by_id[k] = a.index
+            legal.append(by_id)
+            mask[i, list(by_id)] = 1
+        self._seats = seats
+        return (self._tensor(seats) if self.observations else None), mask, seats
+
+    def step(self, actions):
+        """Play ``actions[i]`` (an action id) for the seat to act in game ``i``, for every ``i``.
+        Returns ``(obs, mask, seat, rewards, done)`` (see the module doc). Raises RulebookError,
+        before any game moves, when an id is not legal in its game."""
+        actions = np.asarray(actions).reshape(-1)
+        if actions.shape[0] != self.num_envs:
+            raise RulebookError(f"step takes one action id per game: {self.num_envs}, not {actions.shape[0]}")
+        if not self.states:
+            raise RulebookError("call reset() before step()")
+        picks = []
+        for i, by_id in enumerate(self._legal):
+            k = by_id.get(int(actions[i]))
+            if k is None:
+                raise RulebookError(f"game {i}: action id {int(actions[i])} is not legal for seat {int(self._seats[i])} "
+                                    f"now; the legal ids are the 1s of mask[{i}] ({len(by_id)} of them)")
+            picks.append(k)
+        rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
+        done = np.zeros(self.num_envs, dtype=bool)
+        for i, st in enumerate(self.states):
+            seat = int(self._seats[i])
+            st.apply(picks[i], seat)
+            self._last[i] = seat
+            if st.is_terminal():
+                done[i] = True
+                if self.reward_kind == "win":
+                    winners = st.winners()
+                    rewards[i, winners] = 1.0 / len(winners)
+                else:
+                    rewards[i] = [float(s or 0) for s in st.scores()]
+                self.states[i] = self._new()
+                self._last[i] = -1
+                self.seeds[i] = self.states[i].seed
+        obs, mask, seats = self._observe()
+        return obs, mask, seats, rewards, done
+
+    # -- the tensor ---------------------------------------------------------------------------------
+    def _tensor(self, seats) -> np.ndarray:
+        """``float32[N, size]``: the observation of ``seats[i]`` in game ``i`` (see the module doc),
+        each section written for the whole batch at once from the stacked kernel arrays."""
+        n_envs, size, n, names = self.num_envs, self.size, self.num_players, self._names
+        states = self.states
+        out = np.zeros((n_envs, size), dtype=np.float32)
+        flat_out = out.reshape(-1)
+        everyone = np.arange(n_envs)
+        # zones: each card in play (LOC: its row), counted in its place if the seat sees that row
+        loc = np.stack([st.arrays[self._iloc] for st in states])  # (N, cards)
+        zn = np.stack([st.arrays[self._izn] for st in states])  # (N, rows)
+        place, seen = self._place_of[seats], self._visible[seats]  # (N, rows)
+        env, card = np.nonzero(loc >= 0)
+        row = loc[env, card]
+        pl = place[env, row]
+        ok = seen[env, row] & (pl >= 0)
+        flat = env[ok] * size + self._starts["zones"] + pl[ok] * names + self._name_of[card[ok]]
+        flat_out += np.bincount(flat, minlength=n_envs * size)
+        # sizes: each row's count in its place (public for every zone)
+        env, row = np.nonzero(place >= 0)
+        flat = env * size + self._starts["sizes"] + place[env, row]
+        flat_out += np.bincount(flat, weights=zn[env, row], minlength=n_envs * size)
+        # variables: game variables, then each relative seat's player variables
+        gv = np.stack([st.arrays[self._igv] for st in states])  # (N, slots)
+        for slot, off, kind, index, card_var in self._vars["v"]:
+            self._put(out, self._starts["game_vars"] + off, gv[:, slot], kind, index, card_var)
+        if self._vars["p"]:
+            pv = np.stack([st.arrays[self._ipv] for st in states])  # (N, seats, slots)
+            psize = self.spaces._psize
+            for rel in range(n):
+                rows = pv[everyone, (seats + rel) % n]
+                for slot, off, kind, index, card_var in self._vars["p"]:
+                    self._put(out, self._starts["player_vars"] + rel * psize + off, rows[:, slot], kind, index, card_var)
+        # turn: who must act (relative seats) and who has committed a secret choice; seat: one-hot
+        tb = self._starts["turn"]
+        out[everyone, tb] = 1  # the seat to act is a current player
+        for i, st in enumerate(states):
+            sim = st._sim
+            if sim is not None:  # several seats at once
+                seat = int(seats[i])
+                for p in st.current_players():
+                    out[i, tb + (p - seat) % n] = 1
+                if not sim["realtime"]:
+                    for p in sim["chosen"]:
+                        out[i, tb + n + 2 + (p - seat) % n] = 1
+        out[everyone, self._starts["seat"] + seats] = 1
+        return out
+
+    def _put(self, out, at, values, kind, index, card):
+        """One variable's values in every game (the kernel's int64, ``(N,)``) into column ``at`` of
+        ``out`` (a number) or the one-hot columns from ``at`` (a text or card), as
+        ``Spaces.observation`` writes the State's value; null writes nothing."""
+        from ..fast.lowtypes import NULL, TEXT_BASE
+        if kind == "number":
+            if not card:
+                ok = (values != NULL) & (values < TEXT_BASE)
+                out[ok, at] = values[ok]
+            return
+        for v in np.unique(values).tolist():
+            if v == NULL:
+                continue
+            word = self._texts.get(v) if v >= TEXT_BASE else (self.game.cards[v].name if card and v >= 0 else None)
+            j = index.get(word) if word is not None else None
+            if j is not None:
+                out[values == v, at + j] = 1

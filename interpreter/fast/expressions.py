@@ -10,7 +10,7 @@ from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import compound, derived, listops, listvars, setzones
+from . import bestmelds, compound, derived, listops, listvars, setzones
 
 
 class Expressions:
@@ -337,6 +337,9 @@ class Expressions:
     def e_index(self, t, env):
         if self.is_player_map(t.children[0]):
             return self.map_entry(t, env)  # (maps.py)
+        found = bestmelds.index(self, t, env)  # best_melds(...)[KEY]
+        if found is not None:
+            return found
         found = setzones.index(self, t, env) if self.set_zones else None
         if found is None:
             found = compound.index(self, t, env)

@@ -58,9 +58,9 @@ def index(low, t, env):
     k = str(key.children[0])[1:-1]
     args = [a for a in obj.children[1:] if a is not None]
     if k == "value":
-        lines, names = _search(low, args, env)
+        pre, body, names, env_s = _search(low, args, env)
         low.depth -= names["rows"]
-        return low.helper(env, lines, names["best"]), INT
+        return _call(low, env, pre, low.helper(env_s, body, names["best"])), INT
     if k == "rest":
         return _rest(low, args, env)
     if k == "melds":
@@ -72,11 +72,11 @@ def _rest(low, args, env):
     src = low.lst(args[0], env)
 
     def loop(var, body):
-        lines, names = _search(low, args, env)
+        pre, lines, names, env_s = _search(low, args, env)
         low.depth -= names["rows"]
         used = low.fresh("t")
         pos, w = low.fresh("t"), low.fresh("v")
-        call = low.helper(env, lines, names["used"])
+        call = _call(low, env, pre, low.helper(env_s, lines, names["used"]))
         return [f"{used} = {call}", f"{pos} = 0"] + \
             src.loop(w, [f"if not ({used} >> {pos}) & 1:", f"    {var} = {w}"] + _indent(body, 1) + [f"{pos} += 1"])
     return ListT(CARD, loop, refs=src.refs)
@@ -92,18 +92,27 @@ def _melds(low, args, env):
 
     def loop(var, body):
         slots = [low.memo_slot() for _ in range(most)]
-        lines, names = _search(low, args, env)
-        j, t, i, cm = (low.fresh("t") for _ in range(4))
+        pre, lines, names, env_s = _search(low, args, env)
+        j, t, i, cm, sb = [low.fresh("t") for _ in range(4)] + [low.fresh("v")]
         r, n, bm, tm = names["row"], names["n"], names["BM"], names["TM"]
         lines += [f"for {j} in range({names['nbest']}):", f"    {t} = TMP[{bm}, {j}]", f"    {cm} = 0",
                   f"    for {i} in range({n}):", f"        if (TMP[{tm}, {t}] >> {i}) & 1:",
                   f"            {cm} |= 1 << TMP[{r}, {i}]",
-                  f"    MEMO[{slots[0]} + {j}] = {cm}"]
+                  f"    MEMO[{sb} + {j}] = {cm}"]
         low.depth -= names["rows"]
+        env_s = dict(env_s)
+        env_s["$slot"] = (sb, INT)  # (the first slot: a parameter, so that one helper serves every place)
         count, k = low.fresh("t"), low.fresh("t")
-        return [f"{count} = {low.helper(env, lines, names['nbest'])}", f"for {k} in range({count}):",
+        call = _call(low, env, pre + [f"{sb} = {slots[0]}"], low.helper(env_s, lines, names["nbest"]))
+        return [f"{count} = {call}", f"for {k} in range({count}):",
                 f"    {var} = MEMO[{slots[0]} + {k}]"] + _indent(body)
     return ListT(MELD, loop, refs=src.refs)
+
+
+def _call(low, env, pre, inner):
+    """A helper running ``pre`` (the copy of the cards) then returning the search's ``inner`` call."""
+    out = low.fresh("t")
+    return low.helper(env, pre + [f"{out} = {inner}"], out)
 
 
 def meld_list(low, tree, env):
@@ -111,9 +120,9 @@ def meld_list(low, tree, env):
     r = low.e(tree, env)
     if isinstance(r, ListT):
         return r
-    code, ty = r
-    if ty != MELD:
+    if not isinstance(r, tuple) or r[1] != MELD:
         raise NotTyped("a value where a list is expected", low.path)
+    code = r[0]
 
     def loop(var, body):
         m, i = low.fresh("t"), low.fresh("i")
@@ -213,7 +222,9 @@ def _run_templates(low, name, d, R, n, over, T, cenv, cv):
 
 
 def _search(low, args, env):
-    """The search's lines and names: ``row``/``n`` (the cards), ``best`` (the value), ``used`` (the
+    """``(pre, lines, names, env)``: the lines copying the cards into a row of TMP (the caller's
+    helper), the search's lines (its own helper, in ``env``: the caller's and the row and length as
+    parameters), and the names: ``row``/``n`` (the cards), ``best`` (the value), ``used`` (the
     melded positions), ``nbest`` and the rows ``BM`` (the best partition's templates) and ``TM``
     (each template's positions), ``rows`` (how many rows of TMP it holds: the caller gives them
     back with ``low.depth -= rows`` once its own lines are written)."""
@@ -237,18 +248,24 @@ def _search(low, args, env):
     lst = low.lst(args[0], env)
     if lst.elem not in (CARD, NUL):
         raise NotTyped(f"best_melds of {lst.elem}s (cards are expected)", low.path)
-    held, row, n = low.snapshot(lst, env)
-    R = {"row": row}
+    held, row, n0 = low.snapshot(lst, env)
+    # the rows: from `base`, a parameter of the search's helper (the row is the caller's: one helper
+    # serves every place searching with the same rules), as is the length `n` (the parameters of a
+    # helper are the v-names its environment reads)
+    base, n = low.fresh("v"), low.fresh("v")
+    R = {"row": base}
     names = ("A", "B", "C", "D", "G", "TM", "TF", "FI", "FC", "FT", "BM")
     for k, nm in enumerate(names):
-        R[nm] = low.depth + k
+        R[nm] = f"({base} + {k + 1})"
+    env = dict(env)
+    env["$base"], env["$n"] = (base, INT), (n, INT)
     low.depth += len(names)
     low.max_depth = max(low.max_depth, low.depth)
     over, T = low.fresh("t"), low.fresh("t")
     cv = low.fresh("v")
     cenv = {k: v for k, v in env.items() if k.startswith("$")}
     cenv["c"] = (cv, CARD)
-    lines = held + [f"{over} = False", f"{T} = 0",
+    lines = [f"{over} = False", f"{T} = 0",
                     f"if {n} > {MAX_POSITIONS}:", f"    RI[{RI_ERROR}] = {ERR_INDEX}", f"    {over} = True"]
     for name, d in decl.items():
         if d.get("form") == "set":
@@ -263,9 +280,9 @@ def _search(low, args, env):
 
     def rest_loop(var, body):
         return [f"for {pos} in range({n}):", f"    if not ({used} >> {pos}) & 1:",
-                f"        {var} = TMP[{row}, {pos}]"] + _indent(body, 2)
+                f"        {var} = TMP[{base}, {pos}]"] + _indent(body, 2)
     env2 = dict(env)
-    env2[str(lam_var)] = ListT(CARD, rest_loop, refs={used, n})
+    env2[str(lam_var)] = ListT(CARD, rest_loop, refs={used, n, base})
     vcode, vt = low.scalar(lam_body, env2)
     if vt not in (INT,):
         raise NotTyped(f"best_melds whose value is a {vt} (a number is expected)", low.path)
@@ -310,5 +327,5 @@ def _search(low, args, env):
     d = low.fresh("t")
     walk = [ln.replace("descend", d) for ln in walk]
     lines += [f"{used} = 0", f"{best} = NULL", f"{bused} = 0", f"{nbest} = 0"] + walk
-    return lines, {"row": row, "n": n, "best": best, "used": bused, "nbest": nbest, "BM": BM, "TM": TM,
-                   "rows": len(names) + 1}
+    return held + [f"{base} = {row}", f"{n} = {n0}"], lines, {"row": base, "n": n, "best": best, "used": bused, "nbest": nbest,
+                                                "BM": BM, "TM": TM, "rows": len(names) + 1}, env

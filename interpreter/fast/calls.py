@@ -93,7 +93,7 @@ class Calls:
         # to load at start-up, and a shorter compile)
         # the same function up to the names of its locals is made once (definitions used twice)
         order = {}
-        canon = re.sub(r"\b[vtih][0-9]+\b", lambda m: order.setdefault(m.group(0), f"c{len(order)}"),
+        canon = re.sub(r"\b[vti][0-9]+\b", lambda m: order.setdefault(m.group(0), f"c{len(order)}"),
                        params + "\n" + "\n".join(body))
         known = self.helper_names.get(canon)
         if known is None:
@@ -120,7 +120,7 @@ class Calls:
         return out
 
     def call_count(self, args, env):
-        lst = self.lst(args[0], env)
+        lst = bestmelds.meld_list(self, args[0], env)  # (or one meld's cards)
         if lst.length is not None and len(args) == 1:
             return f"({lst.length})", INT
         v, acc = self.fresh("v"), self.fresh("t")

@@ -230,7 +230,7 @@ class Expressions:
         r = self.e(coll, env)
         if isinstance(r, compound.TupleV):  # x in a pair
             return compound.in_tuple(self, cx, tx, r), BOOL
-        lst = self.lst(coll, env)
+        lst = bestmelds.meld_list(self, coll, env)  # (or one meld's cards)
         return self.reduce_in(cx, lst, env), BOOL
 
     def e_not_in(self, t, env):

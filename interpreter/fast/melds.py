@@ -12,7 +12,8 @@
 - ``lay_offs(meld, cards)``: the cards of ``cards``, in order, not in ``meld``, that leave a meld
   of the kind when added (none when ``meld`` is no meld).
 
-The kind is named by a text written out (one kind); a *run* kind does not type yet. Each list
+The kind is named by a text written out (one kind); `is_meld` and `lay_offs` also take run kinds
+(:mod:`interpreter.fast.meldruns`) and a meld of `best_melds(...)["melds"]` (:mod:`interpreter.fast.bestmelds`). Each list
 checked is copied into a row of ``TMP``. Every line comes from the fixed templates below, whose
 holes are generated names and integers.
 """
@@ -93,7 +94,7 @@ def call_is_meld(low, args, env):
     if len(args) not in (1, 2):
         raise NotTyped("is_meld with other than a list and a kind", low.path)
     kinds = _kinds(low, args[1] if len(args) == 2 else None, env, "is_meld", runs=True)
-    lines, row, n = _held(low, low.lst(args[0], env), env)
+    lines, row, n = _held(low, bestmelds.meld_list(low, args[0], env), env)
     out, one = low.fresh("t"), low.fresh("t")
     lines += [f"{out} = False"]
     for name, d in kinds:

@@ -209,6 +209,9 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("euchre", (("preset", "openspiel"),)) in typed
     # set choices picked card by card (pick/undo), a climb's turn among them; options of different shapes
     assert ("president", ()) in typed and ("queen_of_scots", ()) in typed
+    # best_melds (the kernel's exact search), runs in lay_offs; every option but melds_by_hand
+    assert ("gin_rummy", ()) in typed and ("gin_rummy", (("return_taken", True),)) in typed
+    assert ("gin_rummy", (("wall_knock", True),)) in typed and ("gin_rummy", (("undercut_on_tie", False),)) in typed
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -224,6 +227,35 @@ def test_same_games_as_the_step_api(spec, opts):
             assert errors[i] == 0
             assert list(scores[i]) == list(want), (players, 100 + i)
             assert lengths[i] == length, (players, 100 + i)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10 ** 9), st.integers(0, 14))
+def test_best_melds_is_the_step_apis_on_random_hands(seed, size):
+    """best_melds in the kernel (fast/bestmelds.py) against the step API's search on random hands
+    of ``size`` cards from two decks (equal cards: ties between melds; sets and runs whose ace
+    counts low or high): the least value, the best melds in order and what each holds, the
+    unmelded cards in order, a 'max' search and lay_offs of its melds (tests/specs/best_melds.yaml:
+    each seat's score is one of these)."""
+    game = load_game(ROOT / "tests" / "specs" / "best_melds.yaml", {"size": size})
+    scores, lengths, errors = kernel_for(game).run(4, seed, 3)
+    for i in range(3):
+        want, _, length = _play_one(game, 4, seed, i, None)
+        assert errors[i] == 0
+        assert list(scores[i]) == list(want), (seed + i, size)
+
+
+def test_gin_rummy_showdowns_are_the_step_apis():
+    """Gin Rummy in the kernel with a knock limit that makes random players knock (the showdown:
+    best melds of both hands, lay-offs laid out for the defender): the same games as the step API."""
+    game = load_game(ROOT / "specs" / "gin_rummy.yaml", {"knock_limit": 60})
+    scores, lengths, errors = kernel_for(game).run(2, 7, 40)
+    knocked = 0
+    for i in range(40):
+        want, _, length = _play_one(game, 2, 7, i, None)
+        assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, i
+        knocked += any(want)
+    assert knocked > 30
 
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import compound, listops, melds, setzones, turnorder
+from . import bestmelds, compound, listops, melds, setzones, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -121,7 +121,7 @@ class Calls:
         return out
 
     def call_count(self, args, env):
-        lst = self.lst(args[0], env)
+        lst = bestmelds.meld_list(self, args[0], env)  # (or one meld's cards)
         if lst.length is not None and len(args) == 1:
             return f"({lst.length})", INT
         v, acc = self.fresh("v"), self.fresh("t")
@@ -137,8 +137,8 @@ class Calls:
     def _first_last(self, args, env, last):
         lst = self.lst(args[0], env)
         compound.require_scalar_items(self, lst, "first/last")
-        if len(args) > 1:
-            raise NotTyped("first/last with a default", self.path)
+        if len(args) > 1 and not (len(args) == 2 and getattr(args[1], "data", None) == "null"):
+            raise NotTyped("first/last with a default", self.path)  # (a null default: as without one)
         if lst.zone is not None:
             r = lst.zone
             idx = f"ZN[{r}] - 1" if last else "0"
@@ -298,6 +298,9 @@ class Calls:
 
     def call_melds_in(self, args, env):
         return melds.melds_in(self, args, env)
+
+    def call_best_melds(self, args, env):
+        return bestmelds.call_best_melds(self, args, env)
 
     def call_lay_offs(self, args, env):
         return melds.lay_offs(self, args, env)

@@ -10,7 +10,7 @@ from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import compound, derived, listops, listvars, ragged, setzones
+from . import bestmelds, compound, derived, listops, listvars, ragged, setzones
 
 
 class Expressions:
@@ -233,7 +233,7 @@ class Expressions:
         r = self.e(coll, env)
         if isinstance(r, compound.TupleV):  # x in a pair
             return compound.in_tuple(self, cx, tx, r), BOOL
-        lst = self.lst(coll, env)
+        lst = bestmelds.meld_list(self, coll, env)  # (or one meld's cards)
         return self.reduce_in(cx, lst, env), BOOL
 
     def e_not_in(self, t, env):
@@ -340,6 +340,9 @@ class Expressions:
     def e_index(self, t, env):
         if self.is_player_map(t.children[0]):
             return self.map_entry(t, env)  # (maps.py)
+        found = bestmelds.index(self, t, env)  # best_melds(...)[KEY]
+        if found is not None:
+            return found
         found = setzones.index(self, t, env) if self.set_zones else None
         if found is None:
             found = compound.index(self, t, env)

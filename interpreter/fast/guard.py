@@ -22,7 +22,8 @@ _NODES = (ast.Module, ast.Expr, ast.Yield, ast.Constant, ast.Import, ast.ImportF
           ast.arguments, ast.arg, ast.Return, ast.Assign, ast.AugAssign, ast.For, ast.While, ast.If, ast.Pass,
           ast.Name, ast.Load, ast.Store, ast.Subscript, ast.Tuple, ast.Call, ast.keyword, ast.BinOp,
           ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift,
-          ast.USub, ast.Not, ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+          ast.USub, ast.Not, ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
+          ast.Break, ast.RShift, ast.BitAnd, ast.BitOr, ast.BitXor)  # (the last: bit masks, fast/bestmelds.py)
 
 
 def check_source(src: str, fixed=frozenset(), imports=(), nodes=()) -> None:

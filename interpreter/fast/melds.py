@@ -12,7 +12,8 @@
 - ``lay_offs(meld, cards)``: the cards of ``cards``, in order, not in ``meld``, that leave a meld
   of the kind when added (none when ``meld`` is no meld).
 
-The kind is named by a text written out (one kind); a *run* kind does not type yet. Each list
+The kind is named by a text written out (one kind); `is_meld` and `lay_offs` also take run kinds
+(:mod:`interpreter.fast.meldruns`) and a meld of `best_melds(...)["melds"]` (:mod:`interpreter.fast.bestmelds`). Each list
 checked is copied into a row of ``TMP``. Every line comes from the fixed templates below, whose
 holes are generated names and integers.
 """
@@ -21,11 +22,12 @@ from __future__ import annotations
 from ..expr.builtins import MAX_ITEMS
 from ..expr.compiler import parse
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent
+from . import bestmelds, meldruns
 
 
-def _kinds(low, kind_tree, env, what):
+def _kinds(low, kind_tree, env, what, runs=False):
     """The spec's meld kinds named by ``kind_tree`` (None: all), each ``(name, declaration)``; only
-    set kinds type."""
+    set kinds type, and run kinds where ``runs`` (:mod:`interpreter.fast.meldruns`)."""
     decl = low.spec.get("melds") or {}
     if not decl:
         raise NotTyped(f"{what} without melds: kinds", low.path)
@@ -39,7 +41,9 @@ def _kinds(low, kind_tree, env, what):
     out = []
     for n in names:
         d = decl[n]
-        if not isinstance(d, dict) or d.get("form") != "set":
+        if runs and isinstance(d, dict) and d.get("form") == "run":
+            meldruns.check(low, n, d)
+        elif not isinstance(d, dict) or d.get("form") != "set":
             raise NotTyped(f"{what} of the meld kind {n!r}: only sets (form: set) are lowered", low.path)
         out.append((n, d))
     return out
@@ -51,11 +55,13 @@ def _card_env(env, cv):
     return out
 
 
-def _valid_lines(low, d, row, n, out, env):
+def _valid_lines(low, d, row, n, out, env, name=""):
     """Lines setting ``out`` to whether the cards ``TMP[row, :n]`` are one meld of kind ``d``."""
     a, b, c, nat, wild, k0, first, k = (low.fresh("t") for _ in range(8))
     cv = low.fresh("v")
     cenv = _card_env(env, cv)
+    if d.get("form") == "run":
+        return meldruns.valid_lines(low, name, d, row, n, out, cenv, cv)
     key, kt = low.scalar(parse(str(d.get("key", "c.rank"))), cenv)
     if kt == CARD or isinstance(key, ListT):
         raise NotTyped("a meld key that is a card", low.path)
@@ -87,12 +93,12 @@ def call_is_meld(low, args, env):
     """``is_meld(cards, 'KIND')`` (or of any set kind: the spec's all) as ``(code, BOOL)``."""
     if len(args) not in (1, 2):
         raise NotTyped("is_meld with other than a list and a kind", low.path)
-    kinds = _kinds(low, args[1] if len(args) == 2 else None, env, "is_meld")
-    lines, row, n = _held(low, low.lst(args[0], env), env)
+    kinds = _kinds(low, args[1] if len(args) == 2 else None, env, "is_meld", runs=True)
+    lines, row, n = _held(low, bestmelds.meld_list(low, args[0], env), env)
     out, one = low.fresh("t"), low.fresh("t")
     lines += [f"{out} = False"]
-    for _, d in kinds:
-        lines += _valid_lines(low, d, row, n, one, env) + [f"{out} = {out} or {one}"]
+    for name, d in kinds:
+        lines += _valid_lines(low, d, row, n, one, env, name) + [f"{out} = {out} or {one}"]
     low.depth -= 1
     return low.helper(env, lines, out), BOOL
 
@@ -170,8 +176,8 @@ def lay_offs(low, args, env):
     """``lay_offs(meld, cards)`` as a ListT of cards."""
     if len(args) != 2:
         raise NotTyped("lay_offs with other than a meld and a list of cards", low.path)
-    kinds = _kinds(low, None, env, "lay_offs")
-    meld, cards = low.lst(args[0], env), low.lst(args[1], env)
+    kinds = _kinds(low, None, env, "lay_offs", runs=True)
+    meld, cards = bestmelds.meld_list(low, args[0], env), low.lst(args[1], env)
     if cards.elem not in (CARD, NUL):
         raise NotTyped(f"lay_offs of a list of {cards.elem}s", low.path)
 
@@ -182,11 +188,11 @@ def lay_offs(low, args, env):
         out, was, now, inside, a = (low.fresh("t") for _ in range(5))
         lines += [f"{out} = False", f"{inside} = False", f"for {a} in range({n}):",
                   f"    if TMP[{row}, {a}] == {var}:", f"        {inside} = True"]
-        for _, d in kinds:
-            lines += _valid_lines(low, d, row, n, was, env2)
+        for name, d in kinds:
+            lines += _valid_lines(low, d, row, n, was, env2, name)
             # (the card after the meld's: a meld holding every card is no meld with one more)
             lines += [f"{now} = False", f"if {n} < len(TMP[{row}]):", f"    TMP[{row}, {n}] = {var}"] + \
-                _indent(_valid_lines(low, d, row, f"({n} + 1)", now, env2))
+                _indent(_valid_lines(low, d, row, f"({n} + 1)", now, env2, name))
             lines += [f"if {was} and {now} and not {inside}:", f"    {out} = True"]
         low.depth -= 1
         return cards.loop(var, [f"if {low.helper(env2, lines, out)}:"] + _indent(body))

@@ -307,6 +307,7 @@ def _bodies(low) -> str:
     phases = _phase_bodies(low)
     low.depth = low.max_depth
     flow = turnorder.flow_start(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    _check_called(low)
     try:  # every phase written where it runs (one function for numba to compile: a function per phase
         # made LLVM optimise and emit each phase again in every caller; see tools/kernel_compile.py)
         flow = _inline_phases(low, phases, flow, frozenset())
@@ -324,8 +325,10 @@ def _bodies(low) -> str:
 
 
 def _phase_bodies(low) -> dict:
-    """Each phase's name -> (parameter names, body lines)."""
-    out = {}
+    """Each phase's name -> (parameter names, body lines). A phase that does not type is left out
+    (its NotTyped kept in ``low.failed_phases``): :func:`_check_called` raises it when a rule calls it
+    (a phase only an option's branch not taken calls is not needed)."""
+    out, low.failed_phases = {}, {}
     for name, (params, steps) in low.phases.items():
         env = {}
         args = []
@@ -334,8 +337,18 @@ def _phase_bodies(low) -> dict:
             env[p] = (v, INT)
             args.append(v)
         low.depth = low.max_depth  # each phase its own rows of TMP: a phase runs inside another's loops
-        out[name] = (args, _memo(low.block(steps, env, f"phases.{low.phase_key[name]}"), low.memo_slot))
+        try:
+            out[name] = (args, _memo(low.block(steps, env, f"phases.{low.phase_key[name]}"), low.memo_slot))
+        except NotTyped as exc:
+            low.failed_phases[name] = exc
     return out
+
+
+def _check_called(low) -> None:
+    """The NotTyped of the first phase that does not type and that a lowered rule calls."""
+    for name, exc in low.failed_phases.items():
+        if name in low.needed_phases:
+            raise exc
 
 
 def _score_lines(low) -> list:
@@ -384,6 +397,7 @@ def _step_bodies(low) -> str:
     phases = _phase_bodies(low)
     low.depth = low.max_depth
     flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    _check_called(low)
     arrays = [a for a in STATE_ARGS if a != "NP"]
     body = [f"{a} = raw({a})" for a in arrays] + _inline_phases(low, phases, flow, frozenset())
     out = ["@njit(cache=True, boundscheck=False)", f"def steps({', '.join(STATE_ARGS)}):"] + _indent(body) + [""]

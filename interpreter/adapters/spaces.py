@@ -437,9 +437,10 @@ class Spaces:
         ``done``, which is the set picked so far (``VERB NAME ...``). Raises RulebookError when
         out of range or ``done`` is not legal now."""
         text = self.action_text(int(action_id))
-        if action_id == self._done:
+        instr = self._set_instr(state, seat)
+        if action_id == self._done and instr is not None:  # (outside a set choice, a spec's own "done" option)
             for a in state.legal_actions(seat):
-                if self._pick_kind(a.text, self._set_instr(state, seat)) == DONE:
+                if self._pick_kind(a.text, instr) == DONE:
                     return a.text
             raise RulebookError("done is not legal now: the cards picked do not form a set yet")
         return text

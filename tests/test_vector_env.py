@@ -3,8 +3,6 @@ the PettingZoo environment for the same seeds and ids, its tensor equal to Space
 it is filled, and its refusals. Needs numba and pettingzoo (the test extra)."""
 from __future__ import annotations
 
-import importlib
-import os
 from pathlib import Path
 
 import numpy as np
@@ -12,17 +10,9 @@ import pytest
 
 from interpreter import load_game
 from interpreter.errors import RulebookError
+from test_adapters import _need  # (skips a missing extra outside CI, fails in CI)
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
-
-
-def _need(module):
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"{module} is not installed (pip install -e '.[research,fast]')")
 
 
 @pytest.mark.parametrize("spec,n,steps", [("oh_hell", 3, 400), ("witches_of_blackmore", 3, 150),

@@ -291,16 +291,23 @@ def os_python_games(pyspiel, game, seed: int, budget: float) -> tuple:
     games = decisions = 0
     start = cpu()
     while cpu() - start < budget or games < 2:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
+        decisions += _os_random_game(game, rng)
         games += 1
     return cpu() - start, games, decisions
+
+
+def _os_random_game(game, rng) -> int:
+    """One game of OpenSpiel's ``game`` between random players (chance outcomes drawn uniformly
+    by ``rng``), as a user's Python loop plays it; returns its number of decisions."""
+    state, decisions = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions
 
 
 def os_cpp_games(pyspiel, game, seed: int, budget: float) -> tuple:
@@ -422,15 +429,7 @@ def one_game_loops(game, pyspiel=None, os_game=None) -> dict:
         return play
 
     def openspiel_game(seed, rng):  # as os_python_games, one game
-        state, decisions = os_game.new_initial_state(), 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-        return decisions
+        return _os_random_game(os_game, rng)
     loops = {"apply(a)": kernel(False), "apply(a, p)": kernel(True)}
     if os_game is not None:
         loops["openspiel"] = openspiel_game

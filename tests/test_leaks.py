@@ -243,7 +243,8 @@ def _all_modules(spec) -> dict:
 
 
 # A whole game of some specs is thousands of actions (Ligretto to 99 points): one round here.
-QUICK = {"ligretto_classic": {"rounds": 1}, "president": {"rounds": 1}}
+QUICK = {"ligretto_classic": {"rounds": 1}, "president": {"rounds": 1}, "contract_rummy": {"deals": 1},
+         "canasta": {"max_hands": 1}}
 
 
 def _quick(spec) -> dict:

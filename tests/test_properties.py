@@ -76,7 +76,8 @@ def pairwise_cover(lists) -> list:
 CASES = [(spec, options) for spec in SPECS for options in option_combinations(spec)]
 _GAMES = {}
 # Long games played shorter here (their full length is simulated elsewhere): spec stem -> options.
-BOUNDED = {"ligretto": {"rounds": 2}, "ligretto_classic": {"rounds": 1}, "president": {"rounds": 2}}
+BOUNDED = {"ligretto": {"rounds": 2}, "ligretto_classic": {"rounds": 1}, "president": {"rounds": 2},
+           "contract_rummy": {"deals": 1}, "canasta": {"max_hands": 1}}
 
 
 def game_for(spec, options):

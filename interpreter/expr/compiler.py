@@ -327,8 +327,8 @@ class Compiler(CallsMixin):
         n = self.names
         if name not in n.card_attrs and name not in CARD_BUILTIN_ATTRS and name not in n.player_vars \
                 and name not in n.player_zones:
-            attrs = sorted(n.card_attrs | set(CARD_BUILTIN_ATTRS))
-            pnames = sorted(set(n.player_vars) | set(n.player_zones))
+            attrs = sorted(map(str, n.card_attrs | set(CARD_BUILTIN_ATTRS)))
+            pnames = sorted(map(str, set(n.player_vars) | set(n.player_zones)))  # (a YAML key may be a number)
             close = difflib.get_close_matches(name, attrs + pnames, n=3, cutoff=0.7)
             raise ExprNameError(f"no card attribute, player variable or player zone is named {name!r}",
                                 (f"did you mean {' or '.join(repr(c) for c in close)}? " if close else "")

@@ -16,5 +16,6 @@ _TEMPLATE = re.compile(r"\{([^{}]*)\}")
 
 def _did_you_mean(name: str, known) -> str:
     """``"did you mean 'x'? "`` for the names of ``known`` close to ``name`` (a typo), else ``""``."""
-    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.7)
+    # (str: a YAML key may be a number, and a number is nobody's typo to compare)
+    close = difflib.get_close_matches(str(name), sorted(map(str, known)), n=3, cutoff=0.7)
     return f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""

@@ -20,7 +20,7 @@ SPECS = Path(__file__).resolve().parents[1] / "specs"
 # options that shorten a game (its rules unchanged): one round, one hand, a low target
 SHORT = {"hearts": {"target": 1}, "ligretto": {"rounds": 1}, "ligretto_classic": {"rounds": 1},
          "president": {"rounds": 1}, "queen_of_scots": {"target_score": 100}, "rummy_500": {"max_hands": 1},
-         "spades": {"max_hands": 1}}
+         "spades": {"max_hands": 1}, "canasta": {"max_hands": 1}, "contract_rummy": {"deals": 1}}
 # left out of the suite for its cost (one game of 4-player board Ligretto, one round: 124 s of CPU,
 # the 3.2-million-id mask read at every step); it passes: see docs/research.md, "OpenSpiel's own tests"
 TOO_SLOW = {("ligretto", 4)}

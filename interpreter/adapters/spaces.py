@@ -437,8 +437,9 @@ class Spaces:
         ``done``, which is the set picked so far (``VERB NAME ...``). Raises RulebookError when
         out of range or ``done`` is not legal now."""
         text = self.action_text(int(action_id))
-        instr = self._set_instr(state, seat)
-        if action_id == self._done and instr is not None:  # (outside a set choice, a spec's own "done" option)
+        # (outside a set choice, "done" is a spec's own option: its text as it is)
+        instr = self._set_instr(state, seat) if action_id == self._done else None
+        if instr is not None:
             for a in state.legal_actions(seat):
                 if self._pick_kind(a.text, instr) == DONE:
                     return a.text

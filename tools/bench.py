@@ -223,14 +223,16 @@ def midgame(game, seed: int = 3, fraction: float = 0.5) -> State:
     full = game.new_state(PLAYERS, seed=seed)
     n = 0
     while not full.is_terminal():
-        p = full.current_players()[0]
-        full.apply(rng.choice(full.legal_actions(p)))
+        # any seat that may act (in a real-time block every seat may: always the first would leave the
+        # others' cards untouched and the block without end)
+        p = rng.choice(full.current_players())
+        full.apply(rng.choice(full.legal_actions(p)), p)
         n += 1
     rng = random.Random(seed)
     state = game.new_state(PLAYERS, seed=seed)
     for _ in range(int(n * fraction)):
-        p = state.current_players()[0]
-        state.apply(rng.choice(state.legal_actions(p)))
+        p = rng.choice(state.current_players())
+        state.apply(rng.choice(state.legal_actions(p)), p)
     return state
 
 

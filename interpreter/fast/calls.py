@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, listops, melds, setzones, turnorder
+from . import bestmelds, compound, hoist, listops, melds, setzones, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -33,7 +33,7 @@ def _hoist(lines, bound, fresh):
                 pre.append(f"{done[call]} = {call}")
             return done[call]
         out.append(_CALL.sub(swap, ln))
-    return pre, out
+    return pre, hoist.hoist_pure(out, bound, fresh, pre, done)  # (and invariant attribute reads: fast/hoist.py)
 
 
 # calls that read the state without changing it: a line calling nothing else can share the values
@@ -144,8 +144,11 @@ class Calls:
             idx = f"ZN[{r}] - 1" if last else "0"
             return f"(Z[{r}, {idx}] if ZN[{r}] > 0 else NULL)", lst.elem
         v, acc, got = self.fresh("v"), self.fresh("t"), self.fresh("t")
-        keep = [f"{acc} = {v}"] if last else [f"if not {got}:", f"    {acc} = {v}", f"    {got} = True"]
-        return self.helper(env, [f"{acc} = NULL", f"{got} = False"] + lst.loop(v, keep), acc), lst.elem
+        loop = None if last else lst.loop(v, [f"{acc} = {v}", "break"])  # (one loop: stop at the first)
+        if loop is None or sum(bool(re.match(r"\s*(for|while) ", ln)) for ln in loop) != 1:
+            keep = [f"{acc} = {v}"] if last else [f"if not {got}:", f"    {acc} = {v}", f"    {got} = True"]
+            loop = lst.loop(v, keep)
+        return self.helper(env, [f"{acc} = NULL", f"{got} = False"] + loop, acc), lst.elem
 
     def call_first(self, args, env):
         return self._first_last(args, env, False)

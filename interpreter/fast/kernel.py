@@ -117,6 +117,7 @@ class Kernel:
             raise ValueError(f"{num_players} players: the game takes {game.min_players}..{game.max_players}")
         state = state_arrays(game, info, num_players, BATCH + 1)
         zinit, zninit, gvinit, pvinit = (state[k].copy() for k in ("Z", "ZN", "GV", "PV"))
+        zinit = zinit[:, :max(1, int(zninit.max()))].copy()  # (the columns a game starts with: see new_game)
         from .typepass import RI_MAX_ACTIONS, STATE_ARGS
         from .prebuilt import prepare_batch_address
         scores = np.zeros((n_games, num_players), dtype=np.int64)

@@ -190,8 +190,12 @@ def prepare_batch(RG, first_seed, nb, NP, E, KEYS, KL, G, KT, ROWOF, GROUPS, ORD
 @njit(cache=True)
 def new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, seed):
     """The position before the flow runs: every card in the initial zone, variables at their
-    defaults, no marks."""
-    Z[:, :] = ZINIT
+    defaults, no marks. ``ZINIT`` may be narrower than ``Z`` (the driver's holds only the columns
+    the initial zones fill, see ``Kernel.run``): the columns past it keep what the last game left,
+    which nothing reads (a row is read up to its length ``ZN[r]``, a list variable's rows up to
+    its first row's), and copying ``Z``'s whole width (512 columns when the spec has a list
+    variable) was a large part of a short game's time."""
+    Z[:, :ZINIT.shape[1]] = ZINIT
     ZN[:] = ZNINIT
     GV[:] = GVINIT
     PV[:, :] = PVINIT

@@ -35,6 +35,8 @@ from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped
 
 _STEPS: dict = {}
 _new_tuple = tuple.__new__
+_new_object = object.__new__
+_RI, _OPT, _TMP = STATE_ARGS.index("RI"), STATE_ARGS.index("OPT"), STATE_ARGS.index("TMP")
 _NOTHING = object()  # no Action offered since the last move (None is not: apply(None) must be checked)
 
 
@@ -70,9 +72,8 @@ class StepKernel:
                 self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names, NULL),
                                                        site["tuple_row"])
                 text = None  # bound to a state's TMP by FastState (see texts_for)
-            elif site["cards"] and not site["modes"]:
-                def text(v, m, plain=[f"{verb} {name}" for name in names]):
-                    return plain[v]
+            elif site["cards"] and not site["modes"]:  # a C call, no Python frame: dict.get(card, mode)
+                text = {v: f"{verb} {name}" for v, name in enumerate(names)}.get
             elif site["cards"]:
                 plain = [f"{verb} {name}" for name in names]
                 moded: dict = {}
@@ -99,6 +100,18 @@ class StepKernel:
                     return verb if v == NULL else inner(v, m)
             self.text_of.append(text)
         self._start: dict = {}
+        self.steps = self._entry()
+
+    def _entry(self):
+        """The compiled generator of the module without numba's dispatch (which types every one of
+        the 17 arrays at each call): the one compiled overload's entry point, or the dispatcher
+        itself when there is not exactly one."""
+        steps = self.module.steps
+        overloads = getattr(steps, "overloads", None) or {}
+        if len(overloads) == 1:
+            (compiled,) = overloads.values()
+            return getattr(compiled, "entry_point", None) or steps
+        return steps
 
     def texts_for(self, tmp) -> list:
         """Each site's option text maker ``text(value, mode)`` for a state whose TMP array is
@@ -123,8 +136,9 @@ class StepKernel:
         count; the card attribute table is shared (nothing writes it)."""
         tpl = self._start.get(num_players)
         if tpl is None:
-            tpl = self._start[num_players] = state_arrays(self.game, self.info, num_players, 1)
-        return [tpl[k] if k in ("ATTR", "NP") else tpl[k].copy() for k in STATE_ARGS]
+            arrays = state_arrays(self.game, self.info, num_players, 1)
+            tpl = self._start[num_players] = [(arrays[k], k not in ("ATTR", "NP")) for k in STATE_ARGS]
+        return [a.copy() if copy else a for a, copy in tpl]
 
 
 def step_kernel_for(game) -> StepKernel:
@@ -140,6 +154,14 @@ def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
     """A new :class:`FastState` at the first decision. Raises :class:`RulebookError` saying why
     when the spec (with its options) does not run in the kernel, or for a player count outside
     the spec's range."""
+    hit = _STEPS.get(id(game))  # the usual case, a game already built, checked in a few tests
+    if hit is not None and hit[0] is game and num_players.__class__ is int and seed.__class__ is int \
+            and game.min_players <= num_players <= game.max_players and -(2 ** 63) < seed < 2 ** 63 \
+            and hit[1].__class__ is StepKernel:
+        state = FastState(hit[1], num_players, seed)
+        if state._over and state.RI[RI_ERROR] != 0:
+            _stopped_at_start(game, state, num_players, seed)
+        return state
     if isinstance(num_players, bool) or not isinstance(num_players, int):
         raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
     if not game.min_players <= num_players <= game.max_players:
@@ -153,10 +175,16 @@ def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
         raise RulebookError(f"the fast step API cannot run this game: {exc}. Use new_state(..., fast=False).") from None
     state = FastState(kernel, num_players, seed)
     if state.is_terminal() and state.RI[RI_ERROR] != 0:  # the rules stop before the first choice
-        game.new_state(num_players, seed=seed)  # raises the step API's error, with where and why
-        raise RulebookError(f"the kernel stopped the game at its start (code {int(state.RI[RI_ERROR])}) where the "
-                            f"step API plays on: use new_state(..., fast=False)")
+        _stopped_at_start(game, state, num_players, seed)
     return state
+
+
+def _stopped_at_start(game, state, num_players: int, seed: int) -> None:
+    """The rules stopped the kernel's game before its first choice: raise the step API's error
+    (with where and why), or say the kernel stopped where the step API plays on."""
+    game.new_state(num_players, seed=seed)  # raises the step API's error, with where and why
+    raise RulebookError(f"the kernel stopped the game at its start (code {int(state.RI[RI_ERROR])}) where the "
+                        f"step API plays on: use new_state(..., fast=False)")
 
 
 class FastActions(Sequence):
@@ -230,24 +258,25 @@ class FastState:
     the :class:`Action` of every move, in order (a simultaneous choice's in the order they came)."""
 
     __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "gen", "records", "_move", "_ri",
-                 "_vals", "_mods", "_seat", "_n", "_textf", "_texts", "_offer", "_over", "_sim")
+                 "_vals", "_mods", "_seat", "_n", "_textf", "_texts", "_offer", "_over", "_sim", "_limit")
 
     def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0):
         self.kernel, self.game, self.num_players, self.seed = kernel, kernel.game, num_players, seed
-        self.arrays = kernel.start_arrays(num_players)
-        self.RI = self.arrays[STATE_ARGS.index("RI")]
-        self.RI[0] = seed
+        self.arrays = arrays = kernel.start_arrays(num_players)
+        self.RI = arrays[_RI]
         # memoryviews: reading and writing single numbers through them is cheaper than numpy's
         self._ri = memoryview(self.RI)
-        opt = self.arrays[STATE_ARGS.index("OPT")]
+        self._ri[0] = seed
+        opt = arrays[_OPT]
         self._vals, self._mods = memoryview(opt[0]), memoryview(opt[1])
         self.records = []
+        self._limit = self.game.max_actions
         self._move = 0
         self._offer = _NOTHING  # the last Action the legal actions built (applied without a check)
         self._over = False
         self._sim = None  # at a simultaneous choice: see _simultaneous
-        self._texts = kernel.texts_for(self.arrays[STATE_ARGS.index("TMP")])
-        self.gen = kernel.module.steps(*self.arrays)
+        self._texts = kernel.texts_for(arrays[_TMP])
+        self.gen = kernel.steps(*self.arrays)
         self._advance()
 
     def _advance(self) -> None:
@@ -318,10 +347,14 @@ class FastState:
         """The legal actions (a sequence of :class:`Action`, as the State's: same texts, same
         order) of ``player`` (default: the first player to choose, as the State's); empty for
         anyone else."""
-        if self._sim is None:  # a turn (the hot path)
+        if self._sim is None:  # a turn (the hot path: FastActions made without a call to __init__)
             if self._over or (player is not None and player != self._seat):
                 return []
-            return FastActions(self, self._n)
+            actions = _new_object(FastActions)
+            actions.state = self
+            actions.move = self._move
+            actions.n = self._n
+            return actions
         if player is None:  # as the State: the first seat still to choose
             waiting = self.current_players()
             if not waiting:
@@ -346,7 +379,7 @@ class FastState:
         if action is not self._offer or sim is not None or \
                 (player is not None and (player.__class__ is not int or player != self._seat)):
             action = self._check(action, player)
-        if len(self.records) >= self.game.max_actions:
+        if len(self.records) >= self._limit:
             self._too_long(action)
         self._offer = _NOTHING
         self.records.append(action)

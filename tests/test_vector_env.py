@@ -16,7 +16,7 @@ SPECS = Path(__file__).resolve().parents[1] / "specs"
 
 
 @pytest.mark.parametrize("spec,n,steps", [("oh_hell", 3, 400), ("witches_of_blackmore", 3, 150),
-                                          ("ligretto_classic", 2, 300)])
+                                          ("ligretto_classic", 2, 300), ("go_fish", 2, 200)])
 def test_batch_plays_the_games_of_single_environments(spec, n, steps):
     """Each game of the batch, stepped by the same ids as a RulebookAECEnv of the same seed, has the
     same seat to act, the same mask, the same rewards when it ends, and the same observation

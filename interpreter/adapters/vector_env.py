@@ -68,15 +68,22 @@ class VectorEnv:
         if self.spaces.set_modes:
             raise RulebookError(f"{self.game.name}: the vectorised environment does not run set choices "
                                 f"(the kernel does not); use the PettingZoo environment")
-        from ..fast.steps import fast_state
-        fast_state(self.game, players, seed)  # raises RulebookError saying why the kernel cannot run it
-        from ..fast.steps import step_kernel_for
+        from ..fast.steps import fast_state, step_kernel_for
         from ..fast.typepass import STATE_ARGS
-        self._kernel = step_kernel_for(self.game)
+        fast_state(self.game, players, seed)  # raises RulebookError saying why the kernel cannot run it
+        self._fast_state = fast_state
+        self._kernel = kernel = step_kernel_for(self.game)
         self._iloc, self._izn = STATE_ARGS.index("LOC"), STATE_ARGS.index("ZN")
         self._igv, self._ipv = STATE_ARGS.index("GV"), STATE_ARGS.index("PV")
+        self._iopt = STATE_ARGS.index("OPT")
+        # every game plays in rows of these: its options (OPT) and what the tensor reads, read for the
+        # whole batch at once
+        start = kernel.start_arrays(players)
+        self._batch = {k: np.zeros((num_envs,) + start[k].shape, dtype=start[k].dtype)
+                       for k in (self._iopt, self._iloc, self._izn, self._igv, self._ipv)}
         self.observations = observations
         self._ids: dict = {}  # action text -> id (Spaces' look-up, kept)
+        self._table = IdTable(kernel, self._id_of)
         self._layout()
         self._first_seed = seed
         self.states = []
@@ -142,16 +149,17 @@ class VectorEnv:
         self.filled = filled
 
     # -- play ---------------------------------------------------------------------------------------
-    def _new(self):
+    def _new(self, i: int):
+        """A new game (the next seed) in slot ``i``, playing in row ``i`` of the batch arrays."""
         seed = self._next_seed
         self._next_seed += 1
-        return self.game.new_state(self.num_players, seed=seed, fast=True)
+        return self._fast_state(self.game, self.num_players, seed, {k: b[i] for k, b in self._batch.items()})
 
     def reset(self, seed: int | None = None):
         """Start ``num_envs`` new games (seeds ``seed``, ``seed + 1``...; default: the constructor's
         ``seed``). Returns ``(obs, mask, seat)`` (see the module doc)."""
         self._next_seed = self._first_seed if seed is None else int(seed)
-        self.states = [self._new() for _ in range(self.num_envs)]
+        self.states = [self._new(i) for i in range(self.num_envs)]
         self._last = [-1] * self.num_envs  # the seat that acted last (the real-time schedule)
         self.seeds = [s.seed for s in self.states]
         return self._observe()
@@ -164,28 +172,50 @@ class VectorEnv:
         last = self._last[i]
         return min(current, key=lambda p: (p - last - 1) % self.num_players)
 
+    def _id_of(self, text: str) -> int:
+        """The action id of ``text`` (kept once looked up); raises RulebookError if it has none."""
+        k = self._ids.get(text)
+        if k is None:
+            k = self.spaces.ids.get(text)
+            if k is None:
+                self.spaces.action_id(text)  # raises: the text has no id
+            self._ids[text] = k
+        return k
+
     def _observe(self):
-        n_envs, ids = self.num_envs, self._ids
-        mask = np.zeros((n_envs, self.spaces.num_actions), dtype=np.int8)
+        """Seats, masks and (for :meth:`step`) each option's id: ``_optid[i, j]`` is the id of
+        option ``j`` of game ``i`` (-1 past its options). Games at a turn are looked up for the
+        whole batch in the id table (:class:`IdTable`), from the kernel's option rows; games at a
+        simultaneous choice or at a choice whose texts read other rows (pairs) through their
+        legal actions' texts."""
+        n_envs, site_of = self.num_envs, self._table.site_of
         seats = np.zeros(n_envs, dtype=np.int64)
-        self._legal = legal = []
-        get = self.spaces.ids.get
+        counts = np.zeros(n_envs, dtype=np.int64)
+        sites = np.full(n_envs, -1, dtype=np.int64)
+        slow = {}
         for i, st in enumerate(self.states):
-            seat = self._seat(i)
-            seats[i] = seat
-            by_id = {}
-            for a in st.legal_actions(seat):
-                t = a.text
-                k = ids.get(t)
-                if k is None:
-                    k = get(t)
-                    if k is None:
-                        self.spaces.action_id(t)  # raises: the text has no id
-                    ids[t] = k
-                by_id[k] = a.index
-            legal.append(by_id)
-            mask[i, list(by_id)] = 1
-        self._seats = seats
+            site = site_of.get(id(st._textf)) if st._sim is None else None
+            if site is not None:
+                seats[i], counts[i], sites[i] = st._seat, st._n, site
+                continue
+            seat = seats[i] = self._seat(i)
+            slow[i] = [(a.index, self._id_of(a.text)) for a in st.legal_actions(seat)]
+            counts[i] = len(slow[i])
+        width = max(int(counts.max()), 1)
+        optid = np.full((n_envs, width), -1, dtype=np.int64)
+        fast = np.flatnonzero(sites >= 0)
+        if fast.size:
+            opt = self._batch[self._iopt]
+            env, j = np.nonzero(np.arange(width) < counts[fast, None])
+            rows = fast[env]
+            optid[rows, j] = self._table.ids(sites[rows], opt[rows, 0, j], opt[rows, 1, j])
+        for i, pairs in slow.items():
+            for j, k in pairs:
+                optid[i, j] = k
+        mask = np.zeros((n_envs, self.spaces.num_actions), dtype=np.int8)
+        env, j = np.nonzero(optid >= 0)
+        mask[env, optid[env, j]] = 1
+        self._optid, self._seats = optid, seats
         return (self._tensor(seats) if self.observations else None), mask, seats
 
     def step(self, actions):
@@ -197,27 +227,33 @@ class VectorEnv:
             raise RulebookError(f"step takes one action id per game: {self.num_envs}, not {actions.shape[0]}")
         if not self.states:
             raise RulebookError("call reset() before step()")
-        picks = []
-        for i, by_id in enumerate(self._legal):
-            k = by_id.get(int(actions[i]))
-            if k is None:
-                raise RulebookError(f"game {i}: action id {int(actions[i])} is not legal for seat {int(self._seats[i])} "
-                                    f"now; the legal ids are the 1s of mask[{i}] ({len(by_id)} of them)")
-            picks.append(k)
+        optid = self._optid
+        match = optid == actions[:, None]
+        legal = match.any(axis=1)
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise RulebookError(f"game {i}: action id {int(actions[i])} is not legal for seat {int(self._seats[i])} "
+                                f"now; the legal ids are the 1s of mask[{i}] ({int((optid[i] >= 0).sum())} of them)")
+        width = optid.shape[1]
+        picks = (width - 1 - match[:, ::-1].argmax(axis=1)).tolist()  # the last option of that id
+        seats = self._seats.tolist()
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=bool)
         for i, st in enumerate(self.states):
-            seat = int(self._seats[i])
-            st.apply(picks[i], seat)
+            seat = seats[i]
+            if st._sim is None:  # the Action just listed: apply's two-test check
+                st.apply(st.legal_actions(seat)[picks[i]], seat)
+            else:
+                st.apply(picks[i], seat)
             self._last[i] = seat
-            if st.is_terminal():
+            if st._over:
                 done[i] = True
                 if self.reward_kind == "win":
                     winners = st.winners()
                     rewards[i, winners] = 1.0 / len(winners)
                 else:
                     rewards[i] = [float(s or 0) for s in st.scores()]
-                self.states[i] = self._new()
+                self.states[i] = self._new(i)
                 self._last[i] = -1
                 self.seeds[i] = self.states[i].seed
         obs, mask, seats = self._observe()
@@ -233,8 +269,7 @@ class VectorEnv:
         flat_out = out.reshape(-1)
         everyone = np.arange(n_envs)
         # zones: each card in play (LOC: its row), counted in its place if the seat sees that row
-        loc = np.stack([st.arrays[self._iloc] for st in states])  # (N, cards)
-        zn = np.stack([st.arrays[self._izn] for st in states])  # (N, rows)
+        loc, zn = self._batch[self._iloc], self._batch[self._izn]  # (N, cards), (N, rows): the games' rows
         place, seen = self._place_of[seats], self._visible[seats]  # (N, rows)
         env, card = np.nonzero(loc >= 0)
         row = loc[env, card]
@@ -247,11 +282,11 @@ class VectorEnv:
         flat = env * size + self._starts["sizes"] + place[env, row]
         flat_out += np.bincount(flat, weights=zn[env, row], minlength=n_envs * size)
         # variables: game variables, then each relative seat's player variables
-        gv = np.stack([st.arrays[self._igv] for st in states])  # (N, slots)
+        gv = self._batch[self._igv]  # (N, slots)
         for slot, off, kind, index, card_var in self._vars["v"]:
             self._put(out, self._starts["game_vars"] + off, gv[:, slot], kind, index, card_var)
         if self._vars["p"]:
-            pv = np.stack([st.arrays[self._ipv] for st in states])  # (N, seats, slots)
+            pv = self._batch[self._ipv]  # (N, seats, slots)
             psize = self.spaces._psize
             for rel in range(n):
                 rows = pv[everyone, (seats + rel) % n]
@@ -289,3 +324,60 @@ class VectorEnv:
             j = index.get(word) if word is not None else None
             if j is not None:
                 out[values == v, at + j] = 1
+
+
+class IdTable:
+    """Action ids of the kernel's options, looked up for a whole batch in NumPy: an option is
+    ``(site, value, mode)`` (the choice site the kernel yields and the option's two numbers in
+    the OPT rows), its text is the step kernel's text maker of that site (the same text the
+    legal actions carry), its id the Spaces' id of that text (``id_of``). Each option seen is
+    made into text once, then kept in sorted arrays by a 64-bit hash of the three numbers, each
+    hit checked against the three numbers themselves. ``site_of``: {id of a site's text maker:
+    site} for the sites whose text depends on the option alone (not on other rows: a site whose
+    options are pairs, or a set choice, is not in it and is looked up through the texts)."""
+
+    def __init__(self, kernel, id_of):
+        self.text_of, self.id_of = kernel.text_of, id_of
+        self.site_of = {id(f): s for s, f in enumerate(kernel.text_of)
+                        if f is not None and s not in kernel.tuple_sites}
+        self.hashes = np.zeros(0, dtype=np.uint64)
+        self.cols = np.zeros((3, 0), dtype=np.int64)  # site, value, mode of each entry, in hash order
+        self.id = np.zeros(0, dtype=np.int64)
+
+    @staticmethod
+    def _hash(site, value, mode):
+        with np.errstate(over="ignore"):
+            h = site.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+            h ^= value.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
+            h ^= mode.astype(np.uint64) * np.uint64(0x165667B19E3779F9)
+        return h
+
+    def ids(self, site, value, mode) -> np.ndarray:
+        """``int64[k]``: the ids of the options ``(site[j], value[j], mode[j])`` (three int64[k]).
+        Raises RulebookError for an option whose text has no id."""
+        h = self._hash(site, value, mode)
+        out = np.full(h.shape[0], -1, dtype=np.int64)
+        if self.hashes.size:
+            pos = np.minimum(np.searchsorted(self.hashes, h), self.hashes.size - 1)
+            c = self.cols
+            hit = (self.hashes[pos] == h) & (c[0, pos] == site) & (c[1, pos] == value) & (c[2, pos] == mode)
+            out[hit] = self.id[pos[hit]]
+        miss = np.flatnonzero(out < 0)
+        if miss.size:
+            new = {}
+            for j in miss.tolist():
+                key = (int(site[j]), int(value[j]), int(mode[j]))
+                k = new.get(key)
+                if k is None:
+                    k = new[key] = self.id_of(self.text_of[key[0]](key[1], key[2]))
+                out[j] = k
+            self._add(new)
+        return out
+
+    def _add(self, new: dict) -> None:
+        keys = np.array(list(new), dtype=np.int64).reshape(-1, 3).T
+        hashes = np.concatenate([self.hashes, self._hash(keys[0], keys[1], keys[2])])
+        cols = np.concatenate([self.cols, keys], axis=1)
+        ids = np.concatenate([self.id, np.array(list(new.values()), dtype=np.int64)])
+        order = np.argsort(hashes, kind="stable")
+        self.hashes, self.cols, self.id = hashes[order], cols[:, order], ids[order]

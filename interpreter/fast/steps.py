@@ -131,14 +131,25 @@ class StepKernel:
             out[site] = text
         return out
 
-    def start_arrays(self, num_players: int) -> list:
+    def start_arrays(self, num_players: int, into: dict | None = None) -> list:
         """Fresh arrays of a game's start (in STATE_ARGS order), copied from a template per player
-        count; the card attribute table is shared (nothing writes it)."""
+        count; the card attribute table is shared (nothing writes it). ``into``: {index in
+        STATE_ARGS: an array of the template's shape and dtype, C-contiguous (a row of a batch's
+        array)} to copy the start into and use instead of a new array (the vectorised environment
+        reads every game's options and zones from one array)."""
         tpl = self._start.get(num_players)
         if tpl is None:
             arrays = state_arrays(self.game, self.info, num_players, 1)
             tpl = self._start[num_players] = [(arrays[k], k not in ("ATTR", "NP")) for k in STATE_ARGS]
-        return [a.copy() if copy else a for a, copy in tpl]
+        if not into:
+            return [a.copy() if copy else a for a, copy in tpl]
+        out = [a if not copy or k in into else a.copy() for k, (a, copy) in enumerate(tpl)]
+        for k, target in into.items():
+            if target.shape != out[k].shape or target.dtype != out[k].dtype or not target.flags.c_contiguous:
+                raise ValueError(f"start_arrays: {STATE_ARGS[k]} must be C-contiguous {out[k].dtype}{out[k].shape}")
+            target[...] = out[k]
+            out[k] = target
+        return out
 
 
 def step_kernel_for(game) -> StepKernel:
@@ -150,15 +161,15 @@ def step_kernel_for(game) -> StepKernel:
     return built_once(_STEPS, game, build)
 
 
-def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
-    """A new :class:`FastState` at the first decision. Raises :class:`RulebookError` saying why
-    when the spec (with its options) does not run in the kernel, or for a player count outside
-    the spec's range."""
+def fast_state(game, num_players: int, seed: int = 0, into: dict | None = None) -> "FastState":
+    """A new :class:`FastState` at the first decision (``into``: arrays to play in, see
+    :meth:`StepKernel.start_arrays`). Raises :class:`RulebookError` saying why when the spec (with
+    its options) does not run in the kernel, or for a player count outside the spec's range."""
     hit = _STEPS.get(id(game))  # the usual case, a game already built, checked in a few tests
     if hit is not None and hit[0] is game and num_players.__class__ is int and seed.__class__ is int \
             and game.min_players <= num_players <= game.max_players and -(2 ** 63) < seed < 2 ** 63 \
             and hit[1].__class__ is StepKernel:
-        state = FastState(hit[1], num_players, seed)
+        state = FastState(hit[1], num_players, seed, into)
         if state._over and state.RI[RI_ERROR] != 0:
             _stopped_at_start(game, state, num_players, seed)
         return state
@@ -173,7 +184,7 @@ def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
         kernel = step_kernel_for(game)
     except NotTyped as exc:
         raise RulebookError(f"the fast step API cannot run this game: {exc}. Use new_state(..., fast=False).") from None
-    state = FastState(kernel, num_players, seed)
+    state = FastState(kernel, num_players, seed, into)
     if state.is_terminal() and state.RI[RI_ERROR] != 0:  # the rules stop before the first choice
         _stopped_at_start(game, state, num_players, seed)
     return state
@@ -255,14 +266,15 @@ class SeatActions(FastActions):
 class FastState:
     """One game run by the step kernel (see the module's docstring). Create it with
     ``game.new_state(num_players, seed=..., fast=True)`` or :func:`fast_state`. ``records`` holds
-    the :class:`Action` of every move, in order (a simultaneous choice's in the order they came)."""
+    the :class:`Action` of every move, in order (a simultaneous choice's in the order they came).
+    ``into``: arrays to play in (see :meth:`StepKernel.start_arrays`)."""
 
     __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "gen", "records", "_move", "_ri",
                  "_vals", "_mods", "_seat", "_n", "_textf", "_texts", "_offer", "_over", "_sim", "_limit")
 
-    def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0):
+    def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0, into: dict | None = None):
         self.kernel, self.game, self.num_players, self.seed = kernel, kernel.game, num_players, seed
-        self.arrays = arrays = kernel.start_arrays(num_players)
+        self.arrays = arrays = kernel.start_arrays(num_players, into)
         self.RI = arrays[_RI]
         # memoryviews: reading and writing single numbers through them is cheaper than numpy's
         self._ri = memoryview(self.RI)

@@ -265,3 +265,38 @@ def test_real_time_is_the_states_action_by_action():
         assert fast.scores() == slow.scores()
     with pytest.raises(IllegalAction):
         game.new_state(3, seed=1, fast=True).apply("flip")  # several seats may act: say which
+
+
+NO_CHOICE = """name: No choice
+players: {min: 2, max: 2}
+cards:
+  - each: {rank: "range(1, 9)"}
+    name: "c{rank}"
+zones:
+  deck: {visibility: hidden, initial: all}
+  hand: {per_player: true, visibility: owner}
+player_variables: {score: 0}
+flow:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 2}
+  - add: {"players[0].score": "players[0].hand[0].rank"}
+"""
+
+
+def test_a_flow_with_no_choice_is_over_at_the_start_as_the_states(tmp_path):
+    """A flow that asks no choice compiles to a plain function, not a generator: the FastState
+    was a TypeError ("'NoneType' object is not an iterator"); it is now over at the start with the
+    State's scores and winners, and the vectorised environment says there is nothing to step."""
+    path = tmp_path / "no_choice.yaml"
+    path.write_text(NO_CHOICE)
+    game = load_game(path)
+    for seed in range(5):
+        fast, slow = game.new_state(2, seed=seed, fast=True), game.new_state(2, seed=seed)
+        assert fast.is_terminal() and slow.is_terminal()
+        assert fast.scores() == slow.scores() and fast.scores()[0] > 0 and fast.winners() == slow.winners()
+        assert fast.legal_actions() == [] and fast.current_players() == [] and fast.history == []
+        with pytest.raises(IllegalAction, match="the game is over"):
+            fast.apply(0)
+    from interpreter.adapters.vector_env import VectorEnv
+    with pytest.raises(RulebookError, match="ends before anyone has a choice to make: there is nothing to step"):
+        VectorEnv(game, 2, num_envs=2)

@@ -70,7 +70,9 @@ class VectorEnv:
                                 f"(the kernel does not); use the PettingZoo environment")
         from ..fast.steps import fast_state, step_kernel_for
         from ..fast.typepass import STATE_ARGS
-        fast_state(self.game, players, seed)  # raises RulebookError saying why the kernel cannot run it
+        if fast_state(self.game, players, seed).is_terminal():  # raises RulebookError if the kernel cannot run it
+            raise RulebookError(f"{self.game.name}: the game of seed {seed} ends before anyone has a choice "
+                                f"to make: there is nothing to step")
         self._fast_state = fast_state
         self._kernel = kernel = step_kernel_for(self.game)
         self._iloc, self._izn = STATE_ARGS.index("LOC"), STATE_ARGS.index("ZN")

@@ -288,7 +288,8 @@ class FastState:
         self._over = False
         self._sim = None  # at a simultaneous choice: see _simultaneous
         self._texts = kernel.texts_for(arrays[_TMP])
-        self.gen = kernel.steps(*self.arrays)
+        # a flow with no choice compiles to a plain function: it has played the whole game
+        self.gen = kernel.steps(*self.arrays) or iter(())
         self._advance()
 
     def _advance(self) -> None:

@@ -77,12 +77,14 @@ class VectorEnv:
         self._kernel = kernel = step_kernel_for(self.game)
         self._iloc, self._izn = STATE_ARGS.index("LOC"), STATE_ARGS.index("ZN")
         self._igv, self._ipv = STATE_ARGS.index("GV"), STATE_ARGS.index("PV")
-        self._iopt = STATE_ARGS.index("OPT")
-        # every game plays in rows of these: its options (OPT) and what the tensor reads, read for the
-        # whole batch at once
+        self._iopt, self._itmp = STATE_ARGS.index("OPT"), STATE_ARGS.index("TMP")
+        # every game plays in rows of these: its options (OPT, and TMP where options are pairs) and
+        # what the tensor reads, read for the whole batch at once
         start = kernel.start_arrays(players)
         self._batch = {k: np.zeros((num_envs,) + start[k].shape, dtype=start[k].dtype)
-                       for k in (self._iopt, self._iloc, self._izn, self._igv, self._ipv)}
+                       for k in (self._iopt, self._iloc, self._izn, self._igv, self._ipv)
+                       + ((self._itmp,) if kernel.tuple_sites or any(site.get("simultaneous")
+                                                                       for site in kernel.info["sites"]) else ())}
         self.observations = observations
         self._ids: dict = {}  # action text -> id (Spaces' look-up, kept)
         self._table = IdTable(kernel, self._id_of)
@@ -162,6 +164,7 @@ class VectorEnv:
         ``seed``). Returns ``(obs, mask, seat)`` (see the module doc)."""
         self._next_seed = self._first_seed if seed is None else int(seed)
         self.states = [self._new(i) for i in range(self.num_envs)]
+        self._sites = [self._table.sites_of(st) for st in self.states]
         self._last = [-1] * self.num_envs  # the seat that acted last (the real-time schedule)
         self.seeds = [s.seed for s in self.states]
         return self._observe()
@@ -186,21 +189,28 @@ class VectorEnv:
 
     def _observe(self):
         """Seats, masks and (for :meth:`step`) each option's id: ``_optid[i, j]`` is the id of
-        option ``j`` of game ``i`` (-1 past its options). Games at a turn are looked up for the
-        whole batch in the id table (:class:`IdTable`), from the kernel's option rows; games at a
-        simultaneous choice or at a choice whose texts read other rows (pairs) through their
-        legal actions' texts."""
-        n_envs, site_of = self.num_envs, self._table.site_of
+        option ``j`` of game ``i`` (-1 past its options). The options are read for the whole batch
+        from the kernel's rows (a turn's in OPT, a simultaneous choice's seat's in its TMP rows)
+        and looked up in the id table (:class:`IdTable`); a game whose site the table cannot key
+        (a set choice) through its legal actions' texts."""
+        n_envs, table = self.num_envs, self._table
         seats = np.zeros(n_envs, dtype=np.int64)
         counts = np.zeros(n_envs, dtype=np.int64)
         sites = np.full(n_envs, -1, dtype=np.int64)
+        base = np.full(n_envs, -1, dtype=np.int64)  # a simultaneous choice: its first TMP row, and
+        offset = np.zeros(n_envs, dtype=np.int64)   # where the seat's options start in its rows
         slow = {}
         for i, st in enumerate(self.states):
-            site = site_of.get(id(st._textf)) if st._sim is None else None
-            if site is not None:
+            site = self._sites[i].get(id(st._textf))
+            sim = st._sim
+            if sim is None and site is not None:
                 seats[i], counts[i], sites[i] = st._seat, st._n, site
                 continue
             seat = seats[i] = self._seat(i)
+            if site is not None:
+                _, _, off, n = st._options(seat)
+                counts[i], sites[i], base[i], offset[i] = n, site, sim["base"], off
+                continue
             slow[i] = [(a.index, self._id_of(a.text)) for a in st.legal_actions(seat)]
             counts[i] = len(slow[i])
         width = max(int(counts.max()), 1)
@@ -208,9 +218,20 @@ class VectorEnv:
         fast = np.flatnonzero(sites >= 0)
         if fast.size:
             opt = self._batch[self._iopt]
+            tmp = self._batch.get(self._itmp)
             env, j = np.nonzero(np.arange(width) < counts[fast, None])
             rows = fast[env]
-            optid[rows, j] = self._table.ids(sites[rows], opt[rows, 0, j], opt[rows, 1, j])
+            values, modes = opt[rows, 0, j], opt[rows, 1, j]
+            at = np.flatnonzero(base[rows] >= 0)
+            if at.size:  # simultaneous choices: the seat's options in rows base + 2 and base + 3 of TMP
+                r, col = rows[at], offset[rows[at]] + j[at]
+                values[at], modes[at] = tmp[r, base[r] + 2, col], tmp[r, base[r] + 3, col]
+            keys = table.keys_of(sites[rows], values, modes, lambda at, r, c: tmp[rows[at], r, c])
+            states = self.states
+
+            def text(k):  # option k's text, by its game's text maker (bound to its TMP for pairs)
+                return states[rows[k]]._texts[int(sites[rows[k]])](int(values[k]), int(modes[k]))
+            optid[rows, j] = table.ids(keys, text)
         for i, pairs in slow.items():
             for j, k in pairs:
                 optid[i, j] = k
@@ -256,6 +277,7 @@ class VectorEnv:
                 else:
                     rewards[i] = [float(s or 0) for s in st.scores()]
                 self.states[i] = self._new(i)
+                self._sites[i] = self._table.sites_of(self.states[i])
                 self._last[i] = -1
                 self.seeds[i] = self.states[i].seed
         obs, mask, seats = self._observe()
@@ -329,57 +351,79 @@ class VectorEnv:
 
 
 class IdTable:
-    """Action ids of the kernel's options, looked up for a whole batch in NumPy: an option is
-    ``(site, value, mode)`` (the choice site the kernel yields and the option's two numbers in
-    the OPT rows), its text is the step kernel's text maker of that site (the same text the
-    legal actions carry), its id the Spaces' id of that text (``id_of``). Each option seen is
-    made into text once, then kept in sorted arrays by a 64-bit hash of the three numbers, each
-    hit checked against the three numbers themselves. ``site_of``: {id of a site's text maker:
-    site} for the sites whose text depends on the option alone (not on other rows: a site whose
-    options are pairs, or a set choice, is not in it and is looked up through the texts)."""
+    """Action ids of the kernel's options, looked up for a whole batch in NumPy. An option's key is
+    ``(site, value, mode, parts...)``: the choice site the kernel yields, the option's two numbers in
+    the OPT rows, and for a site whose options are pairs (their parts in rows of TMP, ``value`` a
+    column there) the parts themselves, ``value`` then only telling the optional action (null) from
+    a pair (0). Its text is the step kernel's text maker of that site (the same text the legal
+    actions carry), its id the Spaces' id of that text (``id_of``). Each key seen is made into text
+    once, then kept in arrays sorted by a 64-bit hash of the key, each hit checked against the key
+    itself. ``site_of``: {id of a site's text maker: site} (a state's own makers for pair sites:
+    :meth:`sites_of`); ``parts``: {pair site: (its first TMP row, its number of parts)}; ``width``:
+    the key's width (3 + the most parts)."""
 
     def __init__(self, kernel, id_of):
-        self.text_of, self.id_of = kernel.text_of, id_of
-        self.site_of = {id(f): s for s, f in enumerate(kernel.text_of)
-                        if f is not None and s not in kernel.tuple_sites}
+        from ..fast.lowtypes import NULL
+        self.kernel, self.text_of, self.id_of, self.null = kernel, kernel.text_of, id_of, NULL
+        self.site_of = {id(f): s for s, f in enumerate(kernel.text_of) if f is not None}
+        sites = kernel.info["sites"]
+        self.parts = {s: (row, len(sites[s]["elem"])) for s, (make, row) in kernel.tuple_sites.items()
+                      if make is not None}
+        self.width = 3 + max([k for _, k in self.parts.values()], default=0)
         self.hashes = np.zeros(0, dtype=np.uint64)
-        self.cols = np.zeros((3, 0), dtype=np.int64)  # site, value, mode of each entry, in hash order
+        self.keys = np.zeros((0, self.width), dtype=np.int64)  # in hash order
         self.id = np.zeros(0, dtype=np.int64)
+        mult = np.random.default_rng(0x5EED).integers(1, 2 ** 63, self.width, dtype=np.int64)
+        self.mult = (mult.astype(np.uint64) << np.uint64(1)) | np.uint64(1)  # odd multipliers
 
-    @staticmethod
-    def _hash(site, value, mode):
+    def sites_of(self, state) -> dict:
+        """{id of a text maker: site} for ``state`` (whose pair sites have makers of its own)."""
+        if state._texts is self.text_of:
+            return self.site_of
+        return {id(f): s for s, f in enumerate(state._texts) if s not in self.kernel.tuple_sites or s in self.parts}
+
+    def keys_of(self, site, value, mode, part) -> np.ndarray:
+        """``int64[k, width]``: the keys of options ``(site[j], value[j], mode[j])`` (three
+        int64[k]); for pair sites their parts are ``part(js, row, columns)``: row ``row`` of the TMP
+        of the games of options ``js`` (int64 indices) at ``columns`` (their values)."""
+        keys = np.zeros((site.shape[0], self.width), dtype=np.int64)
+        keys[:, 0], keys[:, 1], keys[:, 2] = site, value, mode
+        for s, (row, count) in self.parts.items():
+            at = np.flatnonzero((site == s) & (value != self.null))
+            keys[at, 1] = 0
+            for k in range(count):
+                keys[at, 3 + k] = part(at, row + k, value[at])
+        return keys
+
+    def _hash(self, keys):
         with np.errstate(over="ignore"):
-            h = site.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
-            h ^= value.astype(np.uint64) * np.uint64(0xC2B2AE3D27D4EB4F)
-            h ^= mode.astype(np.uint64) * np.uint64(0x165667B19E3779F9)
-        return h
+            return np.bitwise_xor.reduce(keys.astype(np.uint64) * self.mult, axis=1)
 
-    def ids(self, site, value, mode) -> np.ndarray:
-        """``int64[k]``: the ids of the options ``(site[j], value[j], mode[j])`` (three int64[k]).
-        Raises RulebookError for an option whose text has no id."""
-        h = self._hash(site, value, mode)
+    def ids(self, keys, text) -> np.ndarray:
+        """``int64[k]``: the ids of the options of ``keys`` (see :meth:`keys_of`); ``text(j)``
+        makes option ``j``'s text for a key not seen before. Raises RulebookError for a text
+        that has no id."""
+        h = self._hash(keys)
         out = np.full(h.shape[0], -1, dtype=np.int64)
         if self.hashes.size:
             pos = np.minimum(np.searchsorted(self.hashes, h), self.hashes.size - 1)
-            c = self.cols
-            hit = (self.hashes[pos] == h) & (c[0, pos] == site) & (c[1, pos] == value) & (c[2, pos] == mode)
+            hit = (self.hashes[pos] == h) & (self.keys[pos] == keys).all(axis=1)
             out[hit] = self.id[pos[hit]]
         miss = np.flatnonzero(out < 0)
         if miss.size:
             new = {}
             for j in miss.tolist():
-                key = (int(site[j]), int(value[j]), int(mode[j]))
+                key = tuple(keys[j].tolist())
                 k = new.get(key)
                 if k is None:
-                    k = new[key] = self.id_of(self.text_of[key[0]](key[1], key[2]))
+                    k = new[key] = self.id_of(text(j))
                 out[j] = k
             self._add(new)
         return out
 
     def _add(self, new: dict) -> None:
-        keys = np.array(list(new), dtype=np.int64).reshape(-1, 3).T
-        hashes = np.concatenate([self.hashes, self._hash(keys[0], keys[1], keys[2])])
-        cols = np.concatenate([self.cols, keys], axis=1)
+        keys = np.concatenate([self.keys, np.array(list(new), dtype=np.int64).reshape(-1, self.width)])
         ids = np.concatenate([self.id, np.array(list(new.values()), dtype=np.int64)])
+        hashes = self._hash(keys)
         order = np.argsort(hashes, kind="stable")
-        self.hashes, self.cols, self.id = hashes[order], cols[:, order], ids[order]
+        self.hashes, self.keys, self.id = hashes[order], keys[order], ids[order]

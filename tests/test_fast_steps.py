@@ -300,3 +300,22 @@ def test_a_flow_with_no_choice_is_over_at_the_start_as_the_states(tmp_path):
     from interpreter.adapters.vector_env import VectorEnv
     with pytest.raises(RulebookError, match="ends before anyone has a choice to make: there is nothing to step"):
         VectorEnv(game, 2, num_envs=2)
+
+
+def test_draws_seeded_ahead_are_the_draws_seeded_one_by_one():
+    """Games started with seeds in sequence take their first draws' generators from a batch seeded
+    side by side (interpreter/fast/stepseeds.py): the same games as the State's, whether the seed is
+    in the batch, out of sequence (seeded one by one) or replayed (clone); Skull King draws more
+    than are seeded ahead (ten deals), the rest seeded one by one."""
+    from interpreter.fast.stepseeds import MOST
+    from interpreter.fast.steps import step_kernel_for
+    for path, seeds in (("specs/oh_hell.yaml", list(range(20, 32)) + [25, 1000, 26]),
+                        ("specs/skull_king.yaml", [40, 41, 42, 43])):
+        game = _game(path, None)
+        ahead = step_kernel_for(game).ahead
+        for seed in seeds:
+            fast, _ = _side_by_side(game, game.min_players, seed, seed)
+            clone = fast.clone()
+            assert clone.history == fast.history and clone.scores() == fast.scores()
+        assert ahead.batch is not None and ahead.count >= 8 and 0 < ahead.each <= MOST
+    assert ahead.draws == MOST  # Skull King's ten deals: eight seeded ahead

@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import IllegalAction, RulebookError
 from ..model.state import Action
 from . import multichoice
+from .stepseeds import RI_AHEAD, RI_DRAWS, RI_FIRST_DRAW, SeedsAhead
 from .compound import option_text_maker, text_of_value
 from .kernel import built_once, load_module, state_arrays
 from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
@@ -36,7 +37,7 @@ from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped
 _STEPS: dict = {}
 _new_tuple = tuple.__new__
 _new_object = object.__new__
-_RI, _OPT, _TMP = STATE_ARGS.index("RI"), STATE_ARGS.index("OPT"), STATE_ARGS.index("TMP")
+_RI, _OPT, _TMP, _RG = (STATE_ARGS.index(k) for k in ("RI", "OPT", "TMP", "RG"))
 _NOTHING = object()  # no Action offered since the last move (None is not: apply(None) must be checked)
 
 
@@ -101,6 +102,7 @@ class StepKernel:
             self.text_of.append(text)
         self._start: dict = {}
         self.steps = self._entry()
+        self.ahead = SeedsAhead()  # draws seeded ahead, many games at once (seeds in sequence)
 
     def _entry(self):
         """The compiled generator of the module without numba's dispatch (which types every one of
@@ -279,6 +281,10 @@ class FastState:
         # memoryviews: reading and writing single numbers through them is cheaper than numpy's
         self._ri = memoryview(self.RI)
         self._ri[0] = seed
+        ahead = kernel.ahead.rows(seed)
+        if ahead is not None:  # its first draws' generators, seeded with other games' (stepseeds.py)
+            arrays[_RG] = ahead[0]
+            self._ri[RI_FIRST_DRAW], self._ri[RI_AHEAD] = 0, ahead[1]
         opt = arrays[_OPT]
         self._vals, self._mods = memoryview(opt[0]), memoryview(opt[1])
         self.records = []
@@ -301,6 +307,7 @@ class FastState:
         except StopIteration:
             self._over = True
             self._seat = self._n = -1
+            self.kernel.ahead.learn(self._ri[RI_DRAWS])
         else:
             self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
             if self._seat == 0xFFFF:
@@ -416,6 +423,7 @@ class FastState:
             self._over = True
             self._seat = self._n = -1
             self._move += 1
+            self.kernel.ahead.learn(self._ri[RI_DRAWS])
             if self._ri[RI_ERROR] != 0:
                 self._fail()
             return

@@ -403,11 +403,13 @@ class FastState:
             self._too_long(action)
         self._offer = _NOTHING
         self.records.append(action)
-        if sim is not None and sim["realtime"]:  # first come, first served: this seat acts now
+        if sim is None:  # a turn (the hot path)
+            self._ri[RI_CHOSEN] = action[2]
+        elif sim["realtime"]:  # first come, first served: this seat acts now
             sim["tmp"][sim["base"] + 6, 0] = action[0]
             self._ri[RI_CHOSEN] = action[2]
             self._sim = None
-        elif sim is not None:
+        else:
             sim["chosen"][action[0]] = action[2]
             if len(sim["chosen"]) < len(sim["order"]):
                 return  # the others' lists stay valid (the position has not moved), as the State's
@@ -415,8 +417,6 @@ class FastState:
             for seat, (k, *_) in sim["at"].items():
                 row[k] = sim["chosen"][seat]
             self._sim = None
-        else:
-            self._ri[RI_CHOSEN] = action[2]
         try:  # what _advance does, written out: this is the hot path
             ask = next(self.gen)
         except StopIteration:
@@ -427,10 +427,11 @@ class FastState:
             if self._ri[RI_ERROR] != 0:
                 self._fail()
             return
-        self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
-        if self._seat == 0xFFFF:
-            self._simultaneous(ask >> 36)
+        self._seat = seat = ask & 0xFFFF
+        self._n, self._textf = (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
         self._move += 1
+        if seat == 0xFFFF:
+            self._simultaneous(ask >> 36)
 
     def _check(self, action, player) -> Action:
         """The legal Action that ``action`` (an Action, text or index) names for ``player``, or

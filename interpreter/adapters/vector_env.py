@@ -147,6 +147,13 @@ class VectorEnv:
                     for rel in range(n):
                         b = starts["player_vars"] + rel * psize + off
                         filled[b:b + width] = 1
+        # the variables holding plain numbers, written for every game in one assignment: (slots, columns)
+        self._numbers = {}
+        for root in ("v", "p"):
+            plain = [(slot, off) for slot, off, kind, _, card in self._vars[root] if kind == "number" and not card]
+            self._numbers[root] = tuple(np.array([x[k] for x in plain], dtype=np.int64) for k in (0, 1))
+            self._vars[root] = [v for v in self._vars[root] if v[2] != "number"]  # (a card's number: nothing)
+        self._simultaneous = any(site.get("simultaneous") for site in info["sites"])
         for name in ("zones", "sizes", "turn", "seat"):
             size = dict(sp.sections)[name]
             filled[starts[name]:starts[name] + size] = 1
@@ -306,20 +313,30 @@ class VectorEnv:
         flat = env * size + self._starts["sizes"] + place[env, row]
         flat_out += np.bincount(flat, weights=zn[env, row], minlength=n_envs * size)
         # variables: game variables, then each relative seat's player variables
+        from ..fast.lowtypes import NULL, TEXT_BASE
         gv = self._batch[self._igv]  # (N, slots)
+        slots, cols = self._numbers["v"]
+        if slots.size:  # plain numbers (null, or a text code, writes 0)
+            values = gv[:, slots]
+            out[:, self._starts["game_vars"] + cols] = np.where((values != NULL) & (values < TEXT_BASE), values, 0)
         for slot, off, kind, index, card_var in self._vars["v"]:
             self._put(out, self._starts["game_vars"] + off, gv[:, slot], kind, index, card_var)
-        if self._vars["p"]:
+        if self._vars["p"] or self._numbers["p"][0].size:
             pv = self._batch[self._ipv]  # (N, seats, slots)
             psize = self.spaces._psize
+            slots, cols = self._numbers["p"]
             for rel in range(n):
                 rows = pv[everyone, (seats + rel) % n]
+                if slots.size:
+                    values = rows[:, slots]
+                    out[:, self._starts["player_vars"] + rel * psize + cols] = \
+                        np.where((values != NULL) & (values < TEXT_BASE), values, 0)
                 for slot, off, kind, index, card_var in self._vars["p"]:
                     self._put(out, self._starts["player_vars"] + rel * psize + off, rows[:, slot], kind, index, card_var)
         # turn: who must act (relative seats) and who has committed a secret choice; seat: one-hot
         tb = self._starts["turn"]
         out[everyone, tb] = 1  # the seat to act is a current player
-        for i, st in enumerate(states):
+        for i, st in enumerate(states if self._simultaneous else ()):
             sim = st._sim
             if sim is not None:  # several seats at once
                 seat = int(seats[i])

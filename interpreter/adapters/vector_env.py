@@ -36,8 +36,12 @@ selects, so the same seeds and action ids play the same games there (a test chec
 
 Specs the kernel does not run (:func:`~interpreter.fast.steps.fast_state` says why), and specs with
 set choices (built card by card in the action space: the kernel does not run them), raise
-RulebookError at construction. Needs numba. The environment steps per second of this loop are printed
-by ``tools/adapter_bench.py`` (``vec/s``).
+RulebookError at construction, as is a spec whose games end before any choice. Needs numba. The batch
+stays in NumPy: every game plays in rows of shared arrays (its options, its TMP rows, the arrays the
+tensor reads), and the options are turned into action ids for the whole batch by :class:`IdTable`;
+Python's per-game work is ``apply`` and reading the seat. The environment steps per second of this
+loop are printed by ``tools/adapter_bench.py`` (``vec/s``; ``--vector``: only that, with and without
+tensors).
 """
 from __future__ import annotations
 

@@ -267,16 +267,7 @@ def test_real_time_is_the_states_action_by_action():
         game.new_state(3, seed=1, fast=True).apply("flip")  # several seats may act: say which
 
 
-NO_CHOICE = """name: No choice
-players: {min: 2, max: 2}
-cards:
-  - each: {rank: "range(1, 9)"}
-    name: "c{rank}"
-zones:
-  deck: {visibility: hidden, initial: all}
-  hand: {per_player: true, visibility: owner}
-player_variables: {score: 0}
-flow:
+NO_CHOICE_FLOW = """flow:
   - shuffle: deck
   - deal: {from: deck, to: hand, count: 2}
   - add: {"players[0].score": "players[0].hand[0].rank"}
@@ -287,8 +278,8 @@ def test_a_flow_with_no_choice_is_over_at_the_start_as_the_states(tmp_path):
     """A flow that asks no choice compiles to a plain function, not a generator: the FastState
     was a TypeError ("'NoneType' object is not an iterator"); it is now over at the start with the
     State's scores and winners, and the vectorised environment says there is nothing to step."""
-    path = tmp_path / "no_choice.yaml"
-    path.write_text(NO_CHOICE)
+    path = tmp_path / "no_choice.yaml"  # the small phase_args spec with a flow that asks nothing
+    path.write_text((ROOT / "tests" / "specs" / "phase_args.yaml").read_text().split("\nflow:")[0] + "\n" + NO_CHOICE_FLOW)
     game = load_game(path)
     for seed in range(5):
         fast, slow = game.new_state(2, seed=seed, fast=True), game.new_state(2, seed=seed)

@@ -308,5 +308,6 @@ def test_draws_seeded_ahead_are_the_draws_seeded_one_by_one():
             fast, _ = _side_by_side(game, game.min_players, seed, seed)
             clone = fast.clone()
             assert clone.history == fast.history and clone.scores() == fast.scores()
-        assert ahead.batch is not None and ahead.count >= 8 and 0 < ahead.each <= MOST
+        rows, _, count, each = ahead.batch
+        assert rows is not None and count >= 8 and 0 < each <= MOST
     assert ahead.draws == MOST  # Skull King's ten deals: eight seeded ahead

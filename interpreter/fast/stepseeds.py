@@ -29,13 +29,14 @@ class SeedsAhead:
     """The draws seeded ahead for one step kernel: :meth:`rows` gives a game's RG array (its
     first ``e`` draws in rows ``0 .. e - 1``, the spare row last) or None."""
 
-    __slots__ = ("draws", "last", "first", "count", "each", "batch", "games")
+    __slots__ = ("draws", "last", "batch", "games")
 
     def __init__(self):
         self.draws = 0      # the most draws a finished game made (0: none finished yet)
         self.last = None    # the seed of the last game started
-        self.first = self.count = self.each = 0
-        self.batch = None   # rows of the draws seeded ahead: game j's draw k in row j * each + k
+        # (rows, first seed, games, draws each) read and replaced as one tuple (threads see a whole
+        # batch): game j's draw k in row j * each + k
+        self.batch = (None, 0, 0, 0)
         self.games = 8      # games in the next batch (doubles up to GAMES)
 
     def learn(self, draws: int) -> None:
@@ -47,19 +48,20 @@ class SeedsAhead:
         """``(RG int64[e + 1, STATE_SIZE], e)`` for a new game of ``seed`` with its first ``e``
         draws seeded, or None (its draws are then seeded as they come)."""
         last, self.last = self.last, seed
-        j = seed - self.first
-        if self.batch is None or not 0 <= j < self.count:
+        rows, first, count, e = self.batch
+        j = seed - first
+        if rows is None or not 0 <= j < count:
             if last is None or seed != last + 1 or self.draws == 0 or not -_SEEDS < seed < _SEEDS - GAMES:
                 return None
-            self._seed(seed)
+            rows, first, count, e = self.batch = self._seed(seed)
             j = 0
-        e = self.each
         rg = np.zeros((e + 1, STATE_SIZE), dtype=np.int64)
-        rg[:e] = self.batch[j * e:(j + 1) * e]
+        rg[:e] = rows[j * e:(j + 1) * e]
         return rg, e
 
-    def _seed(self, first: int) -> None:
-        """Seed the first ``draws`` draws of games ``first .. first + games - 1`` side by side."""
+    def _seed(self, first: int) -> tuple:
+        """Seed the first ``draws`` draws of games ``first .. first + games - 1`` side by side;
+        returns the new batch tuple."""
         from .runtime import prepare_batch
         nb, e = self.games, self.draws
         self.games = min(2 * nb, GAMES)
@@ -71,4 +73,4 @@ class SeedsAhead:
                       np.zeros(c, dtype=np.int64), np.zeros((3, 50), dtype=np.int64), np.zeros(49, dtype=np.int64),
                       np.zeros((c, 64), dtype=np.uint8), np.zeros((2, c), dtype=np.int64),
                       np.zeros((24, c), dtype=np.uint64))
-        self.batch, self.first, self.count, self.each = batch, first, nb, e
+        return batch, first, nb, e

@@ -265,3 +265,49 @@ def test_real_time_is_the_states_action_by_action():
         assert fast.scores() == slow.scores()
     with pytest.raises(IllegalAction):
         game.new_state(3, seed=1, fast=True).apply("flip")  # several seats may act: say which
+
+
+NO_CHOICE_FLOW = """flow:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 2}
+  - add: {"players[0].score": "players[0].hand[0].rank"}
+"""
+
+
+def test_a_flow_with_no_choice_is_over_at_the_start_as_the_states(tmp_path):
+    """A flow that asks no choice compiles to a plain function, not a generator: the FastState
+    was a TypeError ("'NoneType' object is not an iterator"); it is now over at the start with the
+    State's scores and winners, and the vectorised environment says there is nothing to step."""
+    path = tmp_path / "no_choice.yaml"  # the small phase_args spec with a flow that asks nothing
+    path.write_text((ROOT / "tests" / "specs" / "phase_args.yaml").read_text().split("\nflow:")[0] + "\n" + NO_CHOICE_FLOW)
+    game = load_game(path)
+    for seed in range(5):
+        fast, slow = game.new_state(2, seed=seed, fast=True), game.new_state(2, seed=seed)
+        assert fast.is_terminal() and slow.is_terminal()
+        assert fast.scores() == slow.scores() and fast.scores()[0] > 0 and fast.winners() == slow.winners()
+        assert fast.legal_actions() == [] and fast.current_players() == [] and fast.history == []
+        with pytest.raises(IllegalAction, match="the game is over"):
+            fast.apply(0)
+    from interpreter.adapters.vector_env import VectorEnv
+    with pytest.raises(RulebookError, match="ends before anyone has a choice to make: there is nothing to step"):
+        VectorEnv(game, 2, num_envs=2)
+
+
+def test_draws_seeded_ahead_are_the_draws_seeded_one_by_one():
+    """Games started with seeds in sequence take their first draws' generators from a batch seeded
+    side by side (interpreter/fast/stepseeds.py): the same games as the State's, whether the seed is
+    in the batch, out of sequence (seeded one by one) or replayed (clone); Skull King draws more
+    than are seeded ahead (ten deals), the rest seeded one by one."""
+    from interpreter.fast.stepseeds import MOST
+    from interpreter.fast.steps import step_kernel_for
+    for path, seeds in (("specs/oh_hell.yaml", list(range(20, 32)) + [25, 1000, 26]),
+                        ("specs/skull_king.yaml", [40, 41, 42, 43])):
+        game = _game(path, None)
+        ahead = step_kernel_for(game).ahead
+        for seed in seeds:
+            fast, _ = _side_by_side(game, game.min_players, seed, seed)
+            clone = fast.clone()
+            assert clone.history == fast.history and clone.scores() == fast.scores()
+        rows, _, count, each = ahead.batch
+        assert rows is not None and count >= 8 and 0 < each <= MOST
+    assert ahead.draws == MOST  # Skull King's ten deals: eight seeded ahead

@@ -21,7 +21,8 @@ the vectorised environment (:class:`interpreter.adapters.vector_env.VectorEnv`, 
 default 64, stepped together; a random legal id per game drawn from the masks by NumPy;
 observation tensors and masks built at every step; environment steps, i.e. games x batch steps,
 per CPU second; ``-`` where the kernel does not run the spec).
-``--no-checks`` skips PettingZoo's checks and only measures.
+``--no-checks`` skips PettingZoo's checks and only measures; ``--vector`` measures only ``vec/s``, with and
+without observation tensors.
 Exit status 1 if any check failed.
 """
 from __future__ import annotations
@@ -129,6 +130,24 @@ def vector_steps_per_second(game, players: int, seconds: float, num_envs: int = 
     return steps / (time.process_time() - start)
 
 
+def vector_only(args) -> int:
+    """``--vector``: each spec's vec/s (observation tensors built) and vec/s without them
+    (``observations=False``), ``--envs`` games, ``--seconds`` (default 2) of CPU each."""
+    files = sorted((ROOT / "specs").glob("*.yaml"))
+    if args.specs:
+        files = [f for f in files if f.stem in args.specs]
+    seconds = args.seconds if args.seconds is not None else 2.0
+    print(f"{'spec':24} {'n':>2} {'vec/s':>9} {'no obs/s':>9}   (load {os.getloadavg()[0]:.1f})")
+    for f in files:
+        game = load_game(f)
+        for n in sorted({game.min_players, game.max_players}):
+            speeds = [vector_steps_per_second(game, n, seconds, args.envs, observations=obs) for obs in (True, False)]
+            print(f"{f.stem:24} {n:>2} " + " ".join(f"{'-' if v is None else f'{v:.0f}':>9}" for v in speeds),
+                  flush=True)
+    print(f"(load {os.getloadavg()[0]:.1f} at the end)")
+    return 0
+
+
 def check(fn):
     """``'ok'`` or the error's first line; PettingZoo's prints are swallowed."""
     try:
@@ -150,7 +169,11 @@ def main(argv=None) -> int:
                          "PettingZoo, 2 s for the others)")
     ap.add_argument("--envs", type=int, default=64, help="games in the vectorised environment (vec/s)")
     ap.add_argument("--no-checks", action="store_true", help="skip api_test, seed_test and max_cycles_test")
+    ap.add_argument("--vector", action="store_true",
+                    help="only the vectorised environment: vec/s with and without observation tensors")
     args = ap.parse_args(argv)
+    if args.vector:
+        return vector_only(args)
     from pettingzoo.test import api_test, max_cycles_test, performance_benchmark, seed_test
     files = sorted((ROOT / "specs").glob("*.yaml"))
     if args.specs:

@@ -36,8 +36,12 @@ selects, so the same seeds and action ids play the same games there (a test chec
 
 Specs the kernel does not run (:func:`~interpreter.fast.steps.fast_state` says why), and specs with
 set choices (built card by card in the action space: the kernel does not run them), raise
-RulebookError at construction. Needs numba. The environment steps per second of this loop are printed
-by ``tools/adapter_bench.py`` (``vec/s``).
+RulebookError at construction, as is a spec whose games end before any choice. Needs numba. The batch
+stays in NumPy: every game plays in rows of shared arrays (its options, its TMP rows, the arrays the
+tensor reads), and the options are turned into action ids for the whole batch by :class:`IdTable`;
+Python's per-game work is ``apply`` and reading the seat. The environment steps per second of this
+loop are printed by ``tools/adapter_bench.py`` (``vec/s``; ``--vector``: only that, with and without
+tensors).
 """
 from __future__ import annotations
 
@@ -68,15 +72,26 @@ class VectorEnv:
         if self.spaces.set_modes:
             raise RulebookError(f"{self.game.name}: the vectorised environment does not run set choices "
                                 f"(the kernel does not); use the PettingZoo environment")
-        from ..fast.steps import fast_state
-        fast_state(self.game, players, seed)  # raises RulebookError saying why the kernel cannot run it
-        from ..fast.steps import step_kernel_for
+        from ..fast.steps import fast_state, step_kernel_for
         from ..fast.typepass import STATE_ARGS
-        self._kernel = step_kernel_for(self.game)
+        if fast_state(self.game, players, seed).is_terminal():  # raises RulebookError if the kernel cannot run it
+            raise RulebookError(f"{self.game.name}: the game of seed {seed} ends before anyone has a choice "
+                                f"to make: there is nothing to step")
+        self._fast_state = fast_state
+        self._kernel = kernel = step_kernel_for(self.game)
         self._iloc, self._izn = STATE_ARGS.index("LOC"), STATE_ARGS.index("ZN")
         self._igv, self._ipv = STATE_ARGS.index("GV"), STATE_ARGS.index("PV")
+        self._iopt, self._itmp = STATE_ARGS.index("OPT"), STATE_ARGS.index("TMP")
+        # every game plays in rows of these: its options (OPT, and TMP where options are pairs) and
+        # what the tensor reads, read for the whole batch at once
+        start = kernel.start_arrays(players)
+        self._batch = {k: np.zeros((num_envs,) + start[k].shape, dtype=start[k].dtype)
+                       for k in (self._iopt, self._iloc, self._izn, self._igv, self._ipv)
+                       + ((self._itmp,) if kernel.tuple_sites or any(site.get("simultaneous")
+                                                                       for site in kernel.info["sites"]) else ())}
         self.observations = observations
         self._ids: dict = {}  # action text -> id (Spaces' look-up, kept)
+        self._table = IdTable(kernel, self._id_of)
         self._layout()
         self._first_seed = seed
         self.states = []
@@ -136,22 +151,31 @@ class VectorEnv:
                     for rel in range(n):
                         b = starts["player_vars"] + rel * psize + off
                         filled[b:b + width] = 1
+        # the variables holding plain numbers, written for every game in one assignment: (slots, columns)
+        self._numbers = {}
+        for root in ("v", "p"):
+            plain = [(slot, off) for slot, off, kind, _, card in self._vars[root] if kind == "number" and not card]
+            self._numbers[root] = tuple(np.array([x[k] for x in plain], dtype=np.int64) for k in (0, 1))
+            self._vars[root] = [v for v in self._vars[root] if v[2] != "number"]  # (a card's number: nothing)
+        self._simultaneous = any(site.get("simultaneous") for site in info["sites"])
         for name in ("zones", "sizes", "turn", "seat"):
             size = dict(sp.sections)[name]
             filled[starts[name]:starts[name] + size] = 1
         self.filled = filled
 
     # -- play ---------------------------------------------------------------------------------------
-    def _new(self):
+    def _new(self, i: int):
+        """A new game (the next seed) in slot ``i``, playing in row ``i`` of the batch arrays."""
         seed = self._next_seed
         self._next_seed += 1
-        return self.game.new_state(self.num_players, seed=seed, fast=True)
+        return self._fast_state(self.game, self.num_players, seed, {k: b[i] for k, b in self._batch.items()})
 
     def reset(self, seed: int | None = None):
         """Start ``num_envs`` new games (seeds ``seed``, ``seed + 1``...; default: the constructor's
         ``seed``). Returns ``(obs, mask, seat)`` (see the module doc)."""
         self._next_seed = self._first_seed if seed is None else int(seed)
-        self.states = [self._new() for _ in range(self.num_envs)]
+        self.states = [self._new(i) for i in range(self.num_envs)]
+        self._sites = [self._table.sites_of(st) for st in self.states]
         self._last = [-1] * self.num_envs  # the seat that acted last (the real-time schedule)
         self.seeds = [s.seed for s in self.states]
         return self._observe()
@@ -164,28 +188,68 @@ class VectorEnv:
         last = self._last[i]
         return min(current, key=lambda p: (p - last - 1) % self.num_players)
 
+    def _id_of(self, text: str) -> int:
+        """The action id of ``text`` (kept once looked up); raises RulebookError if it has none."""
+        k = self._ids.get(text)
+        if k is None:
+            k = self.spaces.ids.get(text)
+            if k is None:
+                self.spaces.action_id(text)  # raises: the text has no id
+            self._ids[text] = k
+        return k
+
     def _observe(self):
-        n_envs, ids = self.num_envs, self._ids
-        mask = np.zeros((n_envs, self.spaces.num_actions), dtype=np.int8)
+        """Seats, masks and (for :meth:`step`) each option's id: ``_optid[i, j]`` is the id of
+        option ``j`` of game ``i`` (-1 past its options). The options are read for the whole batch
+        from the kernel's rows (a turn's in OPT, a simultaneous choice's seat's in its TMP rows)
+        and looked up in the id table (:class:`IdTable`); a game whose site the table cannot key
+        (a set choice) through its legal actions' texts."""
+        n_envs, table = self.num_envs, self._table
         seats = np.zeros(n_envs, dtype=np.int64)
-        self._legal = legal = []
-        get = self.spaces.ids.get
+        counts = np.zeros(n_envs, dtype=np.int64)
+        sites = np.full(n_envs, -1, dtype=np.int64)
+        base = np.full(n_envs, -1, dtype=np.int64)  # a simultaneous choice: its first TMP row, and
+        offset = np.zeros(n_envs, dtype=np.int64)   # where the seat's options start in its rows
+        slow = {}
         for i, st in enumerate(self.states):
-            seat = self._seat(i)
-            seats[i] = seat
-            by_id = {}
-            for a in st.legal_actions(seat):
-                t = a.text
-                k = ids.get(t)
-                if k is None:
-                    k = get(t)
-                    if k is None:
-                        self.spaces.action_id(t)  # raises: the text has no id
-                    ids[t] = k
-                by_id[k] = a.index
-            legal.append(by_id)
-            mask[i, list(by_id)] = 1
-        self._seats = seats
+            site = self._sites[i].get(id(st._textf))
+            sim = st._sim
+            if sim is None and site is not None:
+                seats[i], counts[i], sites[i] = st._seat, st._n, site
+                continue
+            seat = seats[i] = self._seat(i)
+            if site is not None:
+                _, _, off, n = st._options(seat)
+                counts[i], sites[i], base[i], offset[i] = n, site, sim["base"], off
+                continue
+            slow[i] = [(a.index, self._id_of(a.text)) for a in st.legal_actions(seat)]
+            counts[i] = len(slow[i])
+        width = max(int(counts.max()), 1)
+        optid = np.full((n_envs, width), -1, dtype=np.int64)
+        fast = np.flatnonzero(sites >= 0)
+        if fast.size:
+            opt = self._batch[self._iopt]
+            tmp = self._batch.get(self._itmp)
+            env, j = np.nonzero(np.arange(width) < counts[fast, None])
+            rows = fast[env]
+            values, modes = opt[rows, 0, j], opt[rows, 1, j]
+            at = np.flatnonzero(base[rows] >= 0)
+            if at.size:  # simultaneous choices: the seat's options in rows base + 2 and base + 3 of TMP
+                r, col = rows[at], offset[rows[at]] + j[at]
+                values[at], modes[at] = tmp[r, base[r] + 2, col], tmp[r, base[r] + 3, col]
+            keys = table.keys_of(sites[rows], values, modes, lambda at, r, c: tmp[rows[at], r, c])
+            states = self.states
+
+            def text(k):  # option k's text, by its game's text maker (bound to its TMP for pairs)
+                return states[rows[k]]._texts[int(sites[rows[k]])](int(values[k]), int(modes[k]))
+            optid[rows, j] = table.ids(keys, text)
+        for i, pairs in slow.items():
+            for j, k in pairs:
+                optid[i, j] = k
+        mask = np.zeros((n_envs, self.spaces.num_actions), dtype=np.int8)
+        env, j = np.nonzero(optid >= 0)
+        mask[env, optid[env, j]] = 1
+        self._optid, self._seats = optid, seats
         return (self._tensor(seats) if self.observations else None), mask, seats
 
     def step(self, actions):
@@ -197,27 +261,34 @@ class VectorEnv:
             raise RulebookError(f"step takes one action id per game: {self.num_envs}, not {actions.shape[0]}")
         if not self.states:
             raise RulebookError("call reset() before step()")
-        picks = []
-        for i, by_id in enumerate(self._legal):
-            k = by_id.get(int(actions[i]))
-            if k is None:
-                raise RulebookError(f"game {i}: action id {int(actions[i])} is not legal for seat {int(self._seats[i])} "
-                                    f"now; the legal ids are the 1s of mask[{i}] ({len(by_id)} of them)")
-            picks.append(k)
+        optid = self._optid
+        match = optid == actions[:, None]
+        legal = match.any(axis=1)
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise RulebookError(f"game {i}: action id {int(actions[i])} is not legal for seat {int(self._seats[i])} "
+                                f"now; the legal ids are the 1s of mask[{i}] ({int((optid[i] >= 0).sum())} of them)")
+        width = optid.shape[1]
+        picks = (width - 1 - match[:, ::-1].argmax(axis=1)).tolist()  # the last option of that id
+        seats = self._seats.tolist()
         rewards = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=bool)
         for i, st in enumerate(self.states):
-            seat = int(self._seats[i])
-            st.apply(picks[i], seat)
+            seat = seats[i]
+            if st._sim is None:  # the Action just listed: apply's two-test check
+                st.apply(st.legal_actions(seat)[picks[i]], seat)
+            else:
+                st.apply(picks[i], seat)
             self._last[i] = seat
-            if st.is_terminal():
+            if st._over:
                 done[i] = True
                 if self.reward_kind == "win":
                     winners = st.winners()
                     rewards[i, winners] = 1.0 / len(winners)
                 else:
                     rewards[i] = [float(s or 0) for s in st.scores()]
-                self.states[i] = self._new()
+                self.states[i] = self._new(i)
+                self._sites[i] = self._table.sites_of(self.states[i])
                 self._last[i] = -1
                 self.seeds[i] = self.states[i].seed
         obs, mask, seats = self._observe()
@@ -233,8 +304,7 @@ class VectorEnv:
         flat_out = out.reshape(-1)
         everyone = np.arange(n_envs)
         # zones: each card in play (LOC: its row), counted in its place if the seat sees that row
-        loc = np.stack([st.arrays[self._iloc] for st in states])  # (N, cards)
-        zn = np.stack([st.arrays[self._izn] for st in states])  # (N, rows)
+        loc, zn = self._batch[self._iloc], self._batch[self._izn]  # (N, cards), (N, rows): the games' rows
         place, seen = self._place_of[seats], self._visible[seats]  # (N, rows)
         env, card = np.nonzero(loc >= 0)
         row = loc[env, card]
@@ -247,20 +317,30 @@ class VectorEnv:
         flat = env * size + self._starts["sizes"] + place[env, row]
         flat_out += np.bincount(flat, weights=zn[env, row], minlength=n_envs * size)
         # variables: game variables, then each relative seat's player variables
-        gv = np.stack([st.arrays[self._igv] for st in states])  # (N, slots)
+        from ..fast.lowtypes import NULL, TEXT_BASE
+        gv = self._batch[self._igv]  # (N, slots)
+        slots, cols = self._numbers["v"]
+        if slots.size:  # plain numbers (null, or a text code, writes 0)
+            values = gv[:, slots]
+            out[:, self._starts["game_vars"] + cols] = np.where((values != NULL) & (values < TEXT_BASE), values, 0)
         for slot, off, kind, index, card_var in self._vars["v"]:
             self._put(out, self._starts["game_vars"] + off, gv[:, slot], kind, index, card_var)
-        if self._vars["p"]:
-            pv = np.stack([st.arrays[self._ipv] for st in states])  # (N, seats, slots)
+        if self._vars["p"] or self._numbers["p"][0].size:
+            pv = self._batch[self._ipv]  # (N, seats, slots)
             psize = self.spaces._psize
+            slots, cols = self._numbers["p"]
             for rel in range(n):
                 rows = pv[everyone, (seats + rel) % n]
+                if slots.size:
+                    values = rows[:, slots]
+                    out[:, self._starts["player_vars"] + rel * psize + cols] = \
+                        np.where((values != NULL) & (values < TEXT_BASE), values, 0)
                 for slot, off, kind, index, card_var in self._vars["p"]:
                     self._put(out, self._starts["player_vars"] + rel * psize + off, rows[:, slot], kind, index, card_var)
         # turn: who must act (relative seats) and who has committed a secret choice; seat: one-hot
         tb = self._starts["turn"]
         out[everyone, tb] = 1  # the seat to act is a current player
-        for i, st in enumerate(states):
+        for i, st in enumerate(states if self._simultaneous else ()):
             sim = st._sim
             if sim is not None:  # several seats at once
                 seat = int(seats[i])
@@ -289,3 +369,82 @@ class VectorEnv:
             j = index.get(word) if word is not None else None
             if j is not None:
                 out[values == v, at + j] = 1
+
+
+class IdTable:
+    """Action ids of the kernel's options, looked up for a whole batch in NumPy. An option's key is
+    ``(site, value, mode, parts...)``: the choice site the kernel yields, the option's two numbers in
+    the OPT rows, and for a site whose options are pairs (their parts in rows of TMP, ``value`` a
+    column there) the parts themselves, ``value`` then only telling the optional action (null) from
+    a pair (0). Its text is the step kernel's text maker of that site (the same text the legal
+    actions carry), its id the Spaces' id of that text (``id_of``). Each key seen is made into text
+    once, then kept in arrays sorted by a 64-bit hash of the key, each hit checked against the key
+    itself. ``site_of``: {id of a site's text maker: site} (a state's own makers for pair sites:
+    :meth:`sites_of`); ``parts``: {pair site: (its first TMP row, its number of parts)}; ``width``:
+    the key's width (3 + the most parts)."""
+
+    def __init__(self, kernel, id_of):
+        from ..fast.lowtypes import NULL
+        self.kernel, self.text_of, self.id_of, self.null = kernel, kernel.text_of, id_of, NULL
+        self.site_of = {id(f): s for s, f in enumerate(kernel.text_of) if f is not None}
+        sites = kernel.info["sites"]
+        self.parts = {s: (row, len(sites[s]["elem"])) for s, (make, row) in kernel.tuple_sites.items()
+                      if make is not None}
+        self.width = 3 + max([k for _, k in self.parts.values()], default=0)
+        self.hashes = np.zeros(0, dtype=np.uint64)
+        self.keys = np.zeros((0, self.width), dtype=np.int64)  # in hash order
+        self.id = np.zeros(0, dtype=np.int64)
+        mult = np.random.default_rng(0x5EED).integers(1, 2 ** 63, self.width, dtype=np.int64)
+        self.mult = (mult.astype(np.uint64) << np.uint64(1)) | np.uint64(1)  # odd multipliers
+
+    def sites_of(self, state) -> dict:
+        """{id of a text maker: site} for ``state`` (whose pair sites have makers of its own)."""
+        if state._texts is self.text_of:
+            return self.site_of
+        return {id(f): s for s, f in enumerate(state._texts) if s not in self.kernel.tuple_sites or s in self.parts}
+
+    def keys_of(self, site, value, mode, part) -> np.ndarray:
+        """``int64[k, width]``: the keys of options ``(site[j], value[j], mode[j])`` (three
+        int64[k]); for pair sites their parts are ``part(js, row, columns)``: row ``row`` of the TMP
+        of the games of options ``js`` (int64 indices) at ``columns`` (their values)."""
+        keys = np.zeros((site.shape[0], self.width), dtype=np.int64)
+        keys[:, 0], keys[:, 1], keys[:, 2] = site, value, mode
+        for s, (row, count) in self.parts.items():
+            at = np.flatnonzero((site == s) & (value != self.null))
+            keys[at, 1] = 0
+            for k in range(count):
+                keys[at, 3 + k] = part(at, row + k, value[at])
+        return keys
+
+    def _hash(self, keys):
+        with np.errstate(over="ignore"):
+            return np.bitwise_xor.reduce(keys.astype(np.uint64) * self.mult, axis=1)
+
+    def ids(self, keys, text) -> np.ndarray:
+        """``int64[k]``: the ids of the options of ``keys`` (see :meth:`keys_of`); ``text(j)``
+        makes option ``j``'s text for a key not seen before. Raises RulebookError for a text
+        that has no id."""
+        h = self._hash(keys)
+        out = np.full(h.shape[0], -1, dtype=np.int64)
+        if self.hashes.size:
+            pos = np.minimum(np.searchsorted(self.hashes, h), self.hashes.size - 1)
+            hit = (self.hashes[pos] == h) & (self.keys[pos] == keys).all(axis=1)
+            out[hit] = self.id[pos[hit]]
+        miss = np.flatnonzero(out < 0)
+        if miss.size:
+            new = {}
+            for j in miss.tolist():
+                key = tuple(keys[j].tolist())
+                k = new.get(key)
+                if k is None:
+                    k = new[key] = self.id_of(text(j))
+                out[j] = k
+            self._add(new)
+        return out
+
+    def _add(self, new: dict) -> None:
+        keys = np.concatenate([self.keys, np.array(list(new), dtype=np.int64).reshape(-1, self.width)])
+        ids = np.concatenate([self.id, np.array(list(new.values()), dtype=np.int64)])
+        hashes = self._hash(keys)
+        order = np.argsort(hashes, kind="stable")
+        self.hashes, self.keys, self.id = hashes[order], keys[order], ids[order]

@@ -10,6 +10,8 @@ from ..spec.positions import position_of
 from . import run
 from .context import Ctx
 
+_FAST_STATE = None  # interpreter.fast.steps.fast_state, imported at the first new_state(fast=True)
+
 
 @dataclass(frozen=True)
 class ZoneDef:
@@ -130,8 +132,10 @@ class Game:
                                     "chance or player names")
             if getattr(self, "teams_fn", None) is not None and isinstance(num_players, int):
                 self.teams(num_players)  # a bad teams: expression stops the game at its start, as below
-            from ..fast.steps import fast_state
-            return fast_state(self, num_players, seed)
+            global _FAST_STATE
+            if _FAST_STATE is None:  # imported once (an import statement at every call costs ~1 µs)
+                from ..fast.steps import fast_state as _FAST_STATE
+            return _FAST_STATE(self, num_players, seed)
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
         if not self.min_players <= num_players <= self.max_players:

@@ -29,12 +29,15 @@ import numpy as np
 from ..errors import IllegalAction, RulebookError
 from ..model.state import Action
 from . import multichoice
+from .stepseeds import RI_AHEAD, RI_DRAWS, RI_FIRST_DRAW, SeedsAhead
 from .compound import option_text_maker, text_of_value
 from .kernel import built_once, load_module, state_arrays
 from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
 
 _STEPS: dict = {}
 _new_tuple = tuple.__new__
+_new_object = object.__new__
+_RI, _OPT, _TMP, _RG = (STATE_ARGS.index(k) for k in ("RI", "OPT", "TMP", "RG"))
 _NOTHING = object()  # no Action offered since the last move (None is not: apply(None) must be checked)
 
 
@@ -70,9 +73,8 @@ class StepKernel:
                 self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names, NULL),
                                                        site["tuple_row"])
                 text = None  # bound to a state's TMP by FastState (see texts_for)
-            elif site["cards"] and not site["modes"]:
-                def text(v, m, plain=[f"{verb} {name}" for name in names]):
-                    return plain[v]
+            elif site["cards"] and not site["modes"]:  # a C call, no Python frame: dict.get(card, mode)
+                text = {v: f"{verb} {name}" for v, name in enumerate(names)}.get
             elif site["cards"]:
                 plain = [f"{verb} {name}" for name in names]
                 moded: dict = {}
@@ -99,6 +101,19 @@ class StepKernel:
                     return verb if v == NULL else inner(v, m)
             self.text_of.append(text)
         self._start: dict = {}
+        self.steps = self._entry()
+        self.ahead = SeedsAhead()  # draws seeded ahead, many games at once (seeds in sequence)
+
+    def _entry(self):
+        """The compiled generator of the module without numba's dispatch (which types every one of
+        the 17 arrays at each call): the one compiled overload's entry point, or the dispatcher
+        itself when there is not exactly one."""
+        steps = self.module.steps
+        overloads = getattr(steps, "overloads", None) or {}
+        if len(overloads) == 1:
+            (compiled,) = overloads.values()
+            return getattr(compiled, "entry_point", None) or steps
+        return steps
 
     def texts_for(self, tmp) -> list:
         """Each site's option text maker ``text(value, mode)`` for a state whose TMP array is
@@ -118,13 +133,25 @@ class StepKernel:
             out[site] = text
         return out
 
-    def start_arrays(self, num_players: int) -> list:
+    def start_arrays(self, num_players: int, into: dict | None = None) -> list:
         """Fresh arrays of a game's start (in STATE_ARGS order), copied from a template per player
-        count; the card attribute table is shared (nothing writes it)."""
+        count; the card attribute table is shared (nothing writes it). ``into``: {index in
+        STATE_ARGS: an array of the template's shape and dtype, C-contiguous (a row of a batch's
+        array)} to copy the start into and use instead of a new array (the vectorised environment
+        reads every game's options and zones from one array)."""
         tpl = self._start.get(num_players)
         if tpl is None:
-            tpl = self._start[num_players] = state_arrays(self.game, self.info, num_players, 1)
-        return [tpl[k] if k in ("ATTR", "NP") else tpl[k].copy() for k in STATE_ARGS]
+            arrays = state_arrays(self.game, self.info, num_players, 1)
+            tpl = self._start[num_players] = [(arrays[k], k not in ("ATTR", "NP")) for k in STATE_ARGS]
+        if not into:
+            return [a.copy() if copy else a for a, copy in tpl]
+        out = [a if not copy or k in into else a.copy() for k, (a, copy) in enumerate(tpl)]
+        for k, target in into.items():
+            if target.shape != out[k].shape or target.dtype != out[k].dtype or not target.flags.c_contiguous:
+                raise ValueError(f"start_arrays: {STATE_ARGS[k]} must be C-contiguous {out[k].dtype}{out[k].shape}")
+            target[...] = out[k]
+            out[k] = target
+        return out
 
 
 def step_kernel_for(game) -> StepKernel:
@@ -136,10 +163,18 @@ def step_kernel_for(game) -> StepKernel:
     return built_once(_STEPS, game, build)
 
 
-def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
-    """A new :class:`FastState` at the first decision. Raises :class:`RulebookError` saying why
-    when the spec (with its options) does not run in the kernel, or for a player count outside
-    the spec's range."""
+def fast_state(game, num_players: int, seed: int = 0, into: dict | None = None) -> "FastState":
+    """A new :class:`FastState` at the first decision (``into``: arrays to play in, see
+    :meth:`StepKernel.start_arrays`). Raises :class:`RulebookError` saying why when the spec (with
+    its options) does not run in the kernel, or for a player count outside the spec's range."""
+    hit = _STEPS.get(id(game))  # the usual case, a game already built, checked in a few tests
+    if hit is not None and hit[0] is game and num_players.__class__ is int and seed.__class__ is int \
+            and game.min_players <= num_players <= game.max_players and -(2 ** 63) < seed < 2 ** 63 \
+            and hit[1].__class__ is StepKernel:
+        state = FastState(hit[1], num_players, seed, into)
+        if state._over and state.RI[RI_ERROR] != 0:
+            _stopped_at_start(game, state, num_players, seed)
+        return state
     if isinstance(num_players, bool) or not isinstance(num_players, int):
         raise RulebookError(f"the number of players must be a whole number, not {num_players!r}")
     if not game.min_players <= num_players <= game.max_players:
@@ -151,12 +186,18 @@ def fast_state(game, num_players: int, seed: int = 0) -> "FastState":
         kernel = step_kernel_for(game)
     except NotTyped as exc:
         raise RulebookError(f"the fast step API cannot run this game: {exc}. Use new_state(..., fast=False).") from None
-    state = FastState(kernel, num_players, seed)
+    state = FastState(kernel, num_players, seed, into)
     if state.is_terminal() and state.RI[RI_ERROR] != 0:  # the rules stop before the first choice
-        game.new_state(num_players, seed=seed)  # raises the step API's error, with where and why
-        raise RulebookError(f"the kernel stopped the game at its start (code {int(state.RI[RI_ERROR])}) where the "
-                            f"step API plays on: use new_state(..., fast=False)")
+        _stopped_at_start(game, state, num_players, seed)
     return state
+
+
+def _stopped_at_start(game, state, num_players: int, seed: int) -> None:
+    """The rules stopped the kernel's game before its first choice: raise the step API's error
+    (with where and why), or say the kernel stopped where the step API plays on."""
+    game.new_state(num_players, seed=seed)  # raises the step API's error, with where and why
+    raise RulebookError(f"the kernel stopped the game at its start (code {int(state.RI[RI_ERROR])}) where the "
+                        f"step API plays on: use new_state(..., fast=False)")
 
 
 class FastActions(Sequence):
@@ -227,27 +268,34 @@ class SeatActions(FastActions):
 class FastState:
     """One game run by the step kernel (see the module's docstring). Create it with
     ``game.new_state(num_players, seed=..., fast=True)`` or :func:`fast_state`. ``records`` holds
-    the :class:`Action` of every move, in order (a simultaneous choice's in the order they came)."""
+    the :class:`Action` of every move, in order (a simultaneous choice's in the order they came).
+    ``into``: arrays to play in (see :meth:`StepKernel.start_arrays`)."""
 
     __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "gen", "records", "_move", "_ri",
-                 "_vals", "_mods", "_seat", "_n", "_textf", "_texts", "_offer", "_over", "_sim")
+                 "_vals", "_mods", "_seat", "_n", "_textf", "_texts", "_offer", "_over", "_sim", "_limit")
 
-    def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0):
+    def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0, into: dict | None = None):
         self.kernel, self.game, self.num_players, self.seed = kernel, kernel.game, num_players, seed
-        self.arrays = kernel.start_arrays(num_players)
-        self.RI = self.arrays[STATE_ARGS.index("RI")]
-        self.RI[0] = seed
+        self.arrays = arrays = kernel.start_arrays(num_players, into)
+        self.RI = arrays[_RI]
         # memoryviews: reading and writing single numbers through them is cheaper than numpy's
         self._ri = memoryview(self.RI)
-        opt = self.arrays[STATE_ARGS.index("OPT")]
+        self._ri[0] = seed
+        ahead = kernel.ahead.rows(seed)
+        if ahead is not None:  # its first draws' generators, seeded with other games' (stepseeds.py)
+            arrays[_RG] = ahead[0]
+            self._ri[RI_FIRST_DRAW], self._ri[RI_AHEAD] = 0, ahead[1]
+        opt = arrays[_OPT]
         self._vals, self._mods = memoryview(opt[0]), memoryview(opt[1])
         self.records = []
+        self._limit = self.game.max_actions
         self._move = 0
         self._offer = _NOTHING  # the last Action the legal actions built (applied without a check)
         self._over = False
         self._sim = None  # at a simultaneous choice: see _simultaneous
-        self._texts = kernel.texts_for(self.arrays[STATE_ARGS.index("TMP")])
-        self.gen = kernel.module.steps(*self.arrays)
+        self._texts = kernel.texts_for(arrays[_TMP])
+        # a flow with no choice compiles to a plain function: it has played the whole game
+        self.gen = kernel.steps(*self.arrays) or iter(())
         self._advance()
 
     def _advance(self) -> None:
@@ -259,6 +307,7 @@ class FastState:
         except StopIteration:
             self._over = True
             self._seat = self._n = -1
+            self.kernel.ahead.learn(self._ri[RI_DRAWS])
         else:
             self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
             if self._seat == 0xFFFF:
@@ -318,10 +367,14 @@ class FastState:
         """The legal actions (a sequence of :class:`Action`, as the State's: same texts, same
         order) of ``player`` (default: the first player to choose, as the State's); empty for
         anyone else."""
-        if self._sim is None:  # a turn (the hot path)
+        if self._sim is None:  # a turn (the hot path: FastActions made without a call to __init__)
             if self._over or (player is not None and player != self._seat):
                 return []
-            return FastActions(self, self._n)
+            actions = _new_object(FastActions)
+            actions.state = self
+            actions.move = self._move
+            actions.n = self._n
+            return actions
         if player is None:  # as the State: the first seat still to choose
             waiting = self.current_players()
             if not waiting:
@@ -346,15 +399,17 @@ class FastState:
         if action is not self._offer or sim is not None or \
                 (player is not None and (player.__class__ is not int or player != self._seat)):
             action = self._check(action, player)
-        if len(self.records) >= self.game.max_actions:
+        if len(self.records) >= self._limit:
             self._too_long(action)
         self._offer = _NOTHING
         self.records.append(action)
-        if sim is not None and sim["realtime"]:  # first come, first served: this seat acts now
+        if sim is None:  # a turn (the hot path)
+            self._ri[RI_CHOSEN] = action[2]
+        elif sim["realtime"]:  # first come, first served: this seat acts now
             sim["tmp"][sim["base"] + 6, 0] = action[0]
             self._ri[RI_CHOSEN] = action[2]
             self._sim = None
-        elif sim is not None:
+        else:
             sim["chosen"][action[0]] = action[2]
             if len(sim["chosen"]) < len(sim["order"]):
                 return  # the others' lists stay valid (the position has not moved), as the State's
@@ -362,21 +417,21 @@ class FastState:
             for seat, (k, *_) in sim["at"].items():
                 row[k] = sim["chosen"][seat]
             self._sim = None
-        else:
-            self._ri[RI_CHOSEN] = action[2]
         try:  # what _advance does, written out: this is the hot path
             ask = next(self.gen)
         except StopIteration:
             self._over = True
             self._seat = self._n = -1
             self._move += 1
+            self.kernel.ahead.learn(self._ri[RI_DRAWS])
             if self._ri[RI_ERROR] != 0:
                 self._fail()
             return
-        self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
-        if self._seat == 0xFFFF:
-            self._simultaneous(ask >> 36)
+        self._seat = seat = ask & 0xFFFF
+        self._n, self._textf = (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
         self._move += 1
+        if seat == 0xFFFF:
+            self._simultaneous(ask >> 36)
 
     def _check(self, action, player) -> Action:
         """The legal Action that ``action`` (an Action, text or index) names for ``player``, or

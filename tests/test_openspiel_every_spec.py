@@ -86,7 +86,8 @@ def test_tensors_and_strings_are_made_once_per_position_and_again_after_an_actio
     from interpreter.adapters.openspiel_game import register
     made = []
     real = spaces.Spaces.information_state
-    monkeypatch.setattr(spaces.Spaces, "information_state", lambda sp, st, seat: made.append(seat) or real(sp, st, seat))
+    monkeypatch.setattr(spaces.Spaces, "information_state",
+                        lambda sp, st, seat, *kept: made.append(seat) or real(sp, st, seat, *kept))
     game = pyspiel.load_game(register(SPECS / "oh_hell.yaml", players=3))
     state = game.new_initial_state()
     while state.is_chance_node():
@@ -103,3 +104,42 @@ def test_tensors_and_strings_are_made_once_per_position_and_again_after_an_actio
     assert state.information_state_string(seat) != other.information_state_string(seat)
     assert state.information_state_tensor(seat) != other.information_state_tensor(seat)
     assert len(made) == count + 2
+
+
+@pytest.mark.parametrize("spec,n", [("skull_king", 3), ("hearts", 4), ("president", 4)])
+def test_information_state_kept_along_the_game_equals_it_made_from_the_whole_history(pyspiel, spec, n):
+    """The adapter counts and encodes only the actions since its last read of an information
+    state (kept along the line of play); what it gives is what the whole
+    history gives, for every seat at every step, on specs with simultaneous choices (revealed
+    later) and private actions, on the real game and on a clone played another way."""
+    import json
+
+    from interpreter.adapters.openspiel_game import register
+    from interpreter.model.state import CHANCE
+    from interpreter.view import history_for
+    game = pyspiel.load_game(register(SPECS / f"{spec}.yaml", players=n, options=SHORT.get(spec)))
+    sp = game.spaces
+
+    def whole(state, seat):
+        rb = state.rb
+        history = [{"player": CHANCE, "hidden": "chance outcome"} if h["player"] == CHANCE else h
+                   for h in history_for(rb, seat)]
+        text = json.dumps({"observation": rb.observation(seat), "history": history}, sort_keys=True, default=str)
+        return list(sp.information_state(rb, seat)), text
+
+    rng = random.Random(7)
+    states, steps = [game.new_initial_state()], 0
+    while steps < 120 and not states[0].is_terminal():
+        for state in states:
+            if state.is_terminal():
+                continue
+            if not state.is_chance_node():
+                for seat in range(n):
+                    assert (list(state.information_state_tensor(seat)), state.information_state_string(seat)) \
+                        == whole(state, seat)
+            actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(rng.choice(actions))
+        if steps == 40:
+            states.append(states[0].clone())
+        steps += 1
+    assert steps == 120 or states[0].is_terminal()

@@ -184,13 +184,19 @@ class _Position:
 
     ``token``: an object naming this position for :class:`RulebookObserver`'s cache of tensors
     and strings (see :func:`_observed`): a new one after each action, the same in clones (and in
-    every fresh first position of a game, the registration's ``start_token``)."""
-    __slots__ = ("rb", "name", "known", "origin", "player", "moves", "ids", "token")
+    every fresh first position of a game, the registration's ``start_token``). ``counts`` and
+    ``texts``: ``{seat: (n, ...)}``, the seat's history counts (``Spaces.information_state``'s
+    ``kept``) and information-state string entries (:meth:`RulebookObserver._string`) of the first
+    ``n`` actions, kept along the line of play (after actions too; a clone starts without, so the
+    clones OpenSpiel keeps of every position hold none), so reading an information state again
+    costs the actions since the last read, not the whole game."""
+    __slots__ = ("rb", "name", "known", "origin", "player", "moves", "ids", "token", "counts", "texts")
 
     def __init__(self, rb, name, origin=None, token=None):
         self.rb, self.name, self.known, self.origin = rb, name, None, origin
         self.player = self.moves = self.ids = None
         self.token = object() if token is None else token
+        self.counts, self.texts = {}, {}
 
     def moved(self):
         """Forget what was kept of the position before an action."""
@@ -206,7 +212,7 @@ class _Position:
         # cache or pops from it, never changes a list in it)
         new.rb._legal_cache = rb._legal_cache.copy()
         new.player, new.moves, new.ids, new.token = self.player, self.moves, self.ids, self.token
-        return new
+        return new  # (counts and texts start empty: OpenSpiel keeps a clone of every position it checks)
 
     def __reduce__(self):
         return _restore, (self.name, self.rb.history, self.origin)
@@ -425,21 +431,46 @@ class RulebookObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        make = self.spaces.information_state if self.perfect_recall else self.spaces.observation
+        if self.perfect_recall:
+            counts, sp = state._position().counts, self.spaces
+            make = lambda rb, seat: sp.information_state(rb, seat, counts)  # noqa: E731
+        else:
+            make = self.spaces.observation
         self.tensor[:] = _observed(state, ("tensor", self.perfect_recall), player, make)
 
     def string_from(self, state, player):
-        return _observed(state, ("string", self.perfect_recall), player, self._string)
+        texts = state._position().texts
+        return _observed(state, ("string", self.perfect_recall), player, lambda rb, seat: self._string(rb, seat, texts))
 
-    def _string(self, rb, player) -> str:
-        if self.perfect_recall:
-            from ..view import history_for
-            # a chance outcome is a label of one of a few seeded deals: it would tell every card
-            history = [{"player": CHANCE, "hidden": "chance outcome"} if h["player"] == CHANCE else h
-                       for h in history_for(rb, player)]
-            return json.dumps({"observation": rb.observation(player), "history": history},
-                              sort_keys=True, default=str)
-        return json.dumps(rb.observation(player), sort_keys=True, default=str)
+    def _string(self, rb, player, texts) -> str:
+        """The seat's view as JSON: ``{"history": [...], "observation": {...}}`` with keys sorted
+        (with perfect recall), else the observation. The history entries settled (all but a
+        simultaneous decision's choices not revealed yet) are encoded once along the line of play
+        (``texts``, see :class:`_Position`)."""
+        obs = json.dumps(rb.observation(player), sort_keys=True, default=str)
+        if not self.perfect_recall:
+            return obs
+        from ..view import unrevealed_entries
+        settled = min(unrevealed_entries(rb), default=len(rb.history))
+        done, head = texts.get(player, (0, ""))
+        if done > settled:
+            done, head = 0, ""
+        if done < settled:
+            head = _joined(head, _entries_json(rb, player, done, settled))
+            texts[player] = (settled, head)
+        return '{"history": [' + _joined(head, _entries_json(rb, player, settled, None)) + '], "observation": ' + obs + "}"
+
+
+def _joined(a: str, b: str) -> str:
+    return a + ", " + b if a and b else a or b
+
+
+def _entries_json(rb, seat, start, stop) -> str:
+    """``history_for(rb, seat, start, stop)`` as JSON list items (keys sorted), chance outcomes
+    hidden: an outcome is a label of one of a few seeded deals, it would tell every card."""
+    from ..view import history_for
+    return ", ".join(json.dumps({"player": CHANCE, "hidden": "chance outcome"} if h["player"] == CHANCE else h,
+                                sort_keys=True, default=str) for h in history_for(rb, seat, start, stop))
 
 
 RECENT = 64  # tensors and strings kept of positions other than the first (RulebookObserver)

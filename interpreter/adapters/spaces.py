@@ -628,24 +628,43 @@ class Spaces:
                             out[base + off + j] += 1
         put(root, value)
 
-    def information_state(self, state, seat: int) -> np.ndarray:
-        """The information-state tensor of ``seat`` (see the module doc)."""
-        from ..view import history_for
-        n = self.num_players
+    def information_state(self, state, seat: int, kept: dict | None = None) -> np.ndarray:
+        """The information-state tensor of ``seat`` (see the module doc). ``kept``: a dict the
+        caller keeps along one line of play (positions reached from one another by actions): the
+        history counts already made are read from it and stored in it, so a call counts only the
+        actions since the last one (the entries of a simultaneous decision not revealed yet are
+        counted at each call, never kept)."""
+        from ..view import history_for, unrevealed_entries
         out = np.zeros(self.information_state_size, dtype=np.float32)
-        out[:self.observation_size] = self.observation(state, seat)
-        base, size = self.observation_size, self.history_size
-        for entry in history_for(state, seat):
+        base = self.observation_size
+        out[:base] = self.observation(state, seat)
+        settled = min(unrevealed_entries(state), default=len(state.history))
+        done, counts = (kept or {}).get(seat, (0, None))
+        if counts is None or done > settled:
+            done, counts = 0, np.zeros(self.information_state_size - base, dtype=np.float32)
+        if done < settled:
+            counts = counts.copy()  # a kept array is never changed: clones share it
+            self._count(counts, history_for(state, seat, done, settled), seat)
+            if kept is not None:
+                kept[seat] = (settled, counts)
+        out[base:] = counts
+        self._count(out[base:], history_for(state, seat, settled), seat)
+        return out
+
+    def _count(self, counts, entries, seat) -> None:
+        """Add ``entries`` (:func:`~interpreter.view.history_for`'s, as ``seat`` knows them) to
+        the history section ``counts`` of ``seat``'s information state."""
+        n, size = self.num_players, self.history_size
+        for entry in entries:
             text = entry.get("action")
             player = entry["player"]
             if text is None or player < 0:
                 continue
             i = self.ids.get(self._canonical(text))
             if i is not None:
-                start = base + ((player - seat) % n) * size
+                start = ((player - seat) % n) * size
                 for slot in self._history_slots(i):
-                    out[start + slot] += 1
-        return out
+                    counts[start + slot] += 1
 
     def _history_slots(self, action_id: int) -> tuple:
         """The slots of one ``seat`` section of the information state's history that an action

@@ -81,17 +81,26 @@ def line_for(state, shown: dict) -> str:
     return shown["text"]
 
 
-def history_for(state, seat) -> list:
-    """``state.history`` as ``seat`` may know it: a list of ``{"player": seat, "action": text}``,
-    or ``{"player": seat, "hidden": text}`` for an action it may not read (a private action of
-    another player, or another player's choice in a simultaneous decision not yet revealed)."""
-    unrevealed = set()
+def unrevealed_entries(state) -> set:
+    """The indices in ``state.history`` of the choices of a simultaneous decision not revealed yet
+    (its choosers' last entries); every other entry reads the same for a seat from now on."""
     pending = state.pending
     if pending is not None and pending["simultaneous"] and pending["committed"]:
         from .engine.run import last_entries  # the commits so far: their choosers' last entries
-        unrevealed = set(last_entries(state.history, [int(p) for p in pending["committed"]]).values())
+        return set(last_entries(state.history, [int(p) for p in pending["committed"]]).values())
+    return set()
+
+
+def history_for(state, seat, start: int = 0, stop: int | None = None) -> list:
+    """``state.history`` as ``seat`` may know it: a list of ``{"player": seat, "action": text}``,
+    or ``{"player": seat, "hidden": text}`` for an action it may not read (a private action of
+    another player, or another player's choice in a simultaneous decision not yet revealed).
+    ``start``/``stop``: only the entries ``history[start:stop]``."""
+    unrevealed = unrevealed_entries(state)
     out = []
-    for i, (player, text) in enumerate(state.history):
+    history = state.history
+    for i in range(start, len(history) if stop is None else stop):
+        player, text = history[i]
         secret = state.private.get(str(i))
         if player == seat:
             out.append({"player": player, "action": text})

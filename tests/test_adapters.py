@@ -104,6 +104,39 @@ def test_product_block_ids_are_exact_both_ways():
     assert placements > 0
 
 
+def test_information_state_counts_a_product_block_action_by_its_words():
+    """A board placement counts once in each of its words' slots of the history (not in one slot
+    of its 3.2 million combinations): the information state stays small, and each word position
+    of a block sums to the number of block actions the seat took."""
+    game = load_game(SPECS / "ligretto.yaml", {"rounds": 1})
+    sp = Spaces(game, 2)
+    listed = len(sp.actions.texts)
+    assert sp.history_size == listed + sum(sum(b.sizes) for b in sp.actions.blocks) < sp.num_actions
+    assert sp.information_state_size == sp.observation_size + 2 * sp.history_size
+    state, rng, taken = game.new_state(2, 3), random.Random(0), []
+    while len(taken) < 2:
+        p = rng.choice(state.current_players())
+        action = rng.choice(state.legal_actions(p))
+        i = sp.action_id(action.text)
+        if i >= listed:
+            taken.append((p, i))
+        state.apply(action, p)
+    p, i = taken[0]
+    block = next(b for b in sp.actions.blocks if b.offset <= i < b.offset + b.size)
+    words = sp.action_text(i).split(" ")[1:]
+    slots = sp._history_slots(i)
+    bases = sp._word_bases[sp.actions.blocks.index(block)]
+    assert [w[s - b] for w, s, b in zip(block.words, slots, bases)] == words
+    info = sp.information_state(state, p)
+    mine = info[sp.observation_size:sp.observation_size + sp.history_size]  # relative seat 0: p itself
+    assert all(mine[s] >= 1 for s in slots)
+    # taken holds every block action played so far: each word position counts each of p's once
+    own_block = sum(1 for q, j in taken if q == p and block.offset <= j < block.offset + block.size)
+    bases = sp._word_bases[sp.actions.blocks.index(block)]
+    for lo, size in zip(bases, block.sizes):
+        assert mine[lo:lo + size].sum() == own_block >= 1
+
+
 def test_action_table_is_the_same_in_another_process_and_needs_no_games(monkeypatch):
     import subprocess
     import sys

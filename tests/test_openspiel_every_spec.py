@@ -21,17 +21,13 @@ SPECS = Path(__file__).resolve().parents[1] / "specs"
 SHORT = {"hearts": {"target": 1}, "ligretto": {"rounds": 1}, "ligretto_classic": {"rounds": 1},
          "president": {"rounds": 1}, "queen_of_scots": {"target_score": 100}, "rummy_500": {"max_hands": 1},
          "spades": {"max_hands": 1}, "canasta": {"max_hands": 1}, "contract_rummy": {"deals": 1}}
-# left out of the suite for its cost (one game of 4-player board Ligretto, one round: 124 s of CPU,
-# the 3.2-million-id mask read at every step); it passes: see docs/research.md, "OpenSpiel's own tests"
-TOO_SLOW = {("ligretto", 4)}
 
 
 def _pairs():
     for f in sorted(SPECS.glob("*.yaml")):
         game = load_game(f)
         for n in sorted({game.min_players, game.max_players}):
-            marks = [pytest.mark.skip(reason="124 s of CPU: run by hand")] if (f.stem, n) in TOO_SLOW else []
-            yield pytest.param(f.stem, n, id=f"{f.stem}-{n}p", marks=marks)
+            yield pytest.param(f.stem, n, id=f"{f.stem}-{n}p")
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +76,70 @@ def test_reading_a_tensor_does_not_run_the_spec_start_again(pyspiel, monkeypatch
     again = game.new_initial_state()
     again.apply_action(again.chance_outcomes()[0][0])
     assert again.information_state_tensor(0) == first and again.observation_tensor(1) == state.observation_tensor(1)
+
+
+def test_tensors_and_strings_are_made_once_per_position_and_again_after_an_action(pyspiel, monkeypatch):
+    """OpenSpiel's checks read each tensor of a position several times (and size it on a new
+    initial state each time): the adapter makes each once per position, shares it with clones,
+    and makes it again after an action, so states that differ for a seat read differently."""
+    from interpreter.adapters import spaces
+    from interpreter.adapters.openspiel_game import register
+    made = []
+    real = spaces.Spaces.information_state
+    monkeypatch.setattr(spaces.Spaces, "information_state",
+                        lambda sp, st, seat, *kept: made.append(seat) or real(sp, st, seat, *kept))
+    game = pyspiel.load_game(register(SPECS / "oh_hell.yaml", players=3))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    first = state.information_state_tensor(1)
+    count = len(made)
+    assert state.information_state_tensor(1) == first and state.clone().information_state_tensor(1) == first
+    assert len(made) == count  # nothing made again: the position, its clone and the initial state
+    seat = state.current_player()
+    a, b = state.legal_actions()[:2]
+    other = state.clone()
+    state.apply_action(a)
+    other.apply_action(b)
+    assert state.information_state_string(seat) != other.information_state_string(seat)
+    assert state.information_state_tensor(seat) != other.information_state_tensor(seat)
+    assert len(made) == count + 2
+
+
+@pytest.mark.parametrize("spec,n", [("skull_king", 3), ("hearts", 4), ("president", 4)])
+def test_information_state_kept_along_the_game_equals_it_made_from_the_whole_history(pyspiel, spec, n):
+    """The adapter counts and encodes only the actions since its last read of an information
+    state (kept along the line of play); what it gives is what the whole
+    history gives, for every seat at every step, on specs with simultaneous choices (revealed
+    later) and private actions, on the real game and on a clone played another way."""
+    import json
+
+    from interpreter.adapters.openspiel_game import register
+    from interpreter.model.state import CHANCE
+    from interpreter.view import history_for
+    game = pyspiel.load_game(register(SPECS / f"{spec}.yaml", players=n, options=SHORT.get(spec)))
+    sp = game.spaces
+
+    def whole(state, seat):
+        rb = state.rb
+        history = [{"player": CHANCE, "hidden": "chance outcome"} if h["player"] == CHANCE else h
+                   for h in history_for(rb, seat)]
+        text = json.dumps({"observation": rb.observation(seat), "history": history}, sort_keys=True, default=str)
+        return list(sp.information_state(rb, seat)), text
+
+    rng = random.Random(7)
+    states, steps = [game.new_initial_state()], 0
+    while steps < 120 and not states[0].is_terminal():
+        for state in states:
+            if state.is_terminal():
+                continue
+            if not state.is_chance_node():
+                for seat in range(n):
+                    assert (list(state.information_state_tensor(seat)), state.information_state_string(seat)) \
+                        == whole(state, seat)
+            actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            state.apply_action(rng.choice(actions))
+        if steps == 40:
+            states.append(states[0].clone())
+        steps += 1
+    assert steps == 120 or states[0].is_terminal()

@@ -53,7 +53,7 @@ import json
 import os
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pyspiel
@@ -86,6 +86,9 @@ class _Registration:
     info: object = None
     state_class: type = None
     start: object = None  # the first position, made once (new_rb gives clones of it)
+    start_token: object = field(default_factory=object)  # the _Position.token of every fresh first position
+    start_seen: dict = field(default_factory=dict)  # {(kind, seat): tensor or string} of the first position
+    recent: dict = field(default_factory=dict)  # {(token, kind, seat): ...} of the last RECENT made elsewhere
 
     def new_rb(self):
         """A new Rulebook State in chance mode (the first position of the OpenSpiel game): a clone
@@ -177,12 +180,28 @@ class _Position:
     times per move (every question is a call into Python), so ``player`` (the OpenSpiel player to
     act, see :func:`_to_act`), ``moves`` (``{id: move}`` of that player, from
     :meth:`Spaces.legal_moves`) and ``ids`` (the sorted ids) are kept until the next action
-    (None: not asked yet). They are never changed in place, so clones share them."""
-    __slots__ = ("rb", "name", "known", "origin", "player", "moves", "ids")
+    (None: not asked yet). They are never changed in place, so clones share them.
 
-    def __init__(self, rb, name, origin=None):
+    ``token``: an object naming this position for :class:`RulebookObserver`'s cache of tensors
+    and strings (see :func:`_observed`): a new one after each action, the same in clones (and in
+    every fresh first position of a game, the registration's ``start_token``). ``counts`` and
+    ``texts``: ``{seat: (n, ...)}``, the seat's history counts (``Spaces.information_state``'s
+    ``kept``) and information-state string entries (:meth:`RulebookObserver._string`) of the first
+    ``n`` actions, kept along the line of play (after actions too; a clone starts without, so the
+    clones OpenSpiel keeps of every position hold none), so reading an information state again
+    costs the actions since the last read, not the whole game."""
+    __slots__ = ("rb", "name", "known", "origin", "player", "moves", "ids", "token", "counts", "texts")
+
+    def __init__(self, rb, name, origin=None, token=None):
         self.rb, self.name, self.known, self.origin = rb, name, None, origin
         self.player = self.moves = self.ids = None
+        self.token = object() if token is None else token
+        self.counts, self.texts = {}, {}
+
+    def moved(self):
+        """Forget what was kept of the position before an action."""
+        self.player = self.moves = self.ids = None
+        self.token = object()
 
     def __deepcopy__(self, memo):
         # OpenSpiel's Clone deep-copies the state's attributes: a search must not pay the
@@ -192,8 +211,8 @@ class _Position:
         # the engine's listing of the options is valid for the copy too (the engine replaces its
         # cache or pops from it, never changes a list in it)
         new.rb._legal_cache = rb._legal_cache.copy()
-        new.player, new.moves, new.ids = self.player, self.moves, self.ids
-        return new
+        new.player, new.moves, new.ids, new.token = self.player, self.moves, self.ids, self.token
+        return new  # (counts and texts start empty: OpenSpiel keeps a clone of every position it checks)
 
     def __reduce__(self):
         return _restore, (self.name, self.rb.history, self.origin)
@@ -289,7 +308,8 @@ class RulebookState(pyspiel.State):
     def _position(self) -> _Position:
         pos = self.__dict__.get("_pos")
         if pos is None:
-            pos = self._pos = _Position(self.reg.new_rb(), self.reg.name)
+            reg = self.reg
+            pos = self._pos = _Position(reg.new_rb(), reg.name, token=reg.start_token)
         return pos
 
     @property
@@ -331,7 +351,7 @@ class RulebookState(pyspiel.State):
         rb = pos.rb
         player = self.current_player()
         if player == _CHANCE:
-            pos.player = pos.moves = pos.ids = None
+            pos.moved()
             rb.apply(int(action), CHANCE)
             return
         move = self._moves(pos, player).get(int(action)) if player >= 0 else None
@@ -340,7 +360,7 @@ class RulebookState(pyspiel.State):
         text = move if isinstance(move, str) else move.text
         for seat, det in (pos.known or {}).items():
             det.observe(rb, player, text, _observe_rng(rb, seat))
-        pos.player = pos.moves = pos.ids = None
+        pos.moved()
         rb.apply(move, player)
 
     def _action_to_string(self, player, action):
@@ -411,19 +431,69 @@ class RulebookObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        t = (self.spaces.information_state if self.perfect_recall else self.spaces.observation)(state.rb, player)
-        self.tensor[:] = t
+        if self.perfect_recall:
+            counts, sp = state._position().counts, self.spaces
+            make = lambda rb, seat: sp.information_state(rb, seat, counts)  # noqa: E731
+        else:
+            make = self.spaces.observation
+        self.tensor[:] = _observed(state, ("tensor", self.perfect_recall), player, make)
 
     def string_from(self, state, player):
-        rb = state.rb
-        if self.perfect_recall:
-            from ..view import history_for
-            # a chance outcome is a label of one of a few seeded deals: it would tell every card
-            history = [{"player": CHANCE, "hidden": "chance outcome"} if h["player"] == CHANCE else h
-                       for h in history_for(rb, player)]
-            return json.dumps({"observation": rb.observation(player), "history": history},
-                              sort_keys=True, default=str)
-        return json.dumps(rb.observation(player), sort_keys=True, default=str)
+        texts = state._position().texts
+        return _observed(state, ("string", self.perfect_recall), player, lambda rb, seat: self._string(rb, seat, texts))
+
+    def _string(self, rb, player, texts) -> str:
+        """The seat's view as JSON: ``{"history": [...], "observation": {...}}`` with keys sorted
+        (with perfect recall), else the observation. The history entries settled (all but a
+        simultaneous decision's choices not revealed yet) are encoded once along the line of play
+        (``texts``, see :class:`_Position`)."""
+        obs = json.dumps(rb.observation(player), sort_keys=True, default=str)
+        if not self.perfect_recall:
+            return obs
+        from ..view import unrevealed_entries
+        settled = min(unrevealed_entries(rb), default=len(rb.history))
+        done, head = texts.get(player, (0, ""))
+        if done > settled:
+            done, head = 0, ""
+        if done < settled:
+            head = _joined(head, _entries_json(rb, player, done, settled))
+            texts[player] = (settled, head)
+        return '{"history": [' + _joined(head, _entries_json(rb, player, settled, None)) + '], "observation": ' + obs + "}"
+
+
+def _joined(a: str, b: str) -> str:
+    return a + ", " + b if a and b else a or b
+
+
+def _entries_json(rb, seat, start, stop) -> str:
+    """``history_for(rb, seat, start, stop)`` as JSON list items (keys sorted), chance outcomes
+    hidden: an outcome is a label of one of a few seeded deals, it would tell every card."""
+    from ..view import history_for
+    return ", ".join(json.dumps({"player": CHANCE, "hidden": "chance outcome"} if h["player"] == CHANCE else h,
+                                sort_keys=True, default=str) for h in history_for(rb, seat, start, stop))
+
+
+RECENT = 64  # tensors and strings kept of positions other than the first (RulebookObserver)
+
+
+def _observed(state, kind, seat, make):
+    """``make(rb, seat)`` for ``state``'s position, made once and then kept: for the first
+    position always (OpenSpiel's C++ sizes a Python game's tensor by reading it on a new initial
+    state, at every read), for other positions among the last ``RECENT`` made (OpenSpiel keeps
+    clones of every position it visits: keeping each one's tensors would grow memory with the
+    game's length). Never changed in place: callers copy a tensor out."""
+    pos = state._position()
+    reg = state.reg
+    if pos.token is reg.start_token:
+        cache, key = reg.start_seen, (kind, seat)
+    else:
+        cache, key = reg.recent, (pos.token, kind, seat)
+    value = cache.get(key)
+    if value is None:
+        value = cache[key] = make(pos.rb, seat)
+        if cache is reg.recent and len(cache) > RECENT:
+            del cache[next(iter(cache))]  # the oldest
+    return value
 
 
 # -- OpenSpiel's C++ bots on Python games ------------------------------------------------------------

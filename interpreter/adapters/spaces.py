@@ -51,9 +51,13 @@ from the observer (relative seat 0 is the observer, 1 the next seat clockwise...
   per card name).
 
 **Information-state tensor** (``information_state(state, seat)``): the observation tensor followed
-by the action history as the seat may know it (``interpreter.view.history_for``): for each relative
-seat and action id, how many times that seat took it; shape ``(observation_size + num_players *
-num_actions,)``. Order inside the history is not kept (a documented simplification).
+by the action history as the seat may know it (``interpreter.view.history_for``), one section per
+relative seat of ``history_size`` counts: how many times that seat took each listed id, then, for
+each product block, how many times each word of each of its positions was taken (a placement
+counts once for its pair, once for its square...: the block's words, not its millions of
+combinations); shape ``(observation_size + num_players * history_size,)``, with ``history_size``
+equal to ``num_actions`` when the spec has no product block. Order inside the history is not kept,
+nor (for a product block) which words went together: documented simplifications.
 """
 from __future__ import annotations
 
@@ -202,7 +206,8 @@ class Spaces:
 
     Attributes: ``actions`` (:class:`ActionTable`: texts by id), ``num_actions``,
     ``set_modes`` (spec path of each set choice -> ``"exact"`` or ``"picks"``),
-    ``observation_size``, ``information_state_size``, ``sections`` (list of ``(name, size)``),
+    ``observation_size``, ``information_state_size``, ``history_size`` (one seat's section of the
+    information state's history), ``sections`` (list of ``(name, size)``),
     ``max_chance_outcomes`` (a bound from the spec) and ``max_length`` (lazy, see above)."""
 
     def __init__(self, game, num_players: int, set_encoding: str = "auto",
@@ -404,7 +409,17 @@ class Spaces:
                          ("turn", 3 * n + 2), ("phase", len(self.phases)), ("seat", n),
                          ("picked", len(self.names) if "picks" in self.set_modes.values() else 0)]
         self.observation_size = sum(s for _, s in self.sections)
-        self.information_state_size = self.observation_size + n * self.num_actions
+        listed = len(self.actions.texts)
+        self._word_bases = []  # per product block: the history slot of each position's first word
+        size = listed
+        for b in self.actions.blocks:
+            bases = []
+            for k in b.sizes:
+                bases.append(size)
+                size += k
+            self._word_bases.append(bases)
+        self.history_size = size
+        self.information_state_size = self.observation_size + n * self.history_size
 
     def __deepcopy__(self, memo):  # immutable once built: copies of a game's states share it
         return self
@@ -613,19 +628,55 @@ class Spaces:
                             out[base + off + j] += 1
         put(root, value)
 
-    def information_state(self, state, seat: int) -> np.ndarray:
-        """The information-state tensor of ``seat`` (see the module doc)."""
-        from ..view import history_for
-        n = self.num_players
+    def information_state(self, state, seat: int, kept: dict | None = None) -> np.ndarray:
+        """The information-state tensor of ``seat`` (see the module doc). ``kept``: a dict the
+        caller keeps along one line of play (positions reached from one another by actions): the
+        history counts already made are read from it and stored in it, so a call counts only the
+        actions since the last one (the entries of a simultaneous decision not revealed yet are
+        counted at each call, never kept)."""
+        from ..view import history_for, unrevealed_entries
         out = np.zeros(self.information_state_size, dtype=np.float32)
-        out[:self.observation_size] = self.observation(state, seat)
         base = self.observation_size
-        for entry in history_for(state, seat):
+        out[:base] = self.observation(state, seat)
+        settled = min(unrevealed_entries(state), default=len(state.history))
+        done, counts = (kept or {}).get(seat, (0, None))
+        if counts is None or done > settled:
+            done, counts = 0, np.zeros(self.information_state_size - base, dtype=np.float32)
+        if done < settled:
+            counts = counts.copy()  # a kept array is never changed: clones share it
+            self._count(counts, history_for(state, seat, done, settled), seat)
+            if kept is not None:
+                kept[seat] = (settled, counts)
+        out[base:] = counts
+        self._count(out[base:], history_for(state, seat, settled), seat)
+        return out
+
+    def _count(self, counts, entries, seat) -> None:
+        """Add ``entries`` (:func:`~interpreter.view.history_for`'s, as ``seat`` knows them) to
+        the history section ``counts`` of ``seat``'s information state."""
+        n, size = self.num_players, self.history_size
+        for entry in entries:
             text = entry.get("action")
             player = entry["player"]
             if text is None or player < 0:
                 continue
             i = self.ids.get(self._canonical(text))
             if i is not None:
-                out[base + ((player - seat) % n) * self.num_actions + i] += 1
-        return out
+                start = ((player - seat) % n) * size
+                for slot in self._history_slots(i):
+                    counts[start + slot] += 1
+
+    def _history_slots(self, action_id: int) -> tuple:
+        """The slots of one ``seat`` section of the information state's history that an action
+        id counts in: its own for a listed id, one per word position for a product block's."""
+        listed = len(self.actions.texts)
+        if action_id < listed:
+            return (action_id,)
+        for b, bases in zip(self.actions.blocks, self._word_bases):
+            if action_id < b.offset + b.size:
+                i, picks = action_id - b.offset, []
+                for k in reversed(b.sizes):
+                    i, j = divmod(i, k)
+                    picks.append(j)
+                return tuple(base + j for base, j in zip(bases, reversed(picks)))
+        return ()

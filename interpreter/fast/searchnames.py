@@ -2,10 +2,10 @@
 forced by its card's *name*.
 
 The step API and the kernel list identical cards (the same name) as one option: the first such card
-in card-table order that the rules allow (``play mary``, ``pick mary``). The record pass writes down
+in card-table order that the rules allow (``play NAME``, ``pick NAME``). The record pass writes down
 the card that option held in the real game; in a sampled world the same player may hold another copy
 of that name earlier in card-table order (a hidden copy dealt to them), and the option then holds
-that copy. Forcing by card id rejected such worlds (in Queen of Scots most of them: every decision
+that copy. Forcing by card id rejected such worlds (in a rummy game with copies of each card most of them: many decisions
 after a few picks of a name fell back to the State API's search); forcing by name accepts them, as
 the State API's search, which forces actions by their text, does. A world that cannot play the name
 at all is still rejected.

@@ -186,18 +186,19 @@ def test_search_over_a_choice_of_1250_options_in_the_kernel(agent):
     assert any(text.startswith("place ") for seat, text in st.history if seat == 0)
 
 
-@pytest.mark.parametrize("spec,options", [("euchre.yaml", {"stick_the_dealer": False}),
-                                          ("skull_king.yaml", {"loot": True})])
-def test_kernel_search_on_euchre_and_skull_kings_loot(spec, options):
+@pytest.mark.parametrize("spec,options,seed", [("euchre.yaml", {"stick_the_dealer": False}, 7),
+                                               ("skull_king.yaml", {"loot": True}, 5)])
+def test_kernel_search_on_euchre_and_skull_kings_loot(spec, options, seed):
     """The search runs in the kernel on seats sitting out, for ... until, a game ended by `end`
     (everyone passes: no stuck dealer), derived attributes and a variable holding a list of
     pairs: a seeded ISMCTS and greedy seat decide in the kernel only, the same on a FastState as on
-    a State."""
+    a State. (Euchre's deal: one where both search seats have a choice before everyone passes; seed 5
+    gave the greedy seat none once the search forced recorded cards by name.)"""
     game = load_game(SPECS / spec, options)
     finals = []
     for fast in (True, False):
         bots = [ISMCTSAgent(iterations=30, seed=4), RandomAgent(1), GreedyAgent(iterations=10, seed=2), RandomAgent(3)]
-        st = play_game(game, 4, 5, bots, fast=fast)
+        st = play_game(game, 4, seed, bots, fast=fast)
         finals.append((st.history, st.scores()))
         for bot in (bots[0], bots[2]):
             assert bot.kernel_decisions > 0 and bot.python_decisions == 0
@@ -245,3 +246,50 @@ def test_card_rows_are_the_zones_rows():
     assert classic.info["lists"] and card_rows(classic.game, classic.info) < classic.info["rows"]
     oh = search_kernel_for(load_game(SPECS / "oh_hell.yaml", {"num_tricks_fixed": 2}))
     assert not oh.info["lists"] and card_rows(oh.game, oh.info) == oh.info["rows"]
+
+
+def test_recorded_cards_are_forced_by_name():
+    """Identical cards are one option (the first copy in card-table order), so in a sampled world the
+    option of a recorded ``pick mary`` may hold another copy: the search forces a recorded card by its
+    name (``same_card``), a value that is not a card exactly; a set choice's rejected sample teaches
+    no exclusion (``learns``: holding more cards adds picks there). Before, most of Queen of Scots'
+    samples were rejected after a few picks and its decisions fell back to the State API."""
+    from interpreter.fast.multichoice import CONFIRM, PICK
+    from interpreter.fast.searchnames import card_classes, learns, same_card
+    game = load_game(SPECS / "queen_of_scots.yaml")
+    cls = card_classes(game)
+    name = game.cards[0].name
+    copies = [i for i, c in enumerate(game.cards) if c.name == name]
+    other = next(i for i, c in enumerate(game.cards) if c.name != name)
+    assert len(copies) > 1 and {int(cls[i]) for i in copies} == {copies[0]} and cls[other] == other
+    assert same_card(cls, copies[-1], copies[0], 1) and not same_card(cls, copies[-1], copies[0], 0)
+    assert not same_card(cls, other, copies[0], 1) and not same_card(cls, -1, copies[0], 1)
+    assert same_card(cls, -3, -3, 0)
+    assert learns(1, 1, PICK) == 0 and learns(1, 1, CONFIRM) == 0 and learns(1, 0, PICK) == 1 and learns(1, 1, 7) == 1
+
+
+def test_cards_seen_face_up_are_pinned_until_a_hidden_shuffle():
+    """The record pass notes every card in a row the seat sees (``mark_seen``), so a card seen face up
+    and later hidden (a pile taken into a hand) keeps its place in every sampled world; a shuffle of
+    a hidden row forgets the cards in it; the game's first yield clears the notes."""
+    import numpy as np
+    from interpreter.fast.lowtypes import SEARCH_SHUFFLE
+    from interpreter.fast.search import CUR, EV, MODE, SI_SIZE
+    from interpreter.fast.searchdeal import mark_seen
+    Z = np.array([[3, 4, 0], [1, 2, 0]], dtype=np.int64)
+    ZN = np.array([2, 2], dtype=np.int64)
+    vis = np.array([True, False])
+    saw = np.ones(5, dtype=np.bool_)
+    si = np.zeros(SI_SIZE, dtype=np.int64)
+    mark_seen(0, Z, ZN, si, vis, saw)  # the first yield: cleared, then row 0 seen
+    assert saw.tolist() == [False, False, False, True, True]
+    si[CUR], si[EV] = 3, 1
+    Z[0, 0], ZN[0], Z[1, 0] = 4, 1, 3  # card 3 went face down into the hidden row 1 (its place is known)
+    mark_seen(0, Z, ZN, si, vis, saw)
+    assert saw[3]
+    mark_seen(SEARCH_SHUFFLE | (1 << 16), Z, ZN, si, vis, saw)  # row 1 shuffled: 3 is lost again
+    assert saw.tolist() == [False, False, False, False, True]
+    si[MODE] = 1
+    saw[:] = False
+    mark_seen(0, Z, ZN, si, vis, saw)  # (outside the record pass: nothing)
+    assert not saw.any()

@@ -500,8 +500,8 @@ def _ready_search(game, num_players: int) -> None:
     except ImportError:  # (numba is the `fast` extra)
         return
     try:
-        search_kernel_for(game)
-        game.new_state(num_players, seed=0, fast=True)
+        from ..fast.kernel import search_ready
+        search_ready(search_kernel_for(game), game, num_players)  # (a first search: numba compiles on a first call)
     except NotTyped:
         pass
 

@@ -12,8 +12,8 @@ compiled code, so a simulation replays the game from its start, in the kernel:
    pick is recorded, and every action's option value (card or value, and mode). It stops at the
    decision (the *root*).
 2. *What the seat may know*: ``U``, the cards at the root in a zone the seat cannot see (a
-   ``hidden`` zone, or another seat's ``owner`` zone), minus the cards named by a card variable or
-   by any recorded action (they were seen). ``K0`` is the last shuffle whose result held every card
+   ``hidden`` zone, or another seat's ``owner`` zone), minus the cards named by a card variable, by
+   any recorded action, or seen in a zone the seat sees since their last shuffle (searchdeal.mark_seen). ``K0`` is the last shuffle whose result held every card
    of ``U`` (the current deal).
 3. *Determinisation* (each iteration): the cards of ``U`` are dealt again at random into the
    places (zone, position) they fill at the root, in a fixed order of places and from the sorted
@@ -21,8 +21,8 @@ compiled code, so a simulation replays the game from its start, in the kernel:
    hidden cards really are. This gives a relabelling ``σ`` of the real cards; the simulation
    replays from the start with every shuffle result from ``K0`` on relabelled by ``σ`` (a
    permutation of cards the seat has not seen: every seen card stays where it was), the other draws
-   as recorded, and the recorded actions forced **by value** (not by index: option lists differ
-   in another world).
+   as recorded, and the recorded actions forced **by value**, a card by its name (not by index: option
+   lists differ in another world; identical cards are one option: interpreter.fast.searchnames).
 4. *Consistency by rejection*: if a recorded action is not legal in the sampled world (a player
    who did not follow suit holds, in that world, a card of the suit led), the sample is rejected
    and the cards of ``U`` that were legal options there are excluded from that player's zone for
@@ -43,8 +43,8 @@ iteration). A simultaneous choice is searched as if its seats chose one after an
 seat first at the root); in a real-time block a seat drawn at random acts (:mod:`interpreter.fast.searchrt`).
 **Greedy**: the root's options in turn, each followed by a random rollout.
 
-Limits: a card a ``show`` step showed the seat is not pinned (the kernel does not track who saw
-what: the seat searches as if it had not seen it); the exclusion learnt from a rejected sample
+Limits: a card a ``show`` step showed the seat without moving it to a zone the seat sees is not pinned
+(the seat searches as if it had not seen it); the exclusion learnt from a rejected sample
 assumes, as the step API's determiniser does, that adding a card to a hand only removes options. Needs numba.
 """
 from __future__ import annotations
@@ -60,6 +60,7 @@ from numba import njit
 from .lowtypes import SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE  # noqa: F401
 from .rng import randbelow_row, shuffle_row
 from .runtime import NULL, event_gen
+from .searchnames import card_classes, learns, same_card
 
 # SI: the search's scalars (int64)
 (MODE, CUR, NREC, EV, NEV, K0, SEAT, STAGE, NODE, PLEN, NNODES, REJECT, RNG, INPHASE, STOPPHASE, GREEDY, ITER,
@@ -162,9 +163,9 @@ def _reject(SI, REC, LOC, INU, EXCL, vals, off, n, cards):
 
 
 @njit(cache=True)
-def _forced(SI, REC, j, LOC, INU, EXCL, vals, mods, off, n, p, usemode, cards):
+def _forced(SI, REC, j, LOC, INU, EXCL, vals, mods, off, n, p, usemode, cards, CLS):
     """The index of record ``j``'s option among ``vals/mods[off:off + n]``: by index in the record
-    pass (which writes the value down), by value in a simulation (-1: reject)."""
+    pass (which writes the value down), by value (a card: by name) in a simulation (-1: reject)."""
     if REC[j, 0] != p:
         SI[REJECT] = 1
         return -1
@@ -180,29 +181,29 @@ def _forced(SI, REC, j, LOC, INU, EXCL, vals, mods, off, n, p, usemode, cards):
     v = REC[j, 2]
     m = REC[j, 3]
     for k in range(n):
-        if vals[off + k] == v and (not usemode or mods[off + k] == m):
+        if same_card(CLS, vals[off + k], v, cards) and (not usemode or mods[off + k] == m):
             return k
-    return _reject(SI, REC, LOC, INU, EXCL, vals, off, n, cards)
+    return _reject(SI, REC, LOC, INU, EXCL, vals, off, n, learns(cards, usemode, m))
 
 
 @njit(cache=True)
-def forced_turn(SI, REC, OPT, SITES, ask):
+def forced_turn(SI, REC, OPT, SITES, ask, CLS):
     """The hot path of :func:`_forced` in a simulation: the index of the next recorded turn's
     option, or -1 (then :func:`on_ask` decides: the root, a rejection, the record pass)."""
     j = SI[CUR]
     if SI[MODE] != 1 or j >= SI[NREC] or REC[j, 0] != (ask & 0xFFFF):
         return -1
     n = (ask >> 16) & 0xFFFFF
-    v = REC[j, 2]
+    v, cards = REC[j, 2], SITES[ask >> 36, 1]
     if SITES[ask >> 36, 0]:
         m = REC[j, 3]
         for k in range(n):
-            if OPT[0, k] == v and OPT[1, k] == m:
+            if OPT[1, k] == m and same_card(CLS, OPT[0, k], v, cards):
                 SI[CUR] = j + 1
                 return k
         return -1
     for k in range(n):
-        if OPT[0, k] == v:
+        if same_card(CLS, OPT[0, k], v, cards):
             SI[CUR] = j + 1
             return k
     return -1
@@ -294,7 +295,7 @@ def _at_root(SI):
 
 @njit(cache=True)
 def on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH, SITES,
-           c):
+           CLS, c):
     """Answer what the generator yielded (``ask``): a choice (write the index chosen) or a draw (do
     it); the driver answers the flow-level phase marks (:func:`phase_mark`) and the hot paths
     itself. False: stop this simulation (root reached, or rejected)."""
@@ -359,7 +360,7 @@ def on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, IN
         n = field
         if SI[STAGE] == PREFIX:
             if SI[CUR] < SI[NREC]:
-                k = _forced(SI, REC, SI[CUR], LOC, INU, EXCL, OPT[0], OPT[1], 0, n, seat, usemode, cards)
+                k = _forced(SI, REC, SI[CUR], LOC, INU, EXCL, OPT[0], OPT[1], 0, n, seat, usemode, cards, CLS)
                 if k < 0:
                     return False
                 SI[CUR] += 1
@@ -383,7 +384,7 @@ def on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, IN
                 SI[REJECT] = 1
                 return False
             idx = _forced(SI, REC, j, LOC, INU, EXCL, TMP[base + 2], TMP[base + 3], TMP[base + 4, k],
-                          TMP[base + 5, k], p, usemode, cards)
+                          TMP[base + 5, k], p, usemode, cards, CLS)
             if idx < 0:
                 return False
             TMP[base + 6, k] = idx
@@ -407,13 +408,13 @@ def on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, IN
 
 
 @njit(cache=True)
-def prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP):
+def prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP, SAW):
     """After the record pass (the arrays hold the root): ``INU`` (the cards of U), the places they
     fill (``SLOTS``: row, position, the card there), ``POOL`` (U sorted), ``K0``; the tree's root; the base scores.
     ``PINV``: the slots of the card variables (row 0: of GV, row 1: columns of PV; -1 for none).
     False when the seat cannot be searched this way (hidden cards that no recorded shuffle dealt)."""
     nc = LOC.shape[0]
-    pinned = np.zeros(nc, dtype=np.bool_)
+    pinned = SAW.copy()  # (the cards the seat saw in the record pass: interpreter.fast.searchdeal.mark_seen)
     for k in range(PINV.shape[1]):
         if PINV[0, k] >= 0 and 0 <= GV[PINV[0, k]] < nc:
             pinned[GV[PINV[0, k]]] = True
@@ -600,7 +601,7 @@ def best(SI, TI, TF, GT):
 # this file, so the module's name, hence numba's cache of it, changes with this code).
 _ARGS = "Z, ZN, GV, PV, PB, MD, LOC, ATTR, NP, RG, RI, TMP, OPT, SB, SK, SEEN, MEMO"
 _WORK = ("ZINIT, ZNINIT, GVINIT, PVINIT, SI, SF, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH, SITES, VIS, PINV, "
-         "SLOTS, POOL, ORD, USED, VAL, GT, SNAP, c")
+         "SLOTS, POOL, ORD, USED, VAL, GT, SNAP, CLS, SAW, c")
 DRIVER = '''
 SEARCH = {digest}
 
@@ -618,12 +619,12 @@ def playout({args}, {work}):
                 break
             continue
         if SI[STAGE] == PREFIX and (ask & 65535) < 65532:  # a recorded turn, found by value (else on_ask)
-            k = forced_turn(SI, REC, OPT, SITES, ask)
+            k = forced_turn(SI, REC, OPT, SITES, ask, CLS)
             if k >= 0:
                 RI[11] = k
                 continue
         if not answer(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH,
-                      SITES, c):  # (on_ask, or a real-time block's answer: interpreter.fast.searchrt)
+                      SITES, CLS, VIS, SAW, c):  # (on_ask, or a real-time block's answer: interpreter.fast.searchrt)
             break
     for q in range(NP):
         VAL[q] = score({args}, q)
@@ -637,7 +638,8 @@ def search({args}, {work}):
     playout({args}, {work})
     if SI[REJECT] or SI[STAGE] != ROOT or RI[3] != 0:
         return
-    if not prepare_deal(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP):
+    if not prepare_deal(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP,
+                        SAW):
         return
     SI[MODE] = 1
     SI[ITER] = 0
@@ -656,7 +658,7 @@ def search({args}, {work}):
     if SI[ITER] > 0:
         best(SI, TI, TF, GT)
 '''
-_FILES = ("search.py", "searchrt.py", "searchdeal.py", "searchtables.py")  # (the digest: the driver compiles their code in)
+_FILES = ("search.py", "searchrt.py", "searchdeal.py", "searchtables.py", "searchnames.py")  # (the digest: the driver compiles their code in)
 _IMPORTS = tuple(f"interpreter.fast.{f[:-3]}" for f in _FILES)  # (what the search module may import)
 _NAMES = frozenset(("SEARCH", "playout", "search", "begin", "on_ask", "prepare", "sample", "backup", "best", "ask",
                     "MODE", "REJECT", "STAGE", "ROOT", "ITER", "NITER", "GREEDY", "ROOTN", "ATTEMPTS", "REJECTS",
@@ -712,7 +714,7 @@ class SearchKernel:
                  POOL=np.zeros(nc, dtype=np.int64), ORD=np.zeros(nc, dtype=np.int64), USED=np.zeros(nc, dtype=np.int64),
                  VAL=np.zeros(num_players, dtype=np.int64), GT=np.zeros((2, max(512, wide))),
                  SNAP=np.zeros((64, st["Z"].size + st["ZN"].size + st["GV"].size + st["PV"].size + 3 * nc + 3),
-                               dtype=np.int64))
+                               dtype=np.int64), CLS=card_classes(game), SAW=np.zeros(nc, dtype=np.bool_))
         self._work[num_players] = w
         return w
 

@@ -22,17 +22,17 @@ from __future__ import annotations
 from numba import njit
 
 from .lowtypes import SEARCH_SHUFFLE
-from .search import K0, NEV, NREC, NSKIP, NSNAP, NU, prepare, rand_below, sample
+from .search import CUR, EV, K0, MODE, NEV, NREC, NSKIP, NSNAP, NU, prepare, rand_below, sample
 
 GROUPED = 37  # SI: 1 when the hidden cards are dealt by groups (a free slot of the search's scalars)
 
 
 @njit(cache=True)
-def prepare_deal(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP):
+def prepare_deal(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP, SAW):
     """:func:`~interpreter.fast.search.prepare`, and when no one shuffle dealt every hidden card,
     the deal by groups (see the module doc). False: the seat cannot be searched this way."""
     SI[GROUPED] = 0
-    if prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP):
+    if prepare(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP, SAW):
         return True
     nu = SI[NU]
     k0 = SI[NEV]
@@ -93,3 +93,26 @@ def sample_world(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED):
         for m in range(a, b):
             SIG[SLOTS[m, 2]] = POOL[m]
         a = b
+
+
+@njit(cache=True)
+def mark_seen(ask, Z, ZN, SI, VIS, SAW):
+    """The record pass's note of what the seat saw, at each yield ``ask`` it answers: ``SAW[card]``
+    for every card in a row the seat sees (``VIS``: a public zone, its own hand), so that a card seen
+    face up (a pile's first card turned from the stock, a discard pile taken into a hand) is not
+    dealt again at random when it is hidden at the root (:func:`~interpreter.fast.search.prepare`
+    pins it where it is). A shuffle of a row the seat does not see forgets the cards in it (where
+    they went is not known). Cleared at the game's first yield. Nothing outside the record pass."""
+    if SI[MODE] != 0:
+        return
+    if SI[CUR] == 0 and SI[EV] == 0:
+        SAW[:] = False
+    for r in range(VIS.shape[0]):
+        if VIS[r]:
+            for i in range(ZN[r]):
+                SAW[Z[r, i]] = True
+    if (ask & 0xFFFF) == SEARCH_SHUFFLE:
+        r = (ask >> 16) & 0xFFFFF
+        if r < VIS.shape[0] and not VIS[r]:
+            for i in range(ZN[r]):
+                SAW[Z[r, i]] = False

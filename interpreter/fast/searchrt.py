@@ -29,6 +29,7 @@ from __future__ import annotations
 from numba import njit
 
 from .lowtypes import RI_CHOSEN
+from .searchdeal import mark_seen
 from .searchtables import MAX_ACTIONS
 from .search import (CUR, MODE, NREC, PREFIX, REJECT, SEAT, SIMULTANEOUS, STAGE, _at_root, _forced, _pick, on_ask,
                      rand_below)
@@ -44,7 +45,7 @@ def _seat_at(TMP, row, m, p):
 
 
 @njit(cache=True)
-def realtime_ask(ask, TMP, RI, SI, REC, LOC, INU, EXCL, TI, TF, PATH, CH, SITES, c):
+def realtime_ask(ask, TMP, RI, SI, REC, LOC, INU, EXCL, TI, TF, PATH, CH, SITES, CLS, c):
     """Answer a real-time block's yield ``ask`` (see the module doc): write the acting seat in
     ``TMP[base + 6, 0]`` and its option's index in ``RI[RI_CHOSEN]``. False: stop this simulation
     (the root reached in the record pass, or the sample rejected)."""
@@ -69,7 +70,7 @@ def realtime_ask(ask, TMP, RI, SI, REC, LOC, INU, EXCL, TI, TF, PATH, CH, SITES,
         else:
             alt = REC[j, 3]
         cards = (flags >> (1 + alt)) & 1 if 0 <= alt < MAX_ACTIONS else 0
-        idx = _forced(SI, REC, j, LOC, INU, EXCL, vals, mods, off, n, p, 1, cards)
+        idx = _forced(SI, REC, j, LOC, INU, EXCL, vals, mods, off, n, p, 1, cards, CLS)
         if idx < 0:
             return False
         SI[CUR] = j + 1
@@ -92,10 +93,14 @@ def realtime_ask(ask, TMP, RI, SI, REC, LOC, INU, EXCL, TI, TF, PATH, CH, SITES,
 
 
 @njit(cache=True)
-def answer(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH, SITES, c):
+def answer(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH, SITES, CLS,
+           VIS, SAW, c):
     """What the search's driver asks for every yield it does not answer itself: a real-time
-    block's (:func:`realtime_ask`), else :func:`interpreter.fast.search.on_ask`'s answer."""
+    block's (:func:`realtime_ask`), else :func:`interpreter.fast.search.on_ask`'s answer. In the record
+    pass, first what the seat sees (:func:`interpreter.fast.searchdeal.mark_seen`)."""
+    if SI[MODE] == 0:
+        mark_seen(ask, Z, ZN, SI, VIS, SAW)
     if (ask & 0xFFFF) == SIMULTANEOUS and SITES[ask >> 36, 4]:
-        return realtime_ask(ask, TMP, RI, SI, REC, LOC, INU, EXCL, TI, TF, PATH, CH, SITES, c)
+        return realtime_ask(ask, TMP, RI, SI, REC, LOC, INU, EXCL, TI, TF, PATH, CH, SITES, CLS, c)
     return on_ask(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH,
-                  SITES, c)
+                  SITES, CLS, c)

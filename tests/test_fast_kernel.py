@@ -212,6 +212,8 @@ def test_the_kernel_covers_the_specs_it_should():
     # best_melds (the kernel's exact search), runs in lay_offs; every option but melds_by_hand
     assert ("gin_rummy", ()) in typed and ("gin_rummy", (("return_taken", True),)) in typed
     assert ("gin_rummy", (("wall_knock", True),)) in typed and ("gin_rummy", (("undercut_on_tie", False),)) in typed
+    # a map literal of list literals (the bidding table) indexed at run time, keys() of it
+    assert ("five_hundred", ()) in typed and ("five_hundred", (("misere", False),)) in typed
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -304,6 +306,17 @@ def test_what_a_players_map_cannot_do_in_the_kernel_says_why(tmp_path, old, new,
     path = tmp_path / "maps.yaml"
     path.write_text(text.replace(old, new))
     with pytest.raises(NotTyped, match=reason):
+        lower(load_game(path))
+
+
+def test_a_map_of_lists_of_different_lengths_says_why(tmp_path):
+    """A map literal whose values are lists of different lengths does not type (fast/tablemaps.py):
+    the reason says so, with the spec line."""
+    text = (ROOT / "specs" / "five_hundred.yaml").read_text()
+    assert "'10NT': [10, 'NT', 520]" in text
+    path = tmp_path / "table.yaml"
+    path.write_text(text.replace("'10NT': [10, 'NT', 520]", "'10NT': [10, 'NT']"))
+    with pytest.raises(NotTyped, match="a map literal holding lists of different lengths"):
         lower(load_game(path))
 
 

@@ -261,7 +261,8 @@ def test_gin_rummy_showdowns_are_the_step_apis():
 
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
-         ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3}), ("sitting_out.yaml", {})]
+         ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3}), ("sitting_out.yaml", {}),
+         ("game_maps.yaml", {})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
@@ -317,6 +318,22 @@ def test_a_map_of_lists_of_different_lengths_says_why(tmp_path):
     path = tmp_path / "table.yaml"
     path.write_text(text.replace("'10NT': [10, 'NT', 520]", "'10NT': [10, 'NT']"))
     with pytest.raises(NotTyped, match="a map literal holding lists of different lengths"):
+        lower(load_game(path))
+
+
+@pytest.mark.parametrize("old,new,reason", [
+    ("  who: {}  ", "  who: {1: 2}  ", "starts as a map with entries"),
+    ('- set: {last: "{}"}', '- set: {last: "[]"}', "set other than to a map literal"),
+    ('- set: {last: "{}"}', '- set: {last: "{}", x: "count(times)"}', "read whole"),
+    ('"who[c]": p}', '"who[c]": "c.colour"}', "holds values of several kinds")])
+def test_what_a_game_variables_map_cannot_do_in_the_kernel_says_why(tmp_path, old, new, reason):
+    """A game variable's map (fast/mapvars.py) read whole, set to a list, starting with entries or
+    holding values of two kinds does not type: the reason says what."""
+    text = (ROOT / "tests" / "specs" / "game_maps.yaml").read_text()
+    assert old in text
+    path = tmp_path / "maps.yaml"
+    path.write_text(text.replace(old, new).replace("  who: {}", "  x: 0\n  who: {}"))
+    with pytest.raises(NotTyped, match=reason):
         lower(load_game(path))
 
 

@@ -467,7 +467,7 @@ def map_literal(low, t, env):
     from .lowtypes import NotTyped, ListT, _fold
     found = {}  # key code -> (key type, value): the step API's map keeps the last value given for a key
     table = False  # a map of list literals (tablemaps.py)
-    for pair in t.children:
+    for pair in (c for c in t.children if c is not None):  # ({} parses with one empty child)
         if not isinstance(pair, Tree) or pair.data != "pair":
             raise NotTyped("a map literal of another form", low.path)
         kc, kt = low.scalar(pair.children[0], env)

@@ -1,5 +1,5 @@
 """Map literals whose values are short lists in the typed kernel: a table such as
-``{'6S': [6, 'S', 40], 'misere': [0, null, 250]}`` (constant keys, each value a list literal of
+``{'low': [6, 'x', 40], 'none': [0, null, 250]}`` (constant keys, each value a list literal of
 single values, all of one length), and ``keys(m)`` of a map literal.
 
 Such a map is a :class:`TableV` (a :class:`~interpreter.fast.compound.MapV` whose values are

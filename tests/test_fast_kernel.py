@@ -325,10 +325,10 @@ def test_a_map_of_lists_of_different_lengths_says_why(tmp_path):
     ("  who: {}  ", "  who: {1: 2}  ", "starts as a map with entries"),
     ('- set: {last: "{}"}', '- set: {last: "[]"}', "set other than to a map literal"),
     ('- set: {last: "{}"}', '- set: {last: "{}", x: "count(times)"}', "read whole"),
-    ('"who[c]": p}', '"who[c]": "c.colour"}', "holds values of several kinds")])
+    ('"last[c.colour]": c.rank, ', '"last[c.colour]": c.rank, "last[c.rank]": 1, ', "holds keys of several kinds")])
 def test_what_a_game_variables_map_cannot_do_in_the_kernel_says_why(tmp_path, old, new, reason):
     """A game variable's map (fast/mapvars.py) read whole, set to a list, starting with entries or
-    holding values of two kinds does not type: the reason says what."""
+    holding keys of two kinds does not type: the reason says what."""
     text = (ROOT / "tests" / "specs" / "game_maps.yaml").read_text()
     assert old in text
     path = tmp_path / "maps.yaml"

@@ -262,7 +262,7 @@ def test_gin_rummy_showdowns_are_the_step_apis():
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
          ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3}), ("sitting_out.yaml", {}),
-         ("game_maps.yaml", {})]
+         ("game_maps.yaml", {}), ("list_entries.yaml", {})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
@@ -335,6 +335,20 @@ def test_what_a_game_variables_map_cannot_do_in_the_kernel_says_why(tmp_path, ol
     path.write_text(text.replace(old, new).replace("  who: {}", "  x: 0\n  who: {}"))
     with pytest.raises(NotTyped, match=reason):
         lower(load_game(path))
+
+
+def test_a_list_entry_out_of_range_is_flagged_and_the_step_api_says_why(tmp_path):
+    """An entry of a list of single values set at an index past its end (fast/listvars.py): the
+    kernel flags the game (code 8), simulate replays it in the step API, which raises its error."""
+    text = (ROOT / "tests" / "specs" / "list_entries.yaml").read_text()
+    assert "c.colour) - 3]" in text
+    path = tmp_path / "entries.yaml"
+    path.write_text(text.replace("c.colour) - 3]", "c.colour) + 3]"))
+    game = load_game(path)
+    _, _, errors = kernel_for(game).run(3, 0, 3)
+    assert list(errors) == [8, 8, 8]
+    with pytest.raises(RuleError, match="no entry at that position"):
+        simulate(game, 3, 3, seed=0, fast=True)
 
 
 def test_a_constant_list_set_by_a_step_says_why(tmp_path):

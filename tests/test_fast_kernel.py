@@ -212,6 +212,8 @@ def test_the_kernel_covers_the_specs_it_should():
     # best_melds (the kernel's exact search), runs in lay_offs; every option but melds_by_hand
     assert ("gin_rummy", ()) in typed and ("gin_rummy", (("return_taken", True),)) in typed
     assert ("gin_rummy", (("wall_knock", True),)) in typed and ("gin_rummy", (("undercut_on_tie", False),)) in typed
+    # a map literal of list literals (the bidding table) indexed at run time, keys() of it
+    assert ("five_hundred", ()) in typed and ("five_hundred", (("misere", False),)) in typed
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -259,7 +261,8 @@ def test_gin_rummy_showdowns_are_the_step_apis():
 
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
-         ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3}), ("sitting_out.yaml", {})]
+         ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3}), ("sitting_out.yaml", {}),
+         ("game_maps.yaml", {}), ("list_entries.yaml", {})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
@@ -305,6 +308,47 @@ def test_what_a_players_map_cannot_do_in_the_kernel_says_why(tmp_path, old, new,
     path.write_text(text.replace(old, new))
     with pytest.raises(NotTyped, match=reason):
         lower(load_game(path))
+
+
+def test_a_map_of_lists_of_different_lengths_says_why(tmp_path):
+    """A map literal whose values are lists of different lengths does not type (fast/tablemaps.py):
+    the reason says so, with the spec line."""
+    text = (ROOT / "specs" / "five_hundred.yaml").read_text()
+    assert "'10NT': [10, 'NT', 520]" in text
+    path = tmp_path / "table.yaml"
+    path.write_text(text.replace("'10NT': [10, 'NT', 520]", "'10NT': [10, 'NT']"))
+    with pytest.raises(NotTyped, match="a map literal holding lists of different lengths"):
+        lower(load_game(path))
+
+
+@pytest.mark.parametrize("old,new,reason", [
+    ("  who: {}  ", "  who: {1: 2}  ", "starts as a map with entries"),
+    ('- set: {last: "{}"}', '- set: {last: "[]"}', "set other than to a map literal"),
+    ('- set: {last: "{}"}', '- set: {last: "{}", x: "count(times)"}', "read whole"),
+    ('"last[c.colour]": c.rank, ', '"last[c.colour]": c.rank, "last[c.rank]": 1, ', "holds keys of several kinds")])
+def test_what_a_game_variables_map_cannot_do_in_the_kernel_says_why(tmp_path, old, new, reason):
+    """A game variable's map (fast/mapvars.py) read whole, set to a list, starting with entries or
+    holding keys of two kinds does not type: the reason says what."""
+    text = (ROOT / "tests" / "specs" / "game_maps.yaml").read_text()
+    assert old in text
+    path = tmp_path / "maps.yaml"
+    path.write_text(text.replace(old, new).replace("  who: {}", "  x: 0\n  who: {}"))
+    with pytest.raises(NotTyped, match=reason):
+        lower(load_game(path))
+
+
+def test_a_list_entry_out_of_range_is_flagged_and_the_step_api_says_why(tmp_path):
+    """An entry of a list of single values set at an index past its end (fast/listvars.py): the
+    kernel flags the game (code 8), simulate replays it in the step API, which raises its error."""
+    text = (ROOT / "tests" / "specs" / "list_entries.yaml").read_text()
+    assert "c.colour) - 3]" in text
+    path = tmp_path / "entries.yaml"
+    path.write_text(text.replace("c.colour) - 3]", "c.colour) + 3]"))
+    game = load_game(path)
+    _, _, errors = kernel_for(game).run(3, 0, 3)
+    assert list(errors) == [8, 8, 8]
+    with pytest.raises(RuleError, match="no entry at that position"):
+        simulate(game, 3, 3, seed=0, fast=True)
 
 
 def test_a_constant_list_set_by_a_step_says_why(tmp_path):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, hoist, listops, melds, setzones, turnorder
+from . import bestmelds, compound, hoist, listops, melds, setzones, tablemaps, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -310,6 +310,9 @@ class Calls:
 
     def call_sort_by(self, args, env):
         return listops.sort_by(self, args, env)
+
+    def call_keys(self, args, env):
+        return tablemaps.keys(self, args, env)
 
     def call_turn_order(self, args, env):
         start, _ = self.scalar(args[0], env)

@@ -433,6 +433,9 @@ def index(low, t, env):
             raise NotTyped(f"index {k} of a list of {n}", low.path)
         from . import ragged
         return ragged.part(low, obj.parts[k])  # (a part some items lack does not type: ragged.py)
+    if isinstance(obj, MapV) and hasattr(obj, "types"):  # a map of list literals (tablemaps.py)
+        from . import tablemaps
+        return tablemaps.index(low, obj, t.children[1], env)
     if isinstance(obj, MapV):
         kc, kt = low.scalar(t.children[1], env)
         known = _fold(kc)
@@ -463,7 +466,8 @@ def map_literal(low, t, env):
     """``{k: v, ...}`` with constant keys (numbers or texts) and single values, as a MapV."""
     from .lowtypes import NotTyped, ListT, _fold
     found = {}  # key code -> (key type, value): the step API's map keeps the last value given for a key
-    for pair in t.children:
+    table = False  # a map of list literals (tablemaps.py)
+    for pair in (c for c in t.children if c is not None):  # ({} parses with one empty child)
         if not isinstance(pair, Tree) or pair.data != "pair":
             raise NotTyped("a map literal of another form", low.path)
         kc, kt = low.scalar(pair.children[0], env)
@@ -471,8 +475,11 @@ def map_literal(low, t, env):
             raise NotTyped("a map literal whose keys are known only at run time", low.path)
         v = low.e(pair.children[1], env)
         if isinstance(v, (ListT, TupleV, MapV)):
-            raise NotTyped("a map literal holding lists or maps", low.path)
+            table = True
         found[kc] = (kt, v)
+    if table:
+        from . import tablemaps
+        return tablemaps.table(low, found)
     entries = [(kc, kt, v) for kc, (kt, v) in found.items()]
     return MapV(entries, low.path)
 

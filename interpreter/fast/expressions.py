@@ -10,7 +10,7 @@ from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import bestmelds, compound, derived, listops, listvars, ragged, setzones
+from . import bestmelds, compound, derived, listops, listvars, mapvars, ragged, setzones
 
 
 class Expressions:
@@ -89,6 +89,8 @@ class Expressions:
             return self.range_list("0", "NP")
         if name in self.list_rows:
             return listvars.read(self, name)
+        if name in self.gmaps:
+            return mapvars.read_whole(self, name)
         if name in self.gvars:
             if self.gtypes.get(name) == EMPTY:
                 return _empty_list()
@@ -228,6 +230,9 @@ class Expressions:
         return f"({ca} {op} {cb})", BOOL
 
     def e_in_(self, t, env):
+        found = mapvars.contains(self, t, env)  # k in a game variable's map
+        if found is not None:
+            return found
         x, coll = t.children
         cx, tx = self.scalar(x, env)
         r = self.e(coll, env)
@@ -340,6 +345,8 @@ class Expressions:
     def e_index(self, t, env):
         if self.is_player_map(t.children[0]):
             return self.map_entry(t, env)  # (maps.py)
+        if mapvars.is_game_map(self, t.children[0]):
+            return mapvars.entry(self, t, env)
         found = bestmelds.index(self, t, env)  # best_melds(...)[KEY]
         if found is not None:
             return found

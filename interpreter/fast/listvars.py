@@ -3,7 +3,8 @@
 comprehensions over ``rows`` reading ``r['total']``; or ``pairs: []`` then
 ``set: {pairs: "pairs + [[a, b]]"}`` and comprehensions reading ``x[0]``, ``p in x``; and game
 variables holding a list of single values (cards, numbers, texts: ``set: {group: "[c in trick where
-c.suit == s]"}``), kept in one row of ``Z`` the same way (its type is then the items' type, not a TupT).
+c.suit == s]"}``, one entry set by ``set: {"group[k]": v}``), kept in one row of ``Z`` the same way (its
+type is then the items' type, not a TupT).
 
 A record is a map literal with constant keys (numbers or texts) whose values are single values
 (:class:`RecT`: its keys, in key order, and the type of each value); a tuple is a list literal of
@@ -142,29 +143,53 @@ def store(low, which, r, path):
 
 
 def set_entry(low, entry: Entry, r, path):
-    """``set: {"name[k]": {...}}``: ``(value lines, store lines)``; an index outside the list
-    (or null) is a run-time error, as in the step API."""
-    from .lowtypes import INT, BOOL, NotTyped, RI_ERROR, ERR_LIST_ENTRY
+    """``set: {"name[k]": {...}}`` (a list of maps), or ``set: {"name[k]": v}`` (a list of single
+    values): ``(value lines, store lines)``; an index outside the list (or null) is a run-time
+    error, as in the step API."""
+    from .lowtypes import NotTyped
     rows = low.list_rows
     if entry.name not in rows:
         if low.gtypes.get(entry.name) is not None:
             low.changed = True  # typed on a later pass, once the list is known
         raise NotTyped(f"setting an entry of {entry.name!r} (a list of maps is set whole before its entries)", path)
+    if not isinstance(rows[entry.name][1], TupT):  # a list of single values (numbers, texts, cards)
+        return _set_value_entry(low, entry, r, path)
     if not isinstance(r, MapV):
         raise NotTyped(f"an entry of {entry.name!r} set to something other than a map", path)
     row, ty = rows[entry.name]
     _register(low, entry.name, record_type(r))
     row, ty = rows[entry.name]
+    k, value = _index_lines(low, entry, row, path)
+    vals = [low.fresh("t") for _ in ty]
+    value += [f"{t} = {c}" for t, (_, _, (c, _)) in zip(vals, _sorted_entries(r))]
+    stores = [f"Z[{row + j}, {k}] = {t}" for j, t in enumerate(vals)]
+    return value, stores
+
+
+def _index_lines(low, entry, row, path):
+    """``(index name, lines)``: the entry's index read and checked (null or outside the list: the
+    step API's error, flagged), counted from the end when negative."""
+    from .lowtypes import INT, BOOL, NotTyped, RI_ERROR, ERR_LIST_ENTRY
     kc, kt = low.scalar(entry.index_tree, entry.env)
     if kt not in (INT, BOOL):
         raise NotTyped(f"an entry of {entry.name!r} picked by a {kt}", path)
     k = low.fresh("t")
-    vals = [low.fresh("t") for _ in ty]
-    value = [f"{k} = {kc}", f"if {k} == NULL or {k} >= ZN[{row}] or {k} < -ZN[{row}]:",
-             f"    RI[{RI_ERROR}] = {ERR_LIST_ENTRY}", "    return", f"if {k} < 0:", f"    {k} += ZN[{row}]"]
-    value += [f"{t} = {c}" for t, (_, _, (c, _)) in zip(vals, _sorted_entries(r))]
-    stores = [f"Z[{row + j}, {k}] = {t}" for j, t in enumerate(vals)]
-    return value, stores
+    return k, [f"{k} = {kc}", f"if {k} == NULL or {k} >= ZN[{row}] or {k} < -ZN[{row}]:",
+               f"    RI[{RI_ERROR}] = {ERR_LIST_ENTRY}", "    return", f"if {k} < 0:", f"    {k} += ZN[{row}]"]
+
+
+def _set_value_entry(low, entry: Entry, r, path):
+    """``set: {"name[k]": v}`` of a list of single values: ``(value lines, store lines)``."""
+    from .lowtypes import ListT, NotTyped
+    from .compound import TupleV
+    if isinstance(r, (ListT, TupleV, MapV)):
+        raise NotTyped(f"an entry of {entry.name!r} (a list of single values) set to a list or map", path)
+    code, vt = r
+    _register(low, entry.name, vt)
+    row, _ = low.list_rows[entry.name]
+    k, value = _index_lines(low, entry, row, path)
+    t = low.fresh("t")
+    return value + [f"{t} = {code}"], [f"Z[{row}, {k}] = {t}"]
 
 
 def around_gather(low, lines):

@@ -11,7 +11,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        RI_ERROR, RI_LISTING, RI_MAX_ACTIONS, SEARCH_RANDOM, SEARCH_SHUFFLE, STATE_ARGS, TEXT, _fold,
                        _indent, _join)
 from .calls import _hoist
-from . import climb, compound, listvars, multichoice, realtime, setzones, turnorder
+from . import climb, compound, listvars, mapvars, multichoice, realtime, setzones, turnorder
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -165,6 +165,9 @@ class StepLowering:
                 if name in self.const_lists:
                     raise NotTyped(f"variable {name!r} holds a list and a step sets it (the kernel keeps a "
                                    f"variable's list only when no step changes it)", self.path)
+                if name in self.gmaps:  # the whole map (mapvars.py)
+                    out.append((name, ("G", name), value))
+                    continue
                 out.append((f"GV[{self.gvars[name]}]", ("g", name), value))
             elif tree.data == "attr":
                 obj, name = tree.children
@@ -180,6 +183,9 @@ class StepLowering:
                     self.team_targets[out[-1][0]] = (seat, self.pvars[name])
             elif tree.data == "index" and self.is_player_map(tree.children[0]):
                 out.append(self.map_entry_target(tree, env) + (value,))
+            elif tree.data == "index" and mapvars.is_game_map(self, tree.children[0]):
+                name = str(tree.children[0].children[0])
+                out.append((mapvars.Target(name, tree.children[1], env), ("G", name), value))
             elif tree.data == "index" and tree.children[0].data == "name" and \
                     str(tree.children[0].children[0]) in self.gvars:
                 name = str(tree.children[0].children[0])
@@ -211,6 +217,12 @@ class StepLowering:
                 stores += st
                 continue
             r = self.expr(value, env, f"{path}.{key}")
+            if which[0] == "G":  # a game variable's map, or one of its entries (mapvars.py)
+                more, st = (mapvars.set_entry(self, store, r, add, path) if isinstance(store, mapvars.Target)
+                            else mapvars.assign(self, store, r, add, path))
+                lines += more
+                later += st
+                continue
             types = self.gtypes if which[0] == "g" else self.ptypes
             if not add and isinstance(store, listvars.Entry):
                 value_lines, store_lines = listvars.set_entry(self, store, r, path)
@@ -291,7 +303,7 @@ class StepLowering:
         spec = step["gather"]
         target = spec.get("to") if isinstance(spec, dict) else spec
         row = self.zone_row_code(target, env, path)
-        return listvars.around_gather(self, [f"gather(Z, ZN, PB, MD, LOC, {row}, NP)"])
+        return mapvars.around_gather(self, listvars.around_gather(self, [f"gather(Z, ZN, PB, MD, LOC, {row}, NP)"]))
 
     def s_move(self, step, env, path):
         m = step["move"]

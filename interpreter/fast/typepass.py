@@ -150,6 +150,7 @@ class Lowering(Values, Expressions, Calls, StepLowering, TeamsAndIndexing, Playe
         # variables
         self.const_lists: dict = {}  # game variables holding a list no step sets (teams.py)
         self.pmaps, self.pmap_types, self.pmap_defaults, self.map_targets = {}, {}, [], {}  # (maps.py)
+        self.gmaps, self.gmap_types = {}, {}  # a game variable's map -> its first row of Z; its key and value types (mapvars.py)
         self.gvars = {k: i for i, k in enumerate(game.var_defaults)}
         self.pvars = {k: i for i, k in enumerate(game.pvar_defaults)}
         self.gtypes = {k: self.typed_default(v, f"variable {k}", f"variables.{k}") for k, v in game.var_defaults.items()}
@@ -271,7 +272,7 @@ def _lower(low, bodies_of) -> tuple:
         "gvars": [low.value(v, f"variable {k}") for k, v in game.var_defaults.items()] +
                  [low.value(game.options[k], f"option {k}") for k in low.option_slot] +
                  ([-1] if low.last_slot is not None else []),
-        "realtime": low.last_slot is not None, "lists": bool(low.list_rows),
+        "realtime": low.last_slot is not None, "lists": bool(low.list_rows or low.gmaps),
         "pvars": [low.value(v, f"variable {k}") for k, v in game.pvar_defaults.items()] + low.map_defaults(),
         "depth": low.max_depth + 2,
         # the rows' room: MAX_LIST for lists known only at run time (checked as they are kept), more

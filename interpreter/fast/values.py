@@ -5,7 +5,7 @@ A mixin of :class:`~interpreter.fast.typepass.Lowering`."""
 from __future__ import annotations
 
 from .lowtypes import BOOL, CARD, EMPTY, INT, NO_OVERRIDE, NUL, NULL, NotTyped, TEXT, TEXT_BASE, _join
-from . import compound
+from . import compound, mapvars
 
 
 def _declared_attributes(entries) -> dict:
@@ -128,7 +128,7 @@ class Values:
 
     def typed_default(self, v, what, path):
         """The type of a variable's default value; NotTyped located at the variable (``path``)."""
-        known = self.constant_list(v, path) or self.player_map(v, path)
+        known = self.constant_list(v, path) or self.player_map(v, path) or mapvars.game_map(self, v, path)
         if known is not None:
             return known
         try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, listops, melds, setzones, turnorder
+from . import bestmelds, compound, listops, meldlist, melds, setzones, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -297,7 +297,12 @@ class Calls:
         return melds.call_is_meld(self, args, env)
 
     def call_melds_in(self, args, env):
+        if len(args) < 2 or getattr(args[1], "data", None) == "null":  # no kind: listed (meldlist.py)
+            return meldlist.melds_in(self, args, env)
         return melds.melds_in(self, args, env)
+
+    def call_meld_kind(self, args, env):
+        return meldlist.call_meld_kind(self, args, env)
 
     def call_best_melds(self, args, env):
         return bestmelds.call_best_melds(self, args, env)

@@ -299,7 +299,10 @@ class Calls:
     def call_melds_in(self, args, env):
         if len(args) < 2 or getattr(args[1], "data", None) == "null":  # no kind: listed (meldlist.py)
             return meldlist.melds_in(self, args, env)
-        return melds.melds_in(self, args, env)
+        try:
+            return melds.melds_in(self, args, env)  # (counted; listed: meldlist.py)
+        except NotTyped:
+            return meldlist.melds_in(self, args, env)
 
     def call_meld_kind(self, args, env):
         return meldlist.call_meld_kind(self, args, env)

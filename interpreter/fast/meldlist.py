@@ -22,7 +22,7 @@ from __future__ import annotations
 from .lowtypes import CARD, ERR_INDEX, INT, NUL, RI_ERROR, TEXT, ListT, NotTyped, _indent, _names
 from . import bestmelds, meldruns
 
-MELDL = "ordered meld"  # the type of one listed meld (its cards' ids packed in order)
+MELDL = "meld of melds_in"  # the type of one listed meld (its cards' ids packed in order)
 SLOTS = 10  # the most cards a listed meld holds (six bits each)
 MOST = 128  # the most melds one call lists (slots of MEMO)
 

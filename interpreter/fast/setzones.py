@@ -80,7 +80,8 @@ def _zone_of(low, tree):
 def _owner_code(low, owner_tree, env):
     if owner_tree is None:
         return None
-    code, ty = low.scalar(owner_tree, env)
+    from . import ragged
+    code, ty = ragged.numeric(low, low.scalar(owner_tree, env), env)  # (a number or text: a number here)
     if ty not in ("int", "bool"):
         raise NotTyped(f"a zone of sets of a {ty}", low.path)
     return code

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, listops, meldlist, melds, setzones, turnorder
+from . import bestmelds, compound, listops, meldkind, meldlist, melds, setzones, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -305,7 +305,7 @@ class Calls:
             return meldlist.melds_in(self, args, env)
 
     def call_meld_kind(self, args, env):
-        return meldlist.call_meld_kind(self, args, env)
+        return meldkind.call_meld_kind(self, args, env)
 
     def call_best_melds(self, args, env):
         return bestmelds.call_best_melds(self, args, env)

@@ -129,7 +129,7 @@ def as_tuple(low, r):
     """A list literal of single values (``ListT`` with ``items``) as a TupleV; anything else as it is."""
     if getattr(r, "alts", None) is not None:  # x if c else y of list literals (ragged.py)
         from . import ragged
-        return ragged.if_tuple(low, r)
+        return ragged.if_tuple(low, r, TupleV, as_tuple)
     items = getattr(r, "items", None)
     if items is None:
         return r
@@ -435,7 +435,7 @@ def index(low, t, env):
         if not -n <= k < n:
             raise NotTyped(f"index {k} of a list of {n}", low.path)
         from . import ragged
-        return ragged.part(low, obj.parts[k], env)  # (a part some items lack: ragged.py)
+        return ragged.part(low, obj.parts[k])  # (a part some items lack does not type: ragged.py)
     if isinstance(obj, MapV):
         kc, kt = low.scalar(t.children[1], env)
         known = _fold(kc)

@@ -10,7 +10,7 @@ from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import bestmelds, compound, derived, listops, listvars, meldlist, ragged, setzones
+from . import bestmelds, compound, derived, listops, listvars, meldvalue, ragged, setzones
 
 
 class Expressions:
@@ -40,8 +40,8 @@ class Expressions:
 
     def lst(self, tree, env):
         r = self.e(tree, env)
-        if isinstance(r, tuple) and r[1] == meldlist.MELDL:  # one meld of melds_in (meldlist.py)
-            return meldlist.as_list(self, r[0])
+        if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in (meldlist.py)
+            return meldvalue.as_list(self, r[0])
         if not isinstance(r, ListT):
             raise NotTyped("a value where a list is expected", self.path)
         return r
@@ -185,7 +185,7 @@ class Expressions:
         a, op, b = t.children
         op = str(op)
         ra, rb = self.e(a, env), self.e(b, env)
-        ra, rb = (meldlist.as_list(self, r[0]) if isinstance(r, tuple) and r[1] == meldlist.MELDL else r for r in (ra, rb))
+        ra, rb = (meldvalue.as_list(self, r[0]) if isinstance(r, tuple) and r[1] == meldvalue.MELDL else r for r in (ra, rb))
         if op == "+" and isinstance(ra, ListT) and isinstance(rb, ListT):
             return compound.concat(self, ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
@@ -217,7 +217,7 @@ class Expressions:
         a, op, b = t.children
         op = str(op)
         ra, rb = self.e(a, env), self.e(b, env)
-        found = ragged.compare_tuples(self, op, ra, rb)  # two lists kept as tuples
+        found = ragged.compare_tuples(self, op, ra, rb, compound.TupleV, compound.as_tuple)  # lists as tuples
         if found is not None:
             return found
         (ca, ta), (cb, tb) = (self.scalar(x, env, r) for x, r in ((a, ra), (b, rb)))

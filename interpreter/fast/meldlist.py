@@ -1,5 +1,6 @@
 """``melds_in(cards[, KIND][, size])`` listed in the typed kernel (:mod:`interpreter.fast.typepass`),
-each meld a value of its own, and ``meld_kind(cards)``, as :mod:`interpreter.expr.melds` gives them.
+each meld a value of its own, as :mod:`interpreter.expr.melds` gives them
+(the meld values: :mod:`interpreter.fast.meldvalue`).
 
 The melds are listed in the step API's order (``melds_in``): kind by kind in the spec's order (all
 kinds when the kind is absent or null), each kind's candidate melds as its ``_templates`` lists
@@ -8,34 +9,20 @@ them (the template lines of :mod:`interpreter.fast.bestmelds`, which follow that
 under another kind or ace placement) left out. Kinds with wild cards do not type here (NotTyped
 names the kind).
 
-A listed meld is one value of type :data:`MELDL`: its cards' ids, each plus one, in six bits apiece
-from the lowest, in the step API's order of the meld's cards (a set: the order of the cards given;
-a run: rank order, the ace where the run puts it), so ``m[0]``, ``last(m)``, a comprehension over
-``m`` or moving ``m`` see the cards in the step API's order. At most :data:`SLOTS` cards (a longer
-meld, and more than :data:`MOST` melds from one call, flag the game, ``RI_ERROR`` 7: the step API
-replays it); the deck has at most 63 cards. One call's melds are kept in slots of ``MEMO`` (the
+A listed meld is one value of type ``MELDL`` (:mod:`interpreter.fast.meldvalue`), its cards in the
+step API's order (a set: the order of the cards given; a run: rank order, the ace where the run puts
+it). A meld of more than ``SLOTS`` cards, and more than :data:`MOST` melds from one call, flag the
+game (``RI_ERROR`` 7: the step API replays it); the deck has at most 63 cards. One call's melds are kept in slots of ``MEMO`` (the
 place's own) while its loop runs. Every line comes from the fixed templates below, whose holes are
 generated names and integers.
 """
 from __future__ import annotations
 
 from .lowtypes import CARD, ERR_INDEX, INT, NUL, RI_ERROR, TEXT, ListT, NotTyped, _indent, _names
+from .meldvalue import MELDL, SLOTS
 from . import bestmelds, meldruns
 
-MELDL = "meld of melds_in"  # the type of one listed meld (its cards' ids packed in order)
-SLOTS = 10  # the most cards a listed meld holds (six bits each)
 MOST = 128  # the most melds one call lists (slots of MEMO)
-
-
-def as_list(low, code):
-    """The cards of the meld value ``code`` (type MELDL) as a ListT, in the meld's order. A null
-    meld read as a list flags the game (the step API raises its error)."""
-    def loop(var, body):
-        m, i, x = low.fresh("t"), low.fresh("i"), low.fresh("t")
-        return [f"{m} = {code}", f"if {m} == NULL:", f"    RI[{RI_ERROR}] = {ERR_INDEX}", "else:",
-                f"    for {i} in range({SLOTS}):", f"        {x} = ({m} >> (6 * {i})) & 63",
-                f"        if {x} == 0:", "            break", f"        {var} = {x} - 1"] + _indent(body, 2)
-    return ListT(CARD, loop, refs=_names(code))
 
 
 def _kinds(low, args, env):
@@ -157,20 +144,3 @@ def _emit(low, name, d, R, n, over, T, t0, cnt, s, sz, slot0, cenv, cv):
             f"        if not {dup}:",
             f"            {v} = 0", f"            {j} = 0"] + _indent(pack, 3) + \
         [f"            TMP[{ID}, {cnt}] = {idm}", f"            MEMO[{slot0} + {cnt}] = {v}", f"            {cnt} += 1"]
-
-
-def call_meld_kind(low, args, env):
-    """``meld_kind(cards)``: the name (a text) of the first of the spec's meld kinds, in their
-    order, the cards are a meld of, or null (:mod:`interpreter.fast.melds` decides each kind)."""
-    from . import melds
-    if len(args) != 1:
-        raise NotTyped("meld_kind with other than one list of cards", low.path)
-    kinds = melds._kinds(low, None, env, "meld_kind", runs=True)
-    lines, row, n = melds._held(low, bestmelds.meld_list(low, args[0], env), env)
-    out, one = low.fresh("t"), low.fresh("t")
-    lines += [f"{out} = NULL"]
-    for name, d in kinds:
-        lines += melds._valid_lines(low, d, row, n, one, env, name) + \
-            [f"if {out} == NULL and {one}:", f"    {out} = {low.text(str(name))}"]
-    low.depth -= 1
-    return low.helper(env, lines, out), TEXT

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..expr.builtins import MAX_ITEMS
 from ..expr.compiler import parse
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent
-from . import bestmelds, meldlist, meldruns
+from . import bestmelds, meldruns, meldvalue
 
 
 def _kinds(low, kind_tree, env, what, runs=False):
@@ -170,7 +170,7 @@ def melds_in(low, args, env):
     def loop(var, body):  # listed: each meld a value (meldlist.py)
         from . import meldlist
         return meldlist.melds_in(low, args, env).loop(var, body)
-    return ListT(meldlist.MELDL, loop, length=length)
+    return ListT(meldvalue.MELDL, loop, length=length)
 
 
 def lay_offs(low, args, env):

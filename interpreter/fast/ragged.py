@@ -70,16 +70,10 @@ def concat(low, a: ListT, b: ListT, TupT, parts_of):
     return ListT(elem, loop, length=length, refs=a.refs | b.refs)
 
 
-def part(low, value, env=None):
-    """A part read out of a tuple (``x[k]``). A part some items lack reads as its items' type; an
-    item lacking it flags the game (``ERR_INDEX``: the step API replays it and raises its error
-    reading past the item's end); without ``env`` it does not type."""
+def part(low, value):
+    """A part read out of a tuple (``x[k]``): NotTyped when some items lack it."""
     if isinstance(value, tuple) and is_padded(value[1]):
-        if env is None:
-            raise NotTyped("a part of a list that some items of its list lack (lists of different lengths)", low.path)
-        x = low.fresh("t")
-        return low.helper(env, [f"{x} = {value[0]}", f"if {x} == {ABSENT}:", f"    RI[{RI_ERROR}] = {ERR_INDEX}"],
-                          x), base(value[1])
+        raise NotTyped("a part of a list that some items of its list lack (lists of different lengths)", low.path)
     return value
 
 
@@ -101,12 +95,12 @@ def base(ty):
     return ty[:-len(_PAD)] if is_padded(ty) else ty
 
 
-def if_tuple(low, r):
+def if_tuple(low, r, TupleV, as_tuple):
     """``[a, b, c] if cond else [d, e, f, g]`` as one item of a list (``r``: the ListT of
     ``Expressions.e_ifelse`` with its ``alts``, ``(condition code, then, else)``): a TupleV whose
     place ``k`` is the chosen side's, :data:`ABSENT` where that side is shorter (its type then
-    padded), a number on one side and a text on the other a :data:`MIX`."""
-    from .compound import TupleV, as_tuple
+    padded), a number on one side and a text on the other a :data:`MIX` (``TupleV``, ``as_tuple``:
+    compound's, which imports this module)."""
     cc, ra, rb = r.alts
     ta, tb = as_tuple(low, ra), as_tuple(low, rb)
     if not (isinstance(ta, TupleV) and isinstance(tb, TupleV)):
@@ -126,12 +120,13 @@ def if_tuple(low, r):
     return TupleV(parts, low.path)
 
 
-def compare_tuples(low, op, ra, rb):
-    """``xs == ys`` / ``!=`` (``ra``, ``rb``: the sides lowered) where both are lists kept as tuples (list literals, ``x if c else
-    y`` of them, a chosen option that is a list): equal when every place holds the same value (a
+def compare_tuples(low, op, ra, rb, TupleV, as_tuple):
+    """``xs == ys`` / ``!=`` (``ra``, ``rb``: the sides lowered) where both are lists kept as
+    tuples (list literals, ``x if c else y`` of them, a chosen option that is a list): equal when
+    every place holds the same value (a
     place one side lacks holds :data:`ABSENT`, which no value equals); a chosen null (the optional
-    action) equals no list. ``(code, BOOL)``, or None for any other comparison."""
-    from .compound import TupleV, as_tuple
+    action) equals no list. ``(code, BOOL)``, or None for any other comparison (``TupleV``,
+    ``as_tuple``: compound's)."""
     if str(op) not in ("==", "!="):
         return None
     ra, rb = as_tuple(low, ra), as_tuple(low, rb)

@@ -80,8 +80,7 @@ def _zone_of(low, tree):
 def _owner_code(low, owner_tree, env):
     if owner_tree is None:
         return None
-    from . import ragged
-    code, ty = ragged.numeric(low, low.scalar(owner_tree, env), env)  # (a number or text: a number here)
+    code, ty = low.scalar(owner_tree, env)
     if ty not in ("int", "bool"):
         raise NotTyped(f"a zone of sets of a {ty}", low.path)
     return code

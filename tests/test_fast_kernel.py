@@ -214,6 +214,8 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("gin_rummy", (("wall_knock", True),)) in typed and ("gin_rummy", (("undercut_on_tie", False),)) in typed
     # a map literal of list literals (the bidding table) indexed at run time, keys() of it
     assert ("five_hundred", ()) in typed and ("five_hundred", (("misere", False),)) in typed
+    # melds_in listed (each meld a value), meld_kind: melds laid by hand, OpenSpiel's rules
+    assert ("gin_rummy", (("melds_by_hand", True),)) in typed and ("gin_rummy", (("preset", "openspiel"),)) in typed
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -245,6 +247,35 @@ def test_best_melds_is_the_step_apis_on_random_hands(seed, size):
         want, _, length = _play_one(game, 4, seed, i, None)
         assert errors[i] == 0
         assert list(scores[i]) == list(want), (seed + i, size)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10 ** 9), st.integers(0, 14))
+def test_melds_in_is_the_step_apis_on_random_hands(seed, size):
+    """melds_in listed in the kernel (fast/meldlist.py) against the step API's on random hands of
+    ``size`` cards from two decks (equal cards; sets and runs whose ace counts low or high): the
+    melds in order and each meld's cards in order, of every kind, of 3 cards, of a kind written out,
+    and meld_kind of each (tests/specs/melds_in.yaml: each seat's score is one of these)."""
+    game = load_game(ROOT / "tests" / "specs" / "melds_in.yaml", {"size": size})
+    scores, lengths, errors = kernel_for(game).run(4, seed, 3)
+    for i in range(3):
+        want, _, length = _play_one(game, 4, seed, i, None)
+        assert errors[i] == 0
+        assert list(scores[i]) == list(want), (seed + i, size)
+
+
+def test_gin_rummy_melds_by_hand_is_the_step_apis():
+    """Gin Rummy with melds laid by hand (melds_in listed, each meld's text from its first and last
+    card, the defender's lay-offs on the laid melds) and a knock limit that makes random players
+    knock: the same games as the step API."""
+    game = load_game(ROOT / "specs" / "gin_rummy.yaml", {"melds_by_hand": True, "knock_limit": 60})
+    scores, lengths, errors = kernel_for(game).run(2, 7, 30)
+    knocked = 0
+    for i in range(30):
+        want, _, length = _play_one(game, 2, 7, i, None)
+        assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, i
+        knocked += any(want)
+    assert knocked > 20
 
 
 def test_gin_rummy_showdowns_are_the_step_apis():

@@ -33,7 +33,7 @@ from __future__ import annotations
 from ..expr.compiler import parse
 from ..expr.melds import MAX_SEARCH
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent, _names
-from . import meldruns
+from . import meldruns, meldvalue
 
 MELD = "meld"  # the type of one meld (a bit mask of card ids)
 MAX_POSITIONS = 62  # the most cards one search takes (a position is a bit of an int64)
@@ -120,6 +120,8 @@ def meld_list(low, tree, env):
     r = low.e(tree, env)
     if isinstance(r, ListT):
         return r
+    if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in
+        return meldvalue.as_list(low, r[0])
     if not isinstance(r, tuple) or r[1] != MELD:
         raise NotTyped("a value where a list is expected", low.path)
     code = r[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, hoist, listops, melds, setzones, tablemaps, turnorder
+from . import bestmelds, compound, hoist, listops, meldkind, meldlist, melds, setzones, tablemaps, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -300,7 +300,15 @@ class Calls:
         return melds.call_is_meld(self, args, env)
 
     def call_melds_in(self, args, env):
-        return melds.melds_in(self, args, env)
+        if len(args) < 2 or getattr(args[1], "data", None) == "null":  # no kind: listed (meldlist.py)
+            return meldlist.melds_in(self, args, env)
+        try:
+            return melds.melds_in(self, args, env)  # (counted; listed: meldlist.py)
+        except NotTyped:
+            return meldlist.melds_in(self, args, env)
+
+    def call_meld_kind(self, args, env):
+        return meldkind.call_meld_kind(self, args, env)
 
     def call_best_melds(self, args, env):
         return bestmelds.call_best_melds(self, args, env)

@@ -127,6 +127,9 @@ def compare_null(low, t, env):
 
 def as_tuple(low, r):
     """A list literal of single values (``ListT`` with ``items``) as a TupleV; anything else as it is."""
+    if getattr(r, "alts", None) is not None:  # x if c else y of list literals (ragged.py)
+        from . import ragged
+        return ragged.if_tuple(low, r, TupleV, as_tuple)
     items = getattr(r, "items", None)
     if items is None:
         return r

@@ -10,7 +10,7 @@ from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import bestmelds, compound, derived, listops, listvars, mapvars, ragged, setzones
+from . import bestmelds, compound, derived, listops, listvars, mapvars, meldvalue, ragged, setzones
 
 
 class Expressions:
@@ -30,8 +30,8 @@ class Expressions:
             raise NotTyped(f"a {type(src).__name__} where an expression is expected", self.path)
         return self.e(parse(src), env)
 
-    def scalar(self, tree, env):
-        r = self.e(tree, env)
+    def scalar(self, tree, env, r=None):
+        r = self.e(tree, env) if r is None else r  # (r: the tree lowered already)
         if isinstance(r, ListT):
             raise NotTyped("a list where one value is expected (the kernel makes lists only where they "
                            "are counted, summed or looped over)", self.path)
@@ -40,6 +40,8 @@ class Expressions:
 
     def lst(self, tree, env):
         r = self.e(tree, env)
+        if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in (meldlist.py)
+            return meldvalue.as_list(self, r[0])
         if not isinstance(r, ListT):
             raise NotTyped("a value where a list is expected", self.path)
         return r
@@ -185,6 +187,7 @@ class Expressions:
         a, op, b = t.children
         op = str(op)
         ra, rb = self.e(a, env), self.e(b, env)
+        ra, rb = (meldvalue.as_list(self, r[0]) if isinstance(r, tuple) and r[1] == meldvalue.MELDL else r for r in (ra, rb))
         if op == "+" and isinstance(ra, ListT) and isinstance(rb, ListT):
             return compound.concat(self, ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
@@ -215,8 +218,11 @@ class Expressions:
             return found
         a, op, b = t.children
         op = str(op)
-        ca, ta = self.scalar(a, env)
-        cb, tb = self.scalar(b, env)
+        ra, rb = self.e(a, env), self.e(b, env)
+        found = ragged.compare_tuples(self, op, ra, rb, compound.TupleV, compound.as_tuple)  # lists as tuples
+        if found is not None:
+            return found
+        (ca, ta), (cb, tb) = (self.scalar(x, env, r) for x, r in ((a, ra), (b, rb)))
         if op in ("==", "!="):
             if ragged.equal_types(ta, tb):  # a number or a text (ragged.py): their codes never meet
                 return f"({ca} {op} {cb})", BOOL
@@ -285,13 +291,22 @@ class Expressions:
         if isinstance(ra, ListT) and isinstance(rb, ListT):
             # an empty literal ([]) takes the other side's kind
             elem = rb.elem if ra.length == "0" else ra.elem if rb.length == "0" else _join(ra.elem, rb.elem)
+            if elem is None and all(hasattr(x, "items") or hasattr(x, "alts") for x in (ra, rb)):
+                def unlisted(var, body):
+                    raise NotTyped("x if c else y with lists of different kinds", self.path)
+                out = ListT(None, unlisted)
+                out.alts = (cc, ra, rb)  # lists of different shapes: only an item of a list (ragged.if_tuple)
+                return out
             if elem is None:
                 raise NotTyped("x if c else y with lists of different kinds", self.path)
 
             def loop(var, body):
                 return [f"if {cc}:"] + _indent(ra.loop(var, body) or ["pass"]) + ["else:"] + \
                     _indent(rb.loop(var, body) or ["pass"])
-            return ListT(elem if elem != NUL else INT, loop, refs=ra.refs | rb.refs | _names(cc))
+            out = ListT(elem if elem != NUL else INT, loop, refs=ra.refs | rb.refs | _names(cc))
+            if all(hasattr(x, "items") or hasattr(x, "alts") for x in (ra, rb)):
+                out.alts = (cc, ra, rb)  # (as an item of a list: ragged.if_tuple)
+            return out
         if isinstance(ra, ListT) or isinstance(rb, ListT):
             raise NotTyped("x if c else y with a list on one side only", self.path)
         ty = _join(ra[1], rb[1])

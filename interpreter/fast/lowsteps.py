@@ -11,7 +11,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        RI_ERROR, RI_LISTING, RI_MAX_ACTIONS, SEARCH_RANDOM, SEARCH_SHUFFLE, STATE_ARGS, TEXT, _fold,
                        _indent, _join)
 from .calls import _hoist
-from . import climb, compound, listvars, mapvars, multichoice, realtime, setzones, turnorder
+from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setzones, turnorder
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -327,6 +327,7 @@ class StepLowering:
         any moves), each out of ``from`` (an error if it is not there) or wherever it is, onto the
         top (or, in order, the bottom) of ``to``; their marks go."""
         r = self.expr(m["cards"], env, path + ".move.cards")
+        r = meldvalue.as_list(self, r[0]) if isinstance(r, tuple) and r[1] == meldvalue.MELDL else r  # (meldlist.py)
         src = self.zone_row_code(m["from"], env, path + ".move.from") if "from" in m else "-1"
         dst = self.zone_row_code(m["to"], env, path + ".move.to")
         after = setzones.after_move(self, env)

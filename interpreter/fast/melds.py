@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..expr.builtins import MAX_ITEMS
 from ..expr.compiler import parse
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent
-from . import bestmelds, meldruns
+from . import bestmelds, meldruns, meldvalue
 
 
 def _kinds(low, kind_tree, env, what, runs=False):
@@ -167,9 +167,10 @@ def melds_in(low, args, env):
     low.depth -= 2
     length = low.helper(env, lines, total)
 
-    def loop(var, body):
-        raise NotTyped("melds_in() other than counted (a meld is a list of cards)", low.path)
-    return ListT("meld", loop, length=length)
+    def loop(var, body):  # listed: each meld a value (meldlist.py)
+        from . import meldlist
+        return meldlist.melds_in(low, args, env).loop(var, body)
+    return ListT(meldvalue.MELDL, loop, length=length)
 
 
 def lay_offs(low, args, env):

@@ -93,3 +93,54 @@ def numeric(low, r, env):
 def base(ty):
     """The type of the items that have a place of type ``ty`` (``ty`` without " or absent")."""
     return ty[:-len(_PAD)] if is_padded(ty) else ty
+
+
+def if_tuple(low, r, TupleV, as_tuple):
+    """``[a, b, c] if cond else [d, e, f, g]`` as one item of a list (``r``: the ListT of
+    ``Expressions.e_ifelse`` with its ``alts``, ``(condition code, then, else)``): a TupleV whose
+    place ``k`` is the chosen side's, :data:`ABSENT` where that side is shorter (its type then
+    padded), a number on one side and a text on the other a :data:`MIX` (``TupleV``, ``as_tuple``:
+    compound's, which imports this module)."""
+    cc, ra, rb = r.alts
+    ta, tb = as_tuple(low, ra), as_tuple(low, rb)
+    if not (isinstance(ta, TupleV) and isinstance(tb, TupleV)):
+        raise NotTyped("x if c else y of lists as an item of a list", low.path)
+    pa, pb = ta.parts, tb.parts
+    parts = []
+    for k in range(max(len(pa), len(pb))):
+        if k < len(pa) and k < len(pb):
+            ty = _join_part(pa[k][1], pb[k][1])
+            if ty is None:
+                raise NotTyped(f"x if c else y of lists holding a {pa[k][1]} and a {pb[k][1]} at one place", low.path)
+            parts.append((f"(({pa[k][0]}) if {cc} else ({pb[k][0]}))", ty))
+        elif k < len(pa):
+            parts.append((f"(({pa[k][0]}) if {cc} else ({ABSENT}))", padded(pa[k][1])))
+        else:
+            parts.append((f"(({ABSENT}) if {cc} else ({pb[k][0]}))", padded(pb[k][1])))
+    return TupleV(parts, low.path)
+
+
+def compare_tuples(low, op, ra, rb, TupleV, as_tuple):
+    """``xs == ys`` / ``!=`` (``ra``, ``rb``: the sides lowered) where both are lists kept as
+    tuples (list literals, ``x if c else y`` of them, a chosen option that is a list): equal when
+    every place holds the same value (a
+    place one side lacks holds :data:`ABSENT`, which no value equals); a chosen null (the optional
+    action) equals no list. ``(code, BOOL)``, or None for any other comparison (``TupleV``,
+    ``as_tuple``: compound's)."""
+    if str(op) not in ("==", "!="):
+        return None
+    ra, rb = as_tuple(low, ra), as_tuple(low, rb)
+    if not (isinstance(ra, TupleV) and isinstance(rb, TupleV)):
+        return None
+    terms = [f"({x.null})" for x in (ra, rb) if x.null is not None]
+    terms = [f"(not {c})" for c in terms]
+    for k in range(max(len(ra.parts), len(rb.parts))):
+        ca, ta = ra.parts[k] if k < len(ra.parts) else (str(ABSENT), NUL)
+        cb, tb = rb.parts[k] if k < len(rb.parts) else (str(ABSENT), NUL)
+        ta, tb = base(ta), base(tb)
+        if ta != tb and _join(ta, tb) is None and not {ta, tb} & {MIX, NUL}:
+            terms = ["False"]  # values of different kinds are never equal
+            break
+        terms.append(f"(({ca}) == ({cb}))")
+    code = "(" + " and ".join(terms or ["True"]) + ")"
+    return (code if str(op) == "==" else f"(not {code})"), BOOL

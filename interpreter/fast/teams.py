@@ -28,7 +28,7 @@ guards it (``_hoist``), and the step API's generator returns at a flag before it
 from __future__ import annotations
 
 from ..expr.compiler import parse
-from . import lowtypes as tp
+from . import lowtypes as tp, meldvalue
 
 RI_INDEX_ERROR = tp.ERR_INDEX  # the code of ``RI[RI_ERROR]`` for an index out of range or a bad holder()
 
@@ -108,6 +108,8 @@ class TeamsAndIndexing:
         """``xs[k]`` of a list (``t`` the index node): ``(code, type)``."""
         obj, key = t.children
         r = self.e(obj, env)
+        if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in
+            r = meldvalue.as_list(self, r[0])
         if not isinstance(r, tp.ListT):
             raise tp.NotTyped(f"indexing (x[k]) a {r[1]} (the kernel indexes lists only)", self.path)
         kc, kt = self.scalar(key, env)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, listops, melds, setzones, turnorder
+from . import bestmelds, compound, groups, setlists, listops, melds, setzones, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -304,6 +304,12 @@ class Calls:
 
     def call_lay_offs(self, args, env):
         return melds.lay_offs(self, args, env)
+
+    def call_values(self, args, env):
+        return groups.call_values(self, args, env)
+
+    def call_flatten(self, args, env):
+        return setlists.call_flatten(self, args, env)
 
     def call_sort_by(self, args, env):
         return listops.sort_by(self, args, env)

@@ -10,7 +10,7 @@ from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import bestmelds, compound, derived, listops, listvars, ragged, setzones
+from . import bestmelds, compound, derived, listops, listvars, meldlists, ragged, setzones
 
 
 class Expressions:
@@ -36,10 +36,12 @@ class Expressions:
             raise NotTyped("a list where one value is expected (the kernel makes lists only where they "
                            "are counted, summed or looped over)", self.path)
         setzones.refuse_item(self, r[1], "a value")
+        if meldlists.is_listed_meld(r[1]):
+            raise NotTyped("a meld listed by melds_in() as one value (it is read as a list of cards)", self.path)
         return r
 
     def lst(self, tree, env):
-        r = self.e(tree, env)
+        r = meldlists.as_list(self, self.e(tree, env))  # (a meld melds_in listed)
         if not isinstance(r, ListT):
             raise NotTyped("a value where a list is expected", self.path)
         return r

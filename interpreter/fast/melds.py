@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..expr.builtins import MAX_ITEMS
 from ..expr.compiler import parse
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent
-from . import bestmelds, meldruns
+from . import bestmelds, meldlists, meldruns
 
 
 def _kinds(low, kind_tree, env, what, runs=False):
@@ -166,10 +166,7 @@ def melds_in(low, args, env):
               f"if {over}:", f"    RI[{RI_ERROR}] = {ERR_INDEX}"]
     low.depth -= 2
     length = low.helper(env, lines, total)
-
-    def loop(var, body):
-        raise NotTyped("melds_in() other than counted (a meld is a list of cards)", low.path)
-    return ListT("meld", loop, length=length)
+    return meldlists.listed(low, d, args, env, length)  # listed in the step API's order (meldlists.py)
 
 
 def lay_offs(low, args, env):

@@ -33,7 +33,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/sitting_out.yaml", {}), ("specs/euchre.yaml", {}),
         ("specs/euchre.yaml", {"stick_the_dealer": False}), ("specs/president.yaml", {}),
         ("specs/queen_of_scots.yaml", {}), ("tests/specs/set_choices.yaml", {}), ("specs/gin_rummy.yaml", {}),
-        ("specs/gin_rummy.yaml", {"knock_limit": 60, "return_taken": True, "wall_knock": True})]
+        ("specs/gin_rummy.yaml", {"knock_limit": 60, "return_taken": True, "wall_knock": True}),
+        ("specs/canasta.yaml", {"max_hands": 1})]
 
 
 def _game(path, options):

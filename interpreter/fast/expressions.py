@@ -296,6 +296,11 @@ class Expressions:
             ty = derived.joined_type(self, ra, rb)
         if ty is None:
             raise NotTyped(f"x if c else y with a {ra[1]} and a {rb[1]}", self.path)
+        if self.steps:
+            # x if c else y in a step generator: numba 0.68 may lose the type of its join (Canasta's
+            # "Cannot type generator: state variable types cannot be found"): in a helper, lazily
+            out = self.fresh("t")
+            return self.helper(env, [f"if {cc}:", f"    {out} = {ra[0]}", "else:", f"    {out} = {rb[0]}"], out), ty
         return f"(({ra[0]}) if {cc} else ({rb[0]}))", ty
 
     def e_attr(self, t, env):
@@ -381,8 +386,14 @@ class Expressions:
             return _empty_list()
         inner = self.fresh("v")
         env2 = dict(env)
-        env2[var] = self.zone_list(inner) if src.elem == setzones.SET else compound.bind(inner, src.elem)
+        env2[var] = self.zone_list(inner) if src.elem == setzones.SET else \
+            meldlists.bind(self, inner, src.elem) or compound.bind(inner, src.elem)
         cond_code = self.truth(cond, env2) if cond is not None else None
+        if cond_code is not None and self.steps:
+            # in a step generator the filter is a helper's: numba 0.68 fails to type a generator whose
+            # filter of a literal list it folds ("state variable types cannot be found", Canasta)
+            ok = self.fresh("t")
+            cond_code = self.helper(env2, [f"{ok} = {cond_code}"], ok)
         if body is not None:
             rb = compound.as_tuple(self, self.e(body, env2))
             if isinstance(rb, ListT):

@@ -14,14 +14,14 @@ from __future__ import annotations
 from .lowtypes import BOOL, CARD, INT, TEXT, ListT, NotTyped, _indent, _names
 from . import compound
 
-_PREFIX = "group at MEMO "
+PREFIX = "group at MEMO "
 
 
 def as_list(low, r):
     """A group bound by a comprehension (``(code, type)``) as a ListT of its items; else as it is."""
-    if not (isinstance(r, tuple) and isinstance(r[1], str) and r[1].startswith(_PREFIX)):
+    if not (isinstance(r, tuple) and isinstance(r[1], str) and r[1].startswith(PREFIX)):
         return r
-    base, elem = r[1][len(_PREFIX):].split(" of ", 1)
+    base, elem = r[1][len(PREFIX):].split(" of ", 1)
     base, code, nc = int(base), r[0], max(1, low.ncards)
 
     def loop(var, body):
@@ -62,4 +62,4 @@ def call_values(low, args, env):
                   f"        if MEMO[{base} + 1 + {nc} + {b}] == MEMO[{base} + 1 + {nc} + {a}]:", f"            {dup} = True",
                   f"    if not {dup}:", f"        {var} = {a}"] + _indent(body, 2)
         return lines
-    return ListT(f"{_PREFIX}{base} of {src.elem}", loop, refs=src.refs)
+    return ListT(f"{PREFIX}{base} of {src.elem}", loop, refs=src.refs)

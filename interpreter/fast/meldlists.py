@@ -30,12 +30,24 @@ def is_listed_meld(ty) -> bool:
 
 
 def as_list(low, r):
-    """A meld listed here (``(code, type)``) read as a ListT of its cards (a group of
-    :mod:`interpreter.fast.groups` as its items); anything else as it is."""
+    """A group of :mod:`interpreter.fast.groups` (``(code, type)``) read as a ListT of its items;
+    NotTyped for a meld listed here kept past its loop (``first(melds_in(...))``: the slots then
+    hold another meld); anything else as it is."""
     r = groups.as_list(low, r)
-    if not (isinstance(r, tuple) and is_listed_meld(r[1])):
-        return r
-    code, base = r[0], int(r[1][len(_PREFIX):])
+    if isinstance(r, tuple) and is_listed_meld(r[1]):
+        raise NotTyped("a meld of melds_in() kept past its loop (first, last, a variable...): lowered only "
+                       "as the name a comprehension over melds_in() binds", low.path)
+    return r
+
+
+def bind(low, inner, elem):
+    """What a comprehension over a list of items of type ``elem`` binds its name to when the
+    item is a meld listed here or a group (a ListT of its cards or items), else None."""
+    if isinstance(elem, str) and elem.startswith(groups.PREFIX):
+        return groups.as_list(low, (inner, elem))
+    if not is_listed_meld(elem):
+        return None
+    code, base = inner, int(elem[len(_PREFIX):])
 
     def loop(var, body):
         i = low.fresh("i")

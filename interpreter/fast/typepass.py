@@ -327,7 +327,7 @@ def _bodies(low) -> str:
 def _memo_body(low, lines):
     """:func:`_memo` of a flow or phase body, but in a step generator (``low.steps``), whose
     memo reads (``x if c else y``) numba 0.68 may fail to type there ("state variable types
-    cannot be found", Canasta): there each call is made where it stands."""
+    cannot be found"): there each call is made where it stands."""
     return lines if low.steps else _memo(lines, low.memo_slot)
 
 

@@ -36,7 +36,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("specs/gin_rummy.yaml", {"knock_limit": 60, "return_taken": True, "wall_knock": True}),
         ("specs/five_hundred.yaml", {}), ("specs/five_hundred.yaml", {"misere": False}),
         ("tests/specs/game_maps.yaml", {}), ("tests/specs/list_entries.yaml", {}),
-        ("specs/gin_rummy.yaml", {"knock_limit": 60, "melds_by_hand": True})]
+        ("specs/gin_rummy.yaml", {"knock_limit": 60, "melds_by_hand": True}),
+        ("specs/canasta.yaml", {"max_hands": 1})]
 
 
 def _game(path, options):

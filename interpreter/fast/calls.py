@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, hoist, listops, meldkind, meldlist, melds, setzones, tablemaps, turnorder
+from . import bestmelds, compound, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -315,6 +315,12 @@ class Calls:
 
     def call_lay_offs(self, args, env):
         return melds.lay_offs(self, args, env)
+
+    def call_values(self, args, env):
+        return groups.call_values(self, args, env)
+
+    def call_flatten(self, args, env):
+        return setlists.call_flatten(self, args, env)
 
     def call_sort_by(self, args, env):
         return listops.sort_by(self, args, env)

@@ -6,11 +6,18 @@ written from fixed templates.
 A mixin of :class:`~interpreter.fast.typepass.Lowering`."""
 from __future__ import annotations
 
+import re
+
 from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import bestmelds, compound, derived, listops, listvars, mapvars, meldvalue, ragged, setzones
+from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones
+
+
+def _locals(code: str) -> set:
+    """The generated local names (``v12``, ``t3``, ``i4``) ``code`` reads."""
+    return set(re.findall(r"\b[vti][0-9]+\b", code))
 
 
 class Expressions:
@@ -36,12 +43,15 @@ class Expressions:
             raise NotTyped("a list where one value is expected (the kernel makes lists only where they "
                            "are counted, summed or looped over)", self.path)
         setzones.refuse_item(self, r[1], "a value")
+        if meldlists.is_listed_meld(r[1]):
+            raise NotTyped("a meld listed by melds_in() as one value (it is read as a list of cards)", self.path)
         return r
 
     def lst(self, tree, env):
         r = self.e(tree, env)
         if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in (meldlist.py)
             return meldvalue.as_list(self, r[0])
+        r = meldlists.as_list(self, r)  # (a meld melds_in listed with wild cards: meldlists.py)
         if not isinstance(r, ListT):
             raise NotTyped("a value where a list is expected", self.path)
         return r
@@ -314,6 +324,11 @@ class Expressions:
             ty = derived.joined_type(self, ra, rb)
         if ty is None:
             raise NotTyped(f"x if c else y with a {ra[1]} and a {rb[1]}", self.path)
+        if self.steps and _locals(cc + ra[0] + rb[0]) <= self.scope_names(env):
+            # x if c else y in a step generator: numba 0.68 may lose the type of its join (a spec's
+            # "Cannot type generator: state variable types cannot be found"): in a helper, lazily
+            out = self.fresh("t")
+            return self.helper(env, [f"if {cc}:", f"    {out} = {ra[0]}", "else:", f"    {out} = {rb[0]}"], out), ty
         return f"(({ra[0]}) if {cc} else ({rb[0]}))", ty
 
     def e_attr(self, t, env):
@@ -401,8 +416,14 @@ class Expressions:
             return _empty_list()
         inner = self.fresh("v")
         env2 = dict(env)
-        env2[var] = self.zone_list(inner) if src.elem == setzones.SET else compound.bind(inner, src.elem)
+        env2[var] = self.zone_list(inner) if src.elem == setzones.SET else \
+            meldlists.bind(self, inner, src.elem) or compound.bind(inner, src.elem)
         cond_code = self.truth(cond, env2) if cond is not None else None
+        if cond_code is not None and self.steps and _locals(cond_code) <= self.scope_names(env2):
+            # in a step generator the filter is a helper's: numba 0.68 fails to type a generator whose
+            # filter of a literal list it folds ("state variable types cannot be found")
+            ok = self.fresh("t")
+            cond_code = self.helper(env2, [f"{ok} = {cond_code}"], ok)
         if body is not None:
             rb = compound.as_tuple(self, self.e(body, env2))
             if isinstance(rb, ListT):

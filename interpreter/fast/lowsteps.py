@@ -11,7 +11,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        RI_ERROR, RI_LISTING, RI_MAX_ACTIONS, SEARCH_RANDOM, SEARCH_SHUFFLE, STATE_ARGS, TEXT, _fold,
                        _indent, _join)
 from .calls import _hoist
-from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setzones, turnorder
+from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setlists, setzones, turnorder
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -108,8 +108,12 @@ class StepLowering:
         if "until" in step:
             return turnorder.for_until(self, step, env, path)
         lst = self.expr(step.get("in", "[]"), env, path + ".in")
+        if not isinstance(lst, ListT) and lst[1] == INT:  # a number N loops over 1..N (as `repeat`)
+            lst = self.range_list("1", f"({lst[0]}) + 1")
         if not isinstance(lst, ListT):
             raise NotTyped("a for step over a value that is not a list", path)
+        if lst.elem == setzones.SET:  # a zone of sets, its sets copied (setlists.py)
+            return setlists.for_sets(self, str(step["for"]), lst, step.get("do", []), env, path + ".do")
         return self.for_loop(str(step["for"]), lst, step.get("do", []), env, path + ".do")
 
     def s_repeat(self, step, env, path):

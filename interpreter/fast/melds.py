@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..expr.builtins import MAX_ITEMS
 from ..expr.compiler import parse
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent
-from . import bestmelds, meldruns, meldvalue
+from . import bestmelds, meldlists, meldruns, meldvalue
 
 
 def _kinds(low, kind_tree, env, what, runs=False):
@@ -166,6 +166,8 @@ def melds_in(low, args, env):
               f"if {over}:", f"    RI[{RI_ERROR}] = {ERR_INDEX}"]
     low.depth -= 2
     length = low.helper(env, lines, total)
+    if d.get("wild") is not None:
+        return meldlists.listed(low, d, args, env, length)  # listed in the step API's order (meldlists.py)
 
     def loop(var, body):  # listed: each meld a value (meldlist.py)
         from . import meldlist

@@ -65,7 +65,9 @@ def sets_list(low, name: str, owner, env) -> ListT:
         b, i = low.fresh("t"), low.fresh("t")
         return [f"{b} = {_block(low, name, owner)}", f"{i} = 0", f"while {i} < {ks} and ZN[{b} + {i}] > 0:",
                 f"    {var} = {b} + {i}", f"    {i} += 1"] + _indent(body)
-    return ListT(SET, loop, length=length, refs=_names(str(owner)) if owner is not None else ())
+    out = ListT(SET, loop, length=length, refs=_names(str(owner)) if owner is not None else ())
+    out.sets = (name, owner)  # (what a definition returning it names: see _found)
+    return out
 
 
 def _zone_of(low, tree):
@@ -75,6 +77,21 @@ def _zone_of(low, tree):
     if tree.data == "attr" and str(tree.children[1]) in low.set_zones and low.per_player[str(tree.children[1])]:
         return str(tree.children[1]), tree.children[0]
     return None
+
+
+def _found(low, tree, env):
+    """``(zone name, owner code or None)`` when ``tree`` names a zone of sets, directly or as a
+    definition that returns one (``melds_of(p)`` defined as ``side(p).melds``), else None."""
+    found = _zone_of(low, tree)
+    if found is not None:
+        return found[0], _owner_code(low, found[1], env)
+    if tree.data != "call" or str(tree.children[0]) not in low.defines:
+        return None
+    try:
+        r = low.e(tree, env)
+    except NotTyped:
+        return None
+    return getattr(r, "sets", None)
 
 
 def _owner_code(low, owner_tree, env):
@@ -90,11 +107,10 @@ def set_row(low, t, env):
     """``ZONE[k]`` (``t`` the index node) of a zone of sets: the code of the row of that set,
     or None when ``t`` does not index a zone of sets."""
     obj, key = t.children
-    found = _zone_of(low, obj)
+    found = _found(low, obj, env)
     if found is None:
         return None
-    name, owner_tree = found
-    owner = _owner_code(low, owner_tree, env)
+    name, owner = found
     kc, kt = low.scalar(key, env)
     if kt not in ("int", "bool", "null"):
         raise NotTyped(f"a set of a zone of sets indexed by a {kt}", low.path)
@@ -130,11 +146,10 @@ def zone_code(low, text: str, env):
     tree = parse(text)
     if tree.data == "index":
         return set_row(low, tree, env)
-    found = _zone_of(low, tree)
+    found = _found(low, tree, env)
     if found is None:
         return None
-    name, owner_tree = found
-    owner = _owner_code(low, owner_tree, env)
+    name, owner = found
     n, out = low.fresh("t"), low.fresh("t")
     lines, b = _count_lines(low, name, owner, n)
     spare = low.zone_row[name] + (low.maxp if low.per_player[name] else 1) * low.set_zones[name]

@@ -325,6 +325,13 @@ def _bodies(low) -> str:
     return "\n".join(out)
 
 
+def _memo_body(low, lines):
+    """:func:`_memo` of a flow or phase body, but in a step generator (``low.steps``), whose
+    memo reads (``x if c else y``) numba 0.68 may fail to type there ("state variable types
+    cannot be found"): there each call is made where it stands."""
+    return lines if low.steps else _memo(lines, low.memo_slot)
+
+
 def _phase_bodies(low) -> dict:
     """Each phase's name -> (parameter names, body lines). A phase that does not type is left out
     (its NotTyped kept in ``low.failed_phases``): :func:`_check_called` raises it when a rule calls it
@@ -339,7 +346,7 @@ def _phase_bodies(low) -> dict:
             args.append(v)
         low.depth = low.max_depth  # each phase its own rows of TMP: a phase runs inside another's loops
         try:
-            out[name] = (args, _memo(low.block(steps, env, f"phases.{low.phase_key[name]}"), low.memo_slot))
+            out[name] = (args, _memo_body(low, low.block(steps, env, f"phases.{low.phase_key[name]}")))
         except NotTyped as exc:
             low.failed_phases[name] = exc
     return out
@@ -397,7 +404,7 @@ def _step_bodies(low) -> str:
     is run) and ``scores``."""
     phases = _phase_bodies(low)
     low.depth = low.max_depth
-    flow = _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    flow = _memo_body(low, low.block(low.spec.get("flow") or [], {}, "flow"))
     _check_called(low)
     arrays = [a for a in STATE_ARGS if a != "NP"]
     body = [f"{a} = raw({a})" for a in arrays] + _inline_phases(low, phases, flow, frozenset())

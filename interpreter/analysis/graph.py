@@ -30,7 +30,7 @@ Node attributes
     ``choose``: ``action``, ``who``, ``simultaneous``, ``choices``,
     ``optional`` (and ``realtime`` for an action of a realtime block); ``realtime``: ``until``,
     ``who`` (its actions are its ``do`` children, alternatives: a ``branch`` edge to each, a
-    ``back`` edge from the end of each); ``climb``: ``who``, ``in``, ``until`` (its turn, a
+    ``back`` edge from the end of each); ``climb``: ``who``, ``in``, ``until``, ``all_speak`` (its turn, a
     choose with ``climb_turn``, is its ``do`` child, its ``clear`` steps its ``then`` children;
     a ``body`` edge to the turn and a ``branch`` edge to the clear steps, each leading back);
     ``call``: ``phase``
@@ -405,9 +405,11 @@ class _Builder:
         text = ["↗ CLIMB: " + title, f"{name}: each of {who} in turn" + (f", from {clean(r['lead'])}" if "lead" in r else ""),
                 f"in while {inside}" if inside else "nobody goes out",
                 "pile clears when all the others pass; last to play leads",
-                "ends " + (f"when {until}, or " if until else "") + "when fewer than 2 are in"]
+                "ends " + (f"when {until}, or " if until else "") + "when fewer than 2 are in"
+                + (", each having had a turn" if r.get("all_speak") is True else "")]
         self.add(nid, attrs, title + (f" while {inside}" if inside else ""), text)
-        self.G.nodes[nid].update(who=who, until=until, var=name, **{"in": inside})
+        self.G.nodes[nid].update(who=who, until=until, var=name, all_speak=r.get("all_speak") is True,
+                                 **{"in": inside})
         turn = r.get("turn")
         tp = path + ("climb", "turn")
         if isinstance(turn, dict):

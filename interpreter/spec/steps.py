@@ -507,7 +507,8 @@ class StepsMixin:
         for whom ``in`` no longer holds is skipped (out); when every other player still in has
         passed since the last play, the ``clear`` steps run and the last to play (or the next
         player still in after them) leads. Ends when ``until`` holds, fewer than two players
-        are in, or everyone still in passed with nothing played."""
+        are in (with ``all_speak: true``, only once each of them has had a turn: an auction
+        where everyone speaks), or everyone still in passed with nothing played."""
         r = step["climb"]
         rp = path + ("climb",)
         if not isinstance(r, dict):
@@ -538,8 +539,13 @@ class StepsMixin:
         if not turn.get("optional"):
             self.error(tp, "a climb's turn needs an optional action (the pass): the pile clears when all the "
                        "others have passed", "add optional: true (or optional: {action: pass, when: EXPR})")
+        all_speak = r.get("all_speak", False)
+        if not isinstance(all_speak, bool):
+            self.error(rp + ("all_speak",), f"all_speak is true or false, not {all_speak!r}",
+                       "all_speak: true (the climb goes on until everyone still in has had a turn)")
+            all_speak = False
         key = _frame_key("climb", path)
-        start = self._emit(prog, P.ClimbStart(key, players, lead, last_name), path)
+        start = self._emit(prog, P.ClimbStart(key, players, lead, last_name, all_speak), path)
         start.step_id = None
         top = len(prog)
         nxt = self._emit(prog, P.ClimbNext(key, as_name, last_name, is_in, until, str(turn.get("as", "choice"))), path)

@@ -72,6 +72,7 @@ class _Builder:
         self.hidden_zones = {z for z, zd in (getattr(game, "zones", None) or {}).items()
                              if getattr(zd, "visibility", "") == "hidden"}
         self.player_zones = set(getattr(names, "player_zones", ()) or ())
+        self.team_zones = {z for z, zd in (getattr(game, "zones", None) or {}).items() if getattr(zd, "team", False)}
         self.card_options = card_options(self.spec)
         self.options = dict(getattr(game, "options", None) or {})
         try:
@@ -336,6 +337,8 @@ class _Builder:
             label = f"move all of {m.get('from')} → {to}"
         if m.get("at") == "bottom":
             label += " (bottom)"
+        if str(to).split("[")[0].split(".")[-1] in self.team_zones:  # a zone per team: the mover's team's
+            label += " (the team's)"
         src_zone = str(m.get("from", "")).split(".")[-1]
         if src_zone in self.hidden_zones:  # drawing from a hidden pile reveals a random card
             attrs["category"] = "chance"

@@ -139,7 +139,10 @@ def get_attr(ctx, obj, name):
         zone = state.zones.get(name)
         if zone is not None:
             cards = ctx.game.cards
-            if ctx.game.zones[name].sets:
+            zd = ctx.game.zones[name]
+            if zd.team:  # a zone per team: every member reads the team's (docs: Zones)
+                obj = ctx.game.zone_seat(name, obj, state.num_players)
+            if zd.sets:
                 return [[cards[i] for i in s] for s in zone[obj]]
             return [cards[i] for i in zone[obj]]
         raise RuleError(f"players have no variable or zone named {name!r}")

@@ -283,6 +283,9 @@ class StepsMixin:
             self.error(path + ("deal", "to"), f"{to!r} is not a player zone", "deal to a per_player zone such as hand")
         elif to in self.names.set_zones:
             self.error(path + ("deal", "to"), f"{to!r} is a zone of sets", "deal to a zone such as hand, then move cards into sets")
+        elif ((self.data.get("zones") or {}).get(to) or {}).get("per_team"):
+            self.error(path + ("deal", "to"), f"{to!r} is a zone per team: deal gives each seat its own cards",
+                       "deal to a per_player zone such as hand, then move cards to the team's zone")
         self.one_list(path + ("deal", "from"), src, "deal from")
         if m.get("count") == "all":
             count = "all"  # the whole source, round the table; the first seats may get one more

@@ -386,6 +386,7 @@ BUILTINS = {
     "is_meld": _melds.is_meld,
     "meld_kind": _melds.meld_kind,
     "melds_in": _melds.melds_in,
+    "melds_for": _melds.melds_for,
     "best_melds": _melds.best_melds,
     "lay_offs": _melds.lay_offs,
 }
@@ -397,4 +398,4 @@ BOARD_ARGS = {"cells", "colour_at", "neighbours", "step", "marked", "domino_colo
 LAMBDA_ARGS = {"sort_by": {1}, "group_by": {1}, "argmax": {1}, "argmin": {1}, "best_melds": {1}}
 
 # Built-ins whose argument at this position names a meld kind (checked at load time when a literal).
-MELD_KIND_ARGS = {"is_meld": 1, "melds_in": 1}
+MELD_KIND_ARGS = {"is_meld": 1, "melds_in": 1, "melds_for": 1}  # melds_for: a list literal of them

@@ -339,9 +339,12 @@ class CallsMixin:
             if board not in n.boards:
                 raise ExprNameError(f"{name}: there is no board named {board!r}",
                                     "boards: " + (", ".join(sorted(n.boards)) or "none (declare them under boards:)"))
-        if (name in MELD_KIND_ARGS and n.meld_kinds is not None and len(args) > MELD_KIND_ARGS[name]
-                and isinstance(args[MELD_KIND_ARGS[name]], Tree) and args[MELD_KIND_ARGS[name]].data == "string"):
-            kind = str(args[MELD_KIND_ARGS[name]].children[0])[1:-1]
+        arg = args[MELD_KIND_ARGS[name]] if name in MELD_KIND_ARGS and len(args) > MELD_KIND_ARGS[name] else None
+        texts = [arg] if isinstance(arg, Tree) and arg.data == "string" else \
+            [a for a in arg.children if isinstance(a, Tree) and a.data == "string"] \
+            if isinstance(arg, Tree) and arg.data == "list_" else []
+        for text in texts if n.meld_kinds is not None else []:
+            kind = str(text.children[0])[1:-1]
             if kind not in n.meld_kinds:
                 raise ExprNameError(f"{name}: there is no meld kind named {kind!r}",
                                     "meld kinds: " + (", ".join(sorted(n.meld_kinds))

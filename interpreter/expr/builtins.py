@@ -230,6 +230,19 @@ def _holder(ctx, card):
     return None
 
 
+def _printed(ctx, card, name):
+    """``printed(c, 'suit')``: the card's printed attribute ``name`` (its declared mode's when it was
+    played in one), even when ``derived:`` works that attribute out from the State (a rule that
+    needs the printed suit beside the derived one). RuleError for a non-card or a
+    name that is not a text."""
+    if type(card) is not Card:
+        raise RuleError(f"printed takes a card, not {card!r:.60}")
+    if type(name) is not str:
+        raise RuleError(f"printed takes an attribute name as text, not {name!r:.60}")
+    from .runtime import get_attr
+    return get_attr(ctx, card, name)
+
+
 def _team_of(ctx, p):
     """The team of seat ``p`` (``teams: {of: EXPR}``; each seat its own team without teams)."""
     if type(p) is not int or not 0 <= p < ctx.state.num_players:
@@ -354,6 +367,7 @@ BUILTINS = {
     "top": _top,
     "holder": _holder,
     "team_of": _team_of,
+    "printed": _printed,
     "teammates": _teammates,
     "any": _any,
     "all": _all,

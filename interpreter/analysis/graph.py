@@ -480,10 +480,14 @@ class _Builder:
                 choices += f" → {c['to']}"
         elif "cards" in c:
             choices = f"a card of {c['cards']}"
+            if "onto" in c:  # a card and the set it is laid off on
+                choices += f" and a set {c.get('at', 'at')} of {c['onto']} it lays off on"
             if "where" in c:
                 choices += f" where {clean(c['where'])}"
             if "to" in c:
                 choices += f" → {c['to']}"
+            if "onto" in c:
+                choices += f" → {c['onto']}[{c.get('at', 'at')}]"
         else:
             choices = f"one of {clean(c.get('options'))}"
             if "where" in c:

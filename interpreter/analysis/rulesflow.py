@@ -230,6 +230,9 @@ class FlowProseMixin:
                 text += f" such that {_code(c['where'])}"
             if "to" in c:
                 text += f" and plays it to `{c['to']}`"
+            if "onto" in c:
+                text += (f" and a set of `{c['onto']}` it can be laid off on (the set's place from 0 is "
+                         f"`{c.get('at', 'at')}`), and puts the card on that set")
         else:
             text += f" one of {_code(c.get('options'))}"
             if "where" in c:

@@ -339,6 +339,9 @@ class StepsMixin:
         as_name = c.get("as", "choice")
         by_name = c.get("by", "player")
         bound = {as_name, by_name}
+        at_name = str(c.get("at", "at")) if "onto" in c else None
+        if at_name is not None:  # a card and the set it goes on: the set's index is bound too
+            bound.add(at_name)
         player = self.expr(cp + ("player",), c["player"], locs) if "player" in c else None
         players = self.expr(cp + ("players",), c["players"], locs) if "players" in c else None
         if realtime:
@@ -359,7 +362,7 @@ class StepsMixin:
         where_bound = bound | {each} if is_set else bound
         # `where` runs once per option (and, in a set choice, per card and set so far): the parts
         # that read neither are computed once per listing (hoisted)
-        vary = {as_name, each} if is_set else {as_name}
+        vary = ({as_name, each} if is_set else {as_name}) | ({at_name} if at_name is not None else set())
         where = self.expr(cp + ("where",), c["where"], locs, where_bound, vary=vary) if "where" in c else None
         product = self._product_factors(c["options"], locs, bound) if options is not None and where is None else None
         to = self.zone(cp + ("to",), c["to"], locs | bound) if "to" in c else None
@@ -405,7 +408,29 @@ class StepsMixin:
                                           *self._privacy(c, cp, locs, bound), min_, max_, valid, each), path)
         instr.label = c.get("label") or action
         instr.product = product
+        if at_name is not None:
+            instr.onto, instr.at_name = self._onto(c, cp, locs | bound, is_set, at_name), at_name
         return instr, bound
+
+    def _onto(self, c, cp, locs, is_set, at_name):
+        """The zone of sets of a choice's ``onto`` (a card and the set it goes on), checked: with
+        ``cards``, without ``to``/``options``/``min``/``max``, melds declared, ``at`` a name."""
+        onto = self.zone(cp + ("onto",), c["onto"], locs)
+        if onto is not None and (not onto.sets or onto.index is not None):
+            self.error(cp + ("onto",), f"onto names a zone of sets (the sets the card may go on), not {c['onto']!r}",
+                       "e.g. onto: table, or onto: p.melds (a zone with sets: true)")
+        for key in ("to", "options", "min", "max"):
+            if key in c:
+                self.error(cp + (key,), f"a choice with onto has no {key}: the chosen card goes on the chosen set",
+                           "leave it out", key=True)
+        if "cards" not in c:
+            self.error(cp + ("onto",), "onto needs cards: the zone the card is chosen from", "add cards: p.hand")
+        if not self.data.get("melds"):
+            self.error(cp + ("onto",), "onto offers the lay-offs of meld kinds, and this spec declares none",
+                       "declare melds: {NAME: {form: set, ...}}")
+        if not _IDENT.match(at_name):
+            self.error(cp + ("at",), f"{at_name!r} is not a name", "e.g. at: i", key=True)
+        return onto
 
     def _product_factors(self, text, locs, bound):
         """The compiled lists of ``product(A, B, ...)`` when a choice's options are written so
@@ -450,7 +475,8 @@ class StepsMixin:
         nxt = self._emit(prog, P.ForNext(key, "$choice"), path)
         nxt.step_id = None
         top = len(prog) - 1
-        bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards), path)
+        bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards,
+                                             instr.onto, instr.at_name), path)
         bind.step_id = None
         bind_pc = len(prog) - 1
         self.block(then, then_path, locs, prog)

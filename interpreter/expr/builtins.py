@@ -10,7 +10,7 @@ import itertools
 
 from ..errors import RuleError
 from ..model.board import DIRECTIONS, parse_cell
-from ..model.cards import Card
+from ..model.cards import Card, card_attr
 from . import melds as _melds
 
 MAX_ITEMS = 100_000
@@ -239,8 +239,7 @@ def _printed(ctx, card, name):
         raise RuleError(f"printed takes a card, not {card!r:.60}")
     if type(name) is not str:
         raise RuleError(f"printed takes an attribute name as text, not {name!r:.60}")
-    from .runtime import get_attr
-    return get_attr(ctx, card, name)
+    return card_attr(card, ctx.state.marks.get(card.id), name)
 
 
 def _team_of(ctx, p):

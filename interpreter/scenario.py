@@ -216,6 +216,7 @@ def build_state(game, data: dict, positions: dict | None = None, file: str = "<s
                 if seat is None:
                     raise where.error(path + (key,), f"setup.zones.{zone}: {_no_seat(key, n)}",
                                       f"{zone} is per player: {{SEAT: [cards]}} with SEAT in 0..{n - 1}", key=True)
+                seat = game.zone_seat(zone, seat, n)  # a zone per team: the team's slot
                 _place_zone(game, state, state.zones[zone][seat], cards, zone, where, path + (key,))
         else:
             _place_zone(game, state, state.zones[zone], content, zone, where, path)
@@ -566,7 +567,7 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
                         fails.append(where.text(base + (kind, zone, key), f"{at}.zones.{zone}: {_no_seat(key, n)}",
                                                 key=True))
                         continue
-                    got = names(state.zones[zone][seat])
+                    got = names(state.zones[zone][game.zone_seat(zone, seat, n)])
                     if got != wanted(cards):
                         fails.append(f"{at}.zones.{zone}[{key}]: expected {wanted(cards)}, got {got}")
             else:

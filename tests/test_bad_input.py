@@ -146,6 +146,18 @@ def test_schema_violation(tmp_path, monkeypatch, capsys, number, new, where, wor
         assert w in found[0][2]
 
 
+def test_an_expression_written_as_a_yaml_list_gets_the_quoted_form(tmp_path, monkeypatch, capsys):
+    """`in: [0, 1]` is a YAML list where an expression is expected: the hint quotes it."""
+    text = _replace_line(26, "      in: [0, 1]")
+    status, found = _validate(tmp_path, monkeypatch, capsys, text)
+    assert status == 1 and [(line, col) for line, col, _ in found] == [(26, 11)], found
+    assert "an expression is expected here, not a YAML list" in found[0][2]
+    (tmp_path / "spec.yaml").write_text(text)
+    main(["validate", "spec.yaml"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert 'quote it to make it an expression: in: "[0, 1]"' in out and "1 error(s)" in out
+
+
 def test_missing_required_top_level_key(tmp_path, monkeypatch, capsys):
     text = BASE.replace("flow:\n  - deal: {from: deck, to: hand, count: 2}\n  - repeat: 2\n    do:\n"
                         "      - phase: turn\n", "")

@@ -181,3 +181,71 @@ def test_heat_map_counts_the_climbs_turns(tmp_path):
 
 def test_validate_is_clean():
     assert check_spec(SPEC) == []
+
+
+# -- all_speak: an auction where everyone speaks (tests/specs/auction.yaml) ---------------------
+AUCTION = Path(__file__).parent / "specs" / "auction.yaml"
+
+
+def _auction_turns(game, passes_first):
+    """Seats 1.. pass in turn order, seat 0 (the dealer) last; the seats asked until the first
+    auction ends (its `log` says how many turns)."""
+    state = game.new_state(3, seed=0)
+    asked = []
+    while state.vars["dealer"] == 0:
+        seat = state.current_players()[0]
+        asked.append(seat)
+        state.apply("pass" if seat in passes_first else "bid 1", seat)
+    return asked, state
+
+
+def test_all_speak_gives_the_last_seat_its_turn():
+    asked, state = _auction_turns(load_game(AUCTION), {1, 2})
+    assert asked == [1, 2, 0] and state.scores() == [1, 0, 0]
+
+
+def test_without_all_speak_the_climb_ends_when_one_is_left_unspoken(tmp_path):
+    """The older form is unchanged: fewer than two in ends the climb even if the one left never spoke."""
+    path = tmp_path / "auction.yaml"
+    path.write_text(AUCTION.read_text().replace("all_speak: true", "all_speak: false"))
+    asked, state = _auction_turns(load_game(path), {1, 2})
+    assert asked == [1, 2] and state.scores() == [0, 0, 0]
+    path.write_text(AUCTION.read_text().replace("          all_speak: true\n", ""))
+    assert _auction_turns(load_game(path), {1, 2})[0] == [1, 2]
+
+
+def test_all_speak_survives_json_and_replay():
+    game = load_game(AUCTION)
+    state = game.new_state(3, seed=4)
+    state.apply("pass", 1)
+    data = json.loads(state.to_json())
+    key = next(k for k in data["stack"][-1][2] if k.startswith("$climb:"))
+    assert data["stack"][-1][2][key]["spoken"] == [1]
+    copy = State.from_json(game, state.to_json())
+    for s in (state, copy):
+        s.apply("pass", 2)
+        assert s.current_players() == [0]  # the dealer still speaks
+    assert copy.to_json() == state.to_json()
+    data["stack"][-1][2][key]["spoken"] = [9]
+    with pytest.raises(SaveError, match="spoken"):
+        State.from_json(game, json.dumps(data))
+
+
+def test_all_speak_must_be_true_or_false(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(textwrap.dedent(BASE).replace("BODY", "all_speak: 'yes'").replace("TURN", "optional: true"))
+    with pytest.raises(SpecError) as exc:
+        load_game(path)
+    assert "all_speak" in str(exc.value) and "bad.yaml:14:18" in str(exc.value)
+
+
+def test_all_speak_in_the_diagram_and_the_rules_text(tmp_path):
+    from interpreter.analysis.graph import flow_graph
+    from interpreter.cli import main
+    G = flow_graph(load_game(AUCTION))
+    d = next(d for _, d in G.nodes(data=True) if d["kind"] == "climb")
+    assert d["all_speak"] is True and any("each having had a turn" in line for line in d["text"])
+    doc = tmp_path / "rules.md"
+    assert main(["doc", str(AUCTION), "-o", str(doc)]) == 0
+    assert "each of them has had a turn (everyone speaks)" in doc.read_text()
+    assert check_spec(AUCTION) == []

@@ -798,6 +798,18 @@ def test_climbing_turns_play_the_step_apis_games(opts):
             assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
 
 
+def test_an_auction_where_everyone_speaks_plays_the_step_apis_games():
+    """A climb with all_speak (tests/specs/auction.yaml: passes final, the last seat still bids when
+    all the others passed): the same scores and lengths as the step API at every player count."""
+    game = load_game(ROOT / "tests" / "specs" / "auction.yaml")
+    kernel = kernel_for(game)
+    for players in range(game.min_players, game.max_players + 1):
+        scores, lengths, errors = kernel.run(players, 100, 20)
+        for i in range(20):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+
+
 def test_a_climb_over_seats_listed_twice_is_flagged_and_the_step_api_says_why(tmp_path):
     path = tmp_path / "climb.yaml"
     path.write_text((ROOT / "tests" / "specs" / "climb.yaml").read_text()

@@ -29,7 +29,7 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/indexing.yaml", {"pick": -1}), ("tests/specs/lists_and_ties.yaml", {}),
         ("tests/specs/player_maps.yaml", {}), ("tests/specs/set_zones.yaml", {}), ("specs/skull_queen.yaml", {}),
         ("tests/specs/value_lists.yaml", {}), ("tests/specs/climb.yaml", {}),
-        ("tests/specs/climb.yaml", {"lead_may_pass": True}),
+        ("tests/specs/climb.yaml", {"lead_may_pass": True}), ("tests/specs/auction.yaml", {}),
         ("tests/specs/sitting_out.yaml", {}), ("specs/euchre.yaml", {}),
         ("specs/euchre.yaml", {"stick_the_dealer": False}), ("specs/president.yaml", {}),
         ("specs/queen_of_scots.yaml", {}), ("tests/specs/set_choices.yaml", {}), ("specs/gin_rummy.yaml", {}),

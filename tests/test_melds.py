@@ -195,3 +195,69 @@ def test_melds_in_of_one_size(tmp_path):
     assert evaluate(st, "melds_in(cs(['s4', 's5', 's6']), 'set', 3)") == []
     with pytest.raises(RuleError, match="the size is a whole number from 1"):
         evaluate(st, "melds_in([], null, 0)")
+
+
+# -- melds_for: melds of exactly these kinds (a contract) ---------------------------------------
+def test_melds_for_finds_melds_of_exactly_these_kinds(tmp_path):
+    st = _state(tmp_path)
+    hand = "cs(['s4', 's5', 's6', 's7', 'h4', 'd4', 'c9'])"
+    got = _names(evaluate(st, f"melds_for({hand}, ['set', 'run'])"))
+    # the first set of 4s takes s4: the run is then 5-6-7, each meld at its kind's smallest size (3)
+    assert [sorted(m) for m in got] == [["d4", "h4", "s4"], ["s5", "s6", "s7"]]
+    assert evaluate(st, f"melds_for({hand}, ['set', 'set'])") is None       # one rank only
+    assert _names(evaluate(st, f"melds_for({hand}, ['run'])")) == [["s4", "s5", "s6"]]
+    assert evaluate(st, f"melds_for({hand}, [])") == []
+    assert evaluate(st, "melds_for([], ['set'])") is None
+
+
+def test_melds_for_agrees_with_a_search_over_melds_in(tmp_path):
+    """On random hands: a contract can be made exactly when nested melds_in searches find one,
+    and what melds_for returns is disjoint melds of the kinds asked, each of its smallest size."""
+    st = _state(tmp_path)
+    rng = random.Random(7)
+    names = [f"{s}{r}" for s in "shdc" for r in range(1, 14)]
+    contracts = [["set", "set"], ["set", "run"], ["run", "run"], ["set", "set", "run"]]
+    found = 0
+    for _ in range(60):
+        hand = "cs([" + ", ".join(f"'{x}'" for x in rng.sample(names, 20)) + "])"
+        for ks in contracts:
+            kinds = "[" + ", ".join(f"'{k}'" for k in ks) + "]"
+            got = evaluate(st, f"melds_for({hand}, {kinds})")
+            ref = evaluate(st, "any([" + _nested(hand, ks) + "])")
+            assert (got is not None) == ref, (hand, ks)
+            if got is not None:
+                found += 1
+                ids = [c.id for m in got for c in m]
+                assert len(ids) == len(set(ids)) and len(got) == len(ks)
+                for m, k in zip(got, ks):
+                    assert len(m) == 3 and evaluate(st, f"is_meld(cs({[c.name for c in m]}), '{k}')")
+    assert found > 10  # the hands do hold contracts, not only misses
+
+
+def _nested(hand, ks):
+    """`true for m0 in melds_in(hand, k0, 3) for m1 in melds_in(without(hand, m0), k1, 3) ...`."""
+    parts, rest = [], hand
+    for i, k in enumerate(ks):
+        parts.append(f"for m{i} in melds_in({rest}, '{k}', 3)")
+        rest = f"without({rest}, m{i})"
+    return "true " + " ".join(parts)
+
+
+def test_melds_for_mistakes_are_named(tmp_path):
+    with pytest.raises(SpecError, match="melds_for: there is no meld kind named 'rn'"):
+        _state(tmp_path, spec=SPEC.replace("options: \"[1]\"", "options: \"[1]\", where: \"melds_for([], ['set', 'rn']) == null\""))
+    st = _state(tmp_path)
+    with pytest.raises(RuleError, match="takes a list of meld kind names"):
+        evaluate(st, "melds_for([], 'set')")
+    with pytest.raises(RuleError, match="no meld kind 'x'"):
+        evaluate(st, "melds_for([], [str('x')])")
+
+
+def test_the_kernel_refuses_melds_for_by_name(tmp_path):
+    from interpreter.fast.typepass import NotTyped, lower
+    path = tmp_path / "melds.yaml"
+    path.write_text(SPEC.replace("ACE", "low").replace(
+        'options: "[1]"', "options: \"[1]\", where: \"melds_for(deck, ['set']) != null\""))
+    with pytest.raises(NotTyped, match=r"the built-in melds_for\(\)") as exc:
+        lower(load_game(path))
+    assert exc.value.line == 18

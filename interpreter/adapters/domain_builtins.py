@@ -109,6 +109,9 @@ class _Builtins:
     def b_melds_in(self, xs, *_):
         return seq(seq(elem(xs), maxlen(xs)))
 
+    def b_melds_for(self, xs, *_):
+        return join(seq(seq(elem(xs), maxlen(xs))), NULL)
+
     def b_lay_offs(self, meld, xs):
         return seq(elem(xs), maxlen(xs))
 

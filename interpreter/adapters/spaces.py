@@ -258,6 +258,9 @@ class Spaces:
                         texts.add(step.optional[0])
                     if step.is_set:
                         self._set_texts(step, walk, cards, texts, set_encoding, max_set_actions, where)
+                    elif step.cards is not None and step.onto is not None:  # a card and its set's index
+                        names = tuple(sorted({c.name for c in cards}, key=_natural))
+                        blocks[(step.action, (names, tuple(str(i) for i in range(len(game.cards)))))] = None
                     elif step.cards is not None:
                         for c in cards:
                             if c.modes:

@@ -30,7 +30,7 @@ Node attributes
     ``choose``: ``action``, ``who``, ``simultaneous``, ``choices``,
     ``optional`` (and ``realtime`` for an action of a realtime block); ``realtime``: ``until``,
     ``who`` (its actions are its ``do`` children, alternatives: a ``branch`` edge to each, a
-    ``back`` edge from the end of each); ``climb``: ``who``, ``in``, ``until`` (its turn, a
+    ``back`` edge from the end of each); ``climb``: ``who``, ``in``, ``until``, ``all_speak`` (its turn, a
     choose with ``climb_turn``, is its ``do`` child, its ``clear`` steps its ``then`` children;
     a ``body`` edge to the turn and a ``branch`` edge to the clear steps, each leading back);
     ``call``: ``phase``
@@ -72,6 +72,7 @@ class _Builder:
         self.hidden_zones = {z for z, zd in (getattr(game, "zones", None) or {}).items()
                              if getattr(zd, "visibility", "") == "hidden"}
         self.player_zones = set(getattr(names, "player_zones", ()) or ())
+        self.team_zones = {z for z, zd in (getattr(game, "zones", None) or {}).items() if getattr(zd, "team", False)}
         self.card_options = card_options(self.spec)
         self.options = dict(getattr(game, "options", None) or {})
         try:
@@ -336,6 +337,8 @@ class _Builder:
             label = f"move all of {m.get('from')} → {to}"
         if m.get("at") == "bottom":
             label += " (bottom)"
+        if str(to).split("[")[0].split(".")[-1] in self.team_zones:  # a zone per team: the mover's team's
+            label += " (the team's)"
         src_zone = str(m.get("from", "")).split(".")[-1]
         if src_zone in self.hidden_zones:  # drawing from a hidden pile reveals a random card
             attrs["category"] = "chance"
@@ -405,9 +408,11 @@ class _Builder:
         text = ["↗ CLIMB: " + title, f"{name}: each of {who} in turn" + (f", from {clean(r['lead'])}" if "lead" in r else ""),
                 f"in while {inside}" if inside else "nobody goes out",
                 "pile clears when all the others pass; last to play leads",
-                "ends " + (f"when {until}, or " if until else "") + "when fewer than 2 are in"]
+                "ends " + (f"when {until}, or " if until else "") + "when fewer than 2 are in"
+                + (", each having had a turn" if r.get("all_speak") is True else "")]
         self.add(nid, attrs, title + (f" while {inside}" if inside else ""), text)
-        self.G.nodes[nid].update(who=who, until=until, var=name, **{"in": inside})
+        self.G.nodes[nid].update(who=who, until=until, var=name, all_speak=r.get("all_speak") is True,
+                                 **{"in": inside})
         turn = r.get("turn")
         tp = path + ("climb", "turn")
         if isinstance(turn, dict):
@@ -475,10 +480,14 @@ class _Builder:
                 choices += f" → {c['to']}"
         elif "cards" in c:
             choices = f"a card of {c['cards']}"
+            if "onto" in c:  # a card and the set it is laid off on
+                choices += f" and a set {c.get('at', 'at')} of {c['onto']} it lays off on"
             if "where" in c:
                 choices += f" where {clean(c['where'])}"
             if "to" in c:
                 choices += f" → {c['to']}"
+            if "onto" in c:
+                choices += f" → {c['onto']}[{c.get('at', 'at')}]"
         else:
             choices = f"one of {clean(c.get('options'))}"
             if "where" in c:

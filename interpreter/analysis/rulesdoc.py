@@ -94,7 +94,8 @@ class _Doc(FlowProseMixin):
             self.w("|---|---|---|---|")
             for name, zd in zones.items():
                 zd = zd or {}
-                per = "each player" if zd.get("per_player") else "the table"
+                per = "each team (its players share it)" if zd.get("per_team") else \
+                    "each player" if zd.get("per_player") else "the table"
                 vis = {"public": "everyone", "owner": "its owner (others see how many)",
                        "hidden": "nobody (only how many)"}.get(zd.get("visibility", "public"), zd.get("visibility"))
                 notes = []

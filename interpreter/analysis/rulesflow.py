@@ -168,13 +168,14 @@ class FlowProseMixin:
             out = (f" A player for whom {_code(body['in'])} no longer holds is out and skipped." if "in" in body
                    else "")
             until = f" when {_code(body['until'])}," if "until" in body else ""
+            spoken = " and each of them has had a turn (everyone speaks)" if body.get("all_speak") is True else ""
             return (f"**Climbing turns — take turns until all the others pass:** players take turns in this "
                     f"order: {who}{lead} "
                     f"(the player whose turn it is is `{name}`; `{last}` is the last player who played since "
                     f"the pile last cleared, none while leading).{out} When every other player still in has "
                     f"passed since the last play, the pile clears and the last to play leads (or the next player "
                     f"still in after them, if they went out). This ends{until} when fewer than two players are "
-                    f"in, or when everyone still in passes with nothing played. Each turn:")
+                    f"in{spoken}, or when everyone still in passes with nothing played. Each turn:")
         if kind == "log":
             text = body.get("text", "") if isinstance(body, dict) else body
             table = isinstance(body, dict) and body.get("table")
@@ -229,6 +230,9 @@ class FlowProseMixin:
                 text += f" such that {_code(c['where'])}"
             if "to" in c:
                 text += f" and plays it to `{c['to']}`"
+            if "onto" in c:
+                text += (f" and a set of `{c['onto']}` it can be laid off on (the set's place from 0 is "
+                         f"`{c.get('at', 'at')}`), and puts the card on that set")
         else:
             text += f" one of {_code(c.get('options'))}"
             if "where" in c:

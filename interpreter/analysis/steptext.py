@@ -56,7 +56,7 @@ def _plural(n, word):
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-MELD_BUILTINS = frozenset({"is_meld", "meld_kind", "melds_in", "best_melds", "lay_offs"})
+MELD_BUILTINS = frozenset({"is_meld", "meld_kind", "melds_in", "melds_for", "best_melds", "lay_offs"})
 
 
 def meld_text(d: dict) -> str:

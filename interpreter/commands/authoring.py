@@ -27,7 +27,11 @@ def cmd_validate(args) -> int:
             console.print(f"[{style}]{_escape(str(d))}[/{style}]")
         if errors:
             status = 1
-            console.print(f"[red]{_escape(spec)}: {len(errors)} error(s)[/red]")
+            n_err = sum(d.severity == "error" for d in diags)
+            n_warn = len(errors) - n_err
+            counts = ([f"{n_err} error(s)"] if n_err else []) + \
+                ([f"{n_warn} warning(s)" + (" (refused: --strict)" if args.strict else "")] if n_warn else [])
+            console.print(f"[red]{_escape(spec)}: {', '.join(counts)}[/red]")
         else:
             warn = [d for d in diags if d.severity == "warning"]
             console.print(f"[green]{_escape(spec)}: valid[/green]" + (f" ({len(warn)} warning(s))" if warn else ""))

@@ -29,6 +29,8 @@ class ZoneRef:
         seat = owner(ctx)
         if type(seat) is not int or not 0 <= seat < state.num_players:
             raise RuleError(f"{self.text}: {seat!r} is not a player")
+        if ctx.game.zones[self.name].team:  # a zone per team: the team's slot
+            seat = ctx.game.zone_seat(self.name, seat, state.num_players)
         return state.zone_for_write(self.name, seat) if write else state.zones[self.name][seat]
 
     def cards(self, state, ctx, write=False) -> list:

@@ -19,13 +19,15 @@ class ClimbStart(Instr):
     """Start of a ``climb`` block: evaluates the players' order (``players``, default every seat
     from 0) and who leads first (``lead``, default the first of them) and keeps them in the
     frame under ``key`` as ``{order, turn, last, passed}`` (replaced, never changed in place:
-    clones share frames' values). Binds ``last_name`` (the last player who played) to null."""
+    clones share frames' values), plus ``spoken`` (the seats that have taken a turn) when
+    ``all_speak`` is set. Binds ``last_name`` (the last player who played) to null."""
 
-    __slots__ = ("key", "players", "lead", "last_name")
+    __slots__ = ("key", "players", "lead", "last_name", "all_speak")
     kind = "climb"
 
-    def __init__(self, key, players, lead, last_name):
+    def __init__(self, key, players, lead, last_name, all_speak=False):
         self.key, self.players, self.lead, self.last_name = key, players, lead, last_name
+        self.all_speak = all_speak
 
     def run(self, state, ctx, frame):
         n = state.num_players
@@ -37,6 +39,8 @@ class ClimbStart(Instr):
         if order and lead not in order:
             raise RuleError(f"climb: the lead {lead!r} is not one of the players {order!r:.80}")
         frame[2][self.key] = {"order": list(order), "turn": lead, "last": None, "passed": []}
+        if self.all_speak:
+            frame[2][self.key]["spoken"] = []
         frame[2][self.last_name] = None
         frame[1] += 1
 
@@ -45,7 +49,8 @@ class ClimbNext(Instr):
     """The heart of a ``climb`` block, reached before every turn. In order:
 
     - the block ends (jumps to ``end``) when ``until`` holds, when fewer than two players are
-      still in (``is_in`` of each seat, with the seat bound to ``as_name``), or when every
+      still in (``is_in`` of each seat, with the seat bound to ``as_name``; with ``all_speak``,
+      only once each of them has taken a turn since the block started), or when every
       player still in has passed since the pile last cleared and nobody has played;
     - the pile clears (jumps to ``target``, the ``clear`` steps) when every player still in
       other than the last to play has passed since that play: ``last_name`` is bound to that
@@ -87,7 +92,8 @@ class ClimbNext(Instr):
         order, last, passed = cur["order"], cur["last"], cur["passed"]
         inside = self.inside(ctx, loc, order)
         loc[self.last_name] = last
-        if len(inside) < 2 or (self.until is not None and self.until(ctx)):
+        few = len(inside) < 2 and not ("spoken" in cur and any(s not in cur["spoken"] for s in inside))
+        if few or (self.until is not None and self.until(ctx)):
             self.finish(loc, frame)
             return
         if all(s in passed for s in inside if s != last):
@@ -100,7 +106,7 @@ class ClimbNext(Instr):
                 i = order.index(last)
                 leader = next(order[(i + k) % len(order)] for k in range(1, len(order) + 1)
                               if order[(i + k) % len(order)] in inside)
-            loc[self.key] = {"order": order, "turn": leader, "last": None, "passed": []}
+            loc[self.key] = {**cur, "turn": leader, "last": None, "passed": []}
             loc[self.as_name] = leader
             frame[1] = self.target
             return
@@ -120,7 +126,8 @@ class ClimbNext(Instr):
 class ClimbAfter(Instr):
     """After a turn of a ``climb`` block: a turn whose choice is null (the optional action: a
     pass) adds the player to those who passed since the last play; any other choice makes
-    them the last to play and forgets the passes. The turn moves to the next seat in the
+    them the last to play and forgets the passes; either way the player has spoken (kept only
+    with ``all_speak``). The turn moves to the next seat in the
     order, and control goes back to :class:`ClimbNext` (``target``)."""
 
     __slots__ = ("key", "as_name", "choice_as", "target")
@@ -141,5 +148,8 @@ class ClimbAfter(Instr):
         else:
             last, passed = seat, []
         turn = order[(order.index(seat) + 1) % len(order)]
-        loc[self.key] = {"order": order, "turn": turn, "last": last, "passed": passed}
+        new = {"order": order, "turn": turn, "last": last, "passed": passed}
+        if "spoken" in cur:
+            new["spoken"] = cur["spoken"] + ([seat] if seat not in cur["spoken"] else [])
+        loc[self.key] = new
         frame[1] = self.target

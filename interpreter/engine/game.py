@@ -17,12 +17,15 @@ _FAST_STATE = None  # interpreter.fast.steps.fast_state, imported at the first n
 class ZoneDef:
     """A zone's declaration: ``per_player`` (bool), ``visibility`` (public | owner | hidden) and
     ``sets`` (bool): a zone of sets (melds on the table) holds a list of sets, each a list of
-    card ids of its own, instead of one list of card ids."""
+    card ids of its own, instead of one list of card ids. ``team`` (bool, ``per_team: true``): one
+    zone per team, kept as a per-player zone in the slot of the team's first seat (see
+    :meth:`Game.zone_seat`); ``per_player`` is then true too."""
 
     name: str
     per_player: bool
     visibility: str
     sets: bool = False
+    team: bool = False
 
 
 class Game:
@@ -75,6 +78,15 @@ class Game:
                     out.append(t)
                 cache[num_players] = out
         return cache[num_players]
+
+    def zone_seat(self, name: str, seat: int, num_players: int) -> int:
+        """The slot of per-player zone ``name`` that ``seat`` reads and writes: ``seat`` itself, or
+        for a zone per team (``per_team: true``) the first seat of ``seat``'s team (so every member
+        of a team reads the same cards). ``seat`` must be a seat of the game."""
+        if not self.zones[name].team:
+            return seat
+        teams = self.teams(num_players)
+        return teams.index(teams[seat])
 
     def _teams_error(self, why: str) -> RuleError:
         """A RuleError at the spec's ``teams: of:`` saying ``why`` its value cannot be had."""

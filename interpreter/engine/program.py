@@ -75,7 +75,7 @@ class Choose(Instr):
 
     __slots__ = ("action", "player", "players", "cards", "where", "options", "to", "optional",
                  "as_name", "by_name", "skip_to", "label", "visible", "hidden", "min", "max", "valid",
-                 "each_name", "product", "card_options")
+                 "each_name", "product", "card_options", "onto", "at_name")
     kind = "choose"
 
     def __init__(self, action, player, players, cards, where, options, to, optional, as_name, by_name,
@@ -94,6 +94,9 @@ class Choose(Instr):
         # the factors (compiled lists) when `options` is a product(...) of lists: the options
         # are then listed lazily, by index (see ProductOptions)
         self.product = None
+        # `onto`: a ZoneRef to a zone of sets: the options are (card, set) pairs, the set's index
+        # bound to `at_name` (see onto_legal)
+        self.onto, self.at_name = None, None
 
     @property
     def is_set(self) -> bool:
@@ -149,6 +152,8 @@ class Choose(Instr):
         try:
             if self.min is not None or self.max is not None:  # a set choice (is_set, inline)
                 out = self.set_legal(state, ctx, seat)
+            elif self.cards is not None and self.onto is not None:
+                out = self.onto_legal(state, ctx)
             elif self.cards is not None:
                 zone = self.cards.cards(state, ctx)
                 cards = state.game.cards
@@ -216,6 +221,27 @@ class Choose(Instr):
         finally:
             b.clear()
             ctx.hoisted = None
+        return out
+
+    def onto_legal(self, state, ctx) -> list:
+        """The options of a choice with ``onto``: for each set of the ``onto`` zone (in order) each
+        card of ``cards`` (one per name) that can be laid off on it (``lay_offs``: the set with the
+        card is still a meld of a kind the set is) and for which ``where`` holds (the card bound to
+        ``as``, the set's 0-based index to ``at``): ``(ACTION NAME I, I, card id, None)``."""
+        from ..expr.melds import lay_offs
+        b, cards = ctx.bound, state.game.cards
+        zone = [cards[i] for i in sorted(self.cards.cards(state, ctx))]
+        sets = self.onto._whole(state, ctx)
+        out = []
+        for k, ids in enumerate(sets):
+            b[self.at_name] = k
+            meld, seen = [cards[i] for i in ids], set()
+            for card in lay_offs(ctx, meld, [c for c in zone if c.name not in seen and not seen.add(c.name)]):
+                if self.where is not None:
+                    b[self.as_name] = card
+                    if not self.where(ctx):
+                        continue
+                out.append((f"{self.action} {card.name} {k}", k, card.id, None))
         return out
 
     # -- set choices ------------------------------------------------------------------
@@ -351,10 +377,11 @@ class BindChoice(Instr):
     """Start of a choice's ``then`` loop body: binds the chooser and the chosen value,
     and plays a chosen card to the ``to`` zone (marking who played it, and its mode)."""
 
-    __slots__ = ("as_name", "by_name", "to", "src")
+    __slots__ = ("as_name", "by_name", "to", "src", "onto", "at_name")
 
-    def __init__(self, as_name, by_name, to, src=None):
+    def __init__(self, as_name, by_name, to, src=None, onto=None, at_name=None):
         self.as_name, self.by_name, self.to, self.src = as_name, by_name, to, src
+        self.onto, self.at_name = onto, at_name  # a choice with onto: the card goes on set `value`
 
     def run(self, state, ctx, frame):
         loc = frame[2]
@@ -363,9 +390,17 @@ class BindChoice(Instr):
         if cid is not None:
             card = state.game.cards[cid]
             loc[self.as_name] = card
-            if self.to is not None:
+            if self.onto is not None:
+                loc[self.at_name] = value
+            if self.to is not None or self.onto is not None:
                 ctx.locals = loc
-                dst = self.to.dest(state, ctx)
+                if self.onto is None:
+                    dst = self.to.dest(state, ctx)
+                else:
+                    sets = self.onto._whole(state, ctx, True)
+                    if type(value) is not int or not 0 <= value < len(sets):
+                        raise RuleError(f"{self.onto.text}: there is no set {value!r} (there are {len(sets)})")
+                    dst = sets[value]
                 src = None
                 if self.src is not None:
                     ctx.bound[self.by_name] = seat
@@ -379,6 +414,8 @@ class BindChoice(Instr):
                 if state.game.has_sets:
                     state.drop_empty_sets()
         else:
+            if self.onto is not None:  # the optional action of a choice with onto: no card, no set
+                loc[self.at_name] = None
             # a list or map chosen is bound as a copy: the choice is kept in the loop's cursor,
             # which clones share (see ForNext)
             loc[self.as_name] = _own(value) if type(value) is list or type(value) is dict else value

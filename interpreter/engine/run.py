@@ -430,6 +430,9 @@ def _why_illegal(state, player, text, opts) -> str:
     if instr.cards is not None and verb.lower() == instr.action.lower():
         verb = instr.action
         rest = text[len(verb):].strip()
+        onto_set = None
+        if getattr(instr, "onto", None) is not None and " " in rest:  # CARD I: a card and the set it goes on
+            rest, onto_set = rest.rsplit(" ", 1)
         card_name = rest.split(" as ")[0]
         known = state.game.card_names
         if card_name not in known:  # names keep their capitals; a match in another case is meant
@@ -444,6 +447,10 @@ def _why_illegal(state, player, text, opts) -> str:
             return f"{state.player_name(player)} has no {card_name} in {where} (legal: {sample})"
         if " as " in rest:
             return f"{card_name} cannot be played as {rest.split(' as ', 1)[1]!r} (legal: {sample})"
+        if onto_set is not None:
+            rule = _step_text(state.game, instr.path, "where")
+            return (f"{card_name} cannot go on set {onto_set} of {instr.onto.text} now: the card must lay off on "
+                    f"that set (lay_offs)" + (f" and `{rule}` must hold" if rule else "") + f" (legal: {sample})")
         if any(a.startswith(f"{verb} {card_name} as ") for a in allowed):
             return f"say how {card_name} is played, e.g. {next(a for a in allowed if a.startswith(verb + ' ' + card_name))!r}"
         rule = _step_text(state.game, instr.path, "where")

@@ -62,12 +62,14 @@ def check_control(game, st) -> None:
                     raise SaveError(f"stack[{i}]: the loop cursor {key} must be [items, position within them]")
             elif key.startswith("$climb:"):
                 cur = loc[key]
-                if (type(cur) is not dict or set(cur) != {"order", "turn", "last", "passed"}
+                if (type(cur) is not dict or set(cur) - {"spoken"} != {"order", "turn", "last", "passed"}
                         or type(cur["order"]) is not list or cur["turn"] not in cur["order"]
                         or (cur["last"] is not None and cur["last"] not in cur["order"])
-                        or type(cur["passed"]) is not list or any(s not in cur["order"] for s in cur["passed"])):
+                        or type(cur["passed"]) is not list or any(s not in cur["order"] for s in cur["passed"])
+                        or type(cur.get("spoken", [])) is not list
+                        or any(s not in cur["order"] for s in cur.get("spoken", []))):
                     raise SaveError(f"stack[{i}]: the climb cursor {key} must be {{order, turn, last, passed}} "
-                                    "of the climb's seats")
+                                    "(and spoken, with all_speak) of the climb's seats")
             elif key.startswith("$while:") and (type(loc[key]) is not int or loc[key] < 0):
                 raise SaveError(f"stack[{i}]: the while counter {key} must be a whole number")
     _check_committed(game, st)

@@ -10,7 +10,7 @@ import itertools
 
 from ..errors import RuleError
 from ..model.board import DIRECTIONS, parse_cell
-from ..model.cards import Card
+from ..model.cards import Card, card_attr
 from . import melds as _melds
 
 MAX_ITEMS = 100_000
@@ -230,6 +230,18 @@ def _holder(ctx, card):
     return None
 
 
+def _printed(ctx, card, name):
+    """``printed(c, 'suit')``: the card's printed attribute ``name`` (its declared mode's when it was
+    played in one), even when ``derived:`` works that attribute out from the State (a rule that
+    needs the printed suit beside the derived one). RuleError for a non-card or a
+    name that is not a text."""
+    if type(card) is not Card:
+        raise RuleError(f"printed takes a card, not {card!r:.60}")
+    if type(name) is not str:
+        raise RuleError(f"printed takes an attribute name as text, not {name!r:.60}")
+    return card_attr(card, ctx.state.marks.get(card.id), name)
+
+
 def _team_of(ctx, p):
     """The team of seat ``p`` (``teams: {of: EXPR}``; each seat its own team without teams)."""
     if type(p) is not int or not 0 <= p < ctx.state.num_players:
@@ -354,6 +366,7 @@ BUILTINS = {
     "top": _top,
     "holder": _holder,
     "team_of": _team_of,
+    "printed": _printed,
     "teammates": _teammates,
     "any": _any,
     "all": _all,
@@ -386,6 +399,7 @@ BUILTINS = {
     "is_meld": _melds.is_meld,
     "meld_kind": _melds.meld_kind,
     "melds_in": _melds.melds_in,
+    "melds_for": _melds.melds_for,
     "best_melds": _melds.best_melds,
     "lay_offs": _melds.lay_offs,
 }
@@ -397,4 +411,4 @@ BOARD_ARGS = {"cells", "colour_at", "neighbours", "step", "marked", "domino_colo
 LAMBDA_ARGS = {"sort_by": {1}, "group_by": {1}, "argmax": {1}, "argmin": {1}, "best_melds": {1}}
 
 # Built-ins whose argument at this position names a meld kind (checked at load time when a literal).
-MELD_KIND_ARGS = {"is_meld": 1, "melds_in": 1}
+MELD_KIND_ARGS = {"is_meld": 1, "melds_in": 1, "melds_for": 1}  # melds_for: a list literal of them

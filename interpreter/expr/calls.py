@@ -13,7 +13,7 @@ import inspect
 
 from . import codegen as G
 from .builtins import BOARD_ARGS, BUILTINS, LAMBDA_ARGS, MELD_KIND_ARGS
-from .names import ExprNameError, _mentions
+from .names import CARD_BUILTIN_ATTRS, ExprNameError, _mentions
 from .runtime import MAX_WORK, _count_call, _counted_builtin, spend
 from .syntax import Token, Tree
 
@@ -339,13 +339,22 @@ class CallsMixin:
             if board not in n.boards:
                 raise ExprNameError(f"{name}: there is no board named {board!r}",
                                     "boards: " + (", ".join(sorted(n.boards)) or "none (declare them under boards:)"))
-        if (name in MELD_KIND_ARGS and n.meld_kinds is not None and len(args) > MELD_KIND_ARGS[name]
-                and isinstance(args[MELD_KIND_ARGS[name]], Tree) and args[MELD_KIND_ARGS[name]].data == "string"):
-            kind = str(args[MELD_KIND_ARGS[name]].children[0])[1:-1]
+        arg = args[MELD_KIND_ARGS[name]] if name in MELD_KIND_ARGS and len(args) > MELD_KIND_ARGS[name] else None
+        texts = [arg] if isinstance(arg, Tree) and arg.data == "string" else \
+            [a for a in arg.children if isinstance(a, Tree) and a.data == "string"] \
+            if isinstance(arg, Tree) and arg.data == "list_" else []
+        for text in texts if n.meld_kinds is not None else []:
+            kind = str(text.children[0])[1:-1]
             if kind not in n.meld_kinds:
                 raise ExprNameError(f"{name}: there is no meld kind named {kind!r}",
                                     "meld kinds: " + (", ".join(sorted(n.meld_kinds))
                                                       or "none (declare them under melds:)"))
+        if name == "printed" and len(args) == 2 and isinstance(args[1], Tree) and args[1].data == "string" \
+                and n.card_attrs:
+            attr = str(args[1].children[0])[1:-1]
+            if attr not in n.card_attrs and attr not in CARD_BUILTIN_ATTRS:
+                raise ExprNameError(f"printed: no card has an attribute {attr!r}",
+                                    "card attributes: " + ", ".join(sorted(map(str, n.card_attrs))))
         lambda_pos = LAMBDA_ARGS.get(name, set())
         fargs = []
         for i, a in enumerate(args):

@@ -1,6 +1,6 @@
 """Melds by pattern: the meld kinds a spec declares under ``melds:`` and the bounded searches
-over them behind the built-ins ``is_meld``, ``meld_kind``, ``melds_in``, ``best_melds`` and
-``lay_offs`` (docs/spec-language.md, "Melds").
+over them behind the built-ins ``is_meld``, ``meld_kind``, ``melds_in``, ``melds_for``,
+``best_melds`` and ``lay_offs`` (docs/spec-language.md, "Melds").
 
 A meld kind is a *set* (cards whose ``key`` is equal: n of a kind; a key such as
 ``'court' if c.rank > 10 else c.rank`` makes several ranks match each other) or a *run* (cards of one
@@ -323,6 +323,37 @@ def melds_in(ctx, cards, kind=None, size=None) -> list:
             if len(out) > limit:
                 raise RuleError(f"these cards hold more than {limit} melds: too many to list")
     return out
+
+
+def melds_for(ctx, cards, kinds):
+    """Melds of exactly these kinds (a rummy contract): a list with one meld per name of
+    ``kinds`` (a list of meld kind names, in that order; a name may repeat), sharing no card,
+    each of its kind's smallest size (``min``), made of ``cards``; the first found (each meld
+    taken in :func:`melds_in`'s order, the earlier kinds first), or null when there is none.
+    ``melds_for(cards, [])`` is ``[]``. One unit of work per meld tried; a failed sub-search of
+    the same cards and kinds is not repeated. RuleError for an unknown kind or a bad argument."""
+    cards = _cards(cards, "melds_for")
+    if type(kinds) not in (list, tuple) or any(type(k) is not str for k in kinds):
+        raise RuleError(f"melds_for takes a list of meld kind names, not {kinds!r:.80}")
+    wanted = [_kinds(ctx, k)[0] for k in kinds]
+    failed = set()
+
+    def search(rest: list, i: int):
+        if i == len(wanted):
+            return []
+        key = (i, tuple(sorted(c.id for c in rest)))
+        if key in failed:
+            return None
+        mk = wanted[i]
+        for meld in melds_in(ctx, rest, mk.name, mk.size[0]):
+            _spend(ctx)
+            used = {c.id for c in meld}
+            found = search([c for c in rest if c.id not in used], i + 1)
+            if found is not None:
+                return [meld] + found
+        failed.add(key)
+        return None
+    return search(cards, 0)
 
 
 def best_melds(ctx, cards, value, goal="min") -> dict:

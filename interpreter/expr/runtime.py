@@ -8,7 +8,7 @@ from __future__ import annotations
 import operator
 
 from ..errors import RuleError
-from ..model.cards import Card
+from ..model.cards import Card, card_attr
 from .builtins import MAX_ITEMS, MAX_TEXT
 
 
@@ -115,20 +115,7 @@ def get_attr(ctx, obj, name):
     """``obj.name`` for the language's values: a card's attribute (its declared mode
     first), a player's variable or zone (a player is a seat number), a map's key."""
     if type(obj) is Card:
-        mark = ctx.state.marks.get(obj.id)
-        if name == "name":
-            return obj.name
-        if name == "played_by":
-            return mark[0] if mark else None
-        if name == "mode":
-            return mark[1] if mark else None
-        if name == "id":
-            return obj.id
-        if mark and mark[1] is not None:
-            override = obj.modes.get(mark[1])
-            if override and name in override:
-                return override[name]
-        return obj.attrs.get(name)
+        return card_attr(obj, ctx.state.marks.get(obj.id), name)
     if type(obj) is int:
         state = ctx.state
         if not 0 <= obj < state.num_players:
@@ -139,7 +126,10 @@ def get_attr(ctx, obj, name):
         zone = state.zones.get(name)
         if zone is not None:
             cards = ctx.game.cards
-            if ctx.game.zones[name].sets:
+            zd = ctx.game.zones[name]
+            if zd.team:  # a zone per team: every member reads the team's (docs: Zones)
+                obj = ctx.game.zone_seat(name, obj, state.num_players)
+            if zd.sets:
                 return [[cards[i] for i in s] for s in zone[obj]]
             return [cards[i] for i in zone[obj]]
         raise RuleError(f"players have no variable or zone named {name!r}")

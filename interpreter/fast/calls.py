@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder
+from . import bestmelds, compound, derived, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -312,6 +312,9 @@ class Calls:
 
     def call_best_melds(self, args, env):
         return bestmelds.call_best_melds(self, args, env)
+
+    def call_printed(self, args, env):
+        return derived.call_printed(self, args, env)
 
     def call_lay_offs(self, args, env):
         return melds.lay_offs(self, args, env)

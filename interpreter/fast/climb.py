@@ -3,7 +3,8 @@
 (:class:`~interpreter.engine.program.ClimbNext`, ``ClimbAfter``) in the same order:
 
 - before every turn, who is still in (``in`` of each seat of the order, with the ``as`` name bound
-  to that seat); the climb ends when fewer than two are in, when ``until`` holds, or when everyone
+  to that seat); the climb ends when fewer than two are in (with ``all_speak``, only once each of
+  them has had a turn: a row of TMP by seat), when ``until`` holds, or when everyone
   still in has passed and nobody has played since the pile cleared;
 - the pile clears when every player still in other than the last to play has passed since that
   play: ``clear`` runs with ``last`` bound to that player and ``as`` to the next leader (that
@@ -38,10 +39,14 @@ def lower_climb(low, step, env, path):
     else:
         order = low.range_list("0", "NP")
     snap, orow, m = low.snapshot(order, env)
-    prow, irow = low.depth, low.depth + 1  # by seat: passed since the last play; still in
-    low.depth += 2
+    all_speak = r.get("all_speak", False) is True
+    rows = 3 if all_speak else 2
+    prow, irow, srow = low.depth, low.depth + 1, low.depth + 2  # by seat: passed, still in (, has spoken)
+    low.depth += rows
     low.max_depth = max(low.max_depth, low.depth)
     cur, sv, last, lastb, tpos, cnt, allp, go, lead, j, q, found = (low.fresh("v") for _ in range(12))
+    mute = low.fresh("v") if all_speak else None  # seats still in that have not had a turn
+    spoken = (lambda lines: lines) if all_speak else (lambda lines: [])
     i, k = low.fresh("i"), low.fresh("i")
     env_main = dict(env)
     env_main[as_name], env_main[last_name] = (cur, INT), (lastb, INT)
@@ -51,8 +56,8 @@ def lower_climb(low, step, env, path):
     lead_code = low.scalar(parse(str(r["lead"])), env)[0] if "lead" in r else f"TMP[{orow}, 0]"
     fail = [f"    RI[{RI_ERROR}] = {ERR_CLIMB}", "    return"]
     # the order: distinct seats; the lead one of them (its place is where the turns start)
-    lines = snap + [f"for {q} in range(NP):", f"    TMP[{prow}, {q}] = 0", f"    TMP[{irow}, {q}] = 0",
-                    f"{tpos} = 0", f"if {m} > 0:", f"    {lead} = {lead_code}", f"    {found} = False",
+    lines = snap + [f"for {q} in range(NP):", f"    TMP[{prow}, {q}] = 0", f"    TMP[{irow}, {q}] = 0"] + \
+        spoken([f"    TMP[{srow}, {q}] = 0"]) + [f"{tpos} = 0", f"if {m} > 0:", f"    {lead} = {lead_code}", f"    {found} = False",
                     f"    for {i} in range({m}):", f"        {sv} = TMP[{orow}, {i}]",
                     f"        if {sv} < 0 or {sv} >= NP or {sv} == NULL or TMP[{irow}, {sv}] != 0:"] + \
         _indent(fail, 2) + \
@@ -63,8 +68,9 @@ def lower_climb(low, step, env, path):
     is_in = low.truth(parse(str(r["in"])), env_in) if "in" in r else "True"
     low.path = rp + ".until"
     until = low.truth(parse(str(r["until"])), env_main) if "until" in r else "False"
-    inside = [f"{cnt} = 0", f"{allp} = True", f"for {i} in range({m}):", f"    {sv} = TMP[{orow}, {i}]",
-              f"    if {is_in}:", f"        TMP[{irow}, {sv}] = 1", f"        {cnt} += 1",
+    inside = [f"{cnt} = 0"] + spoken([f"{mute} = 0"]) + [f"{allp} = True", f"for {i} in range({m}):",
+              f"    {sv} = TMP[{orow}, {i}]", f"    if {is_in}:", f"        TMP[{irow}, {sv}] = 1", f"        {cnt} += 1"] + \
+        spoken([f"        {mute} += 1 - TMP[{srow}, {sv}]"]) + [
               f"        if {sv} != {last} and TMP[{prow}, {sv}] == 0:", f"            {allp} = False",
               "    else:", f"        TMP[{irow}, {sv}] = 0", f"{lastb} = {last}"]
     forget = [f"for {i} in range({m}):", f"    TMP[{prow}, TMP[{orow}, {i}]] = 0"]
@@ -89,9 +95,10 @@ def lower_climb(low, step, env, path):
     if chosen is None:
         raise NotTyped("a climb's turn of another form", rp + ".turn")
     after = [f"if {chosen} == NULL:", f"    TMP[{prow}, {cur}] = 1", "else:", f"    {last} = {cur}"] + \
-        _indent(forget) + [f"{tpos} = ({tpos} + 1) % {m}"]
-    low.depth -= 3
-    body = inside + [f"if {cnt} < 2:", f"    {go} = False", f"elif {until}:", f"    {go} = False",
+        _indent(forget) + spoken([f"TMP[{srow}, {cur}] = 1"]) + [f"{tpos} = ({tpos} + 1) % {m}"]
+    low.depth -= rows + 1
+    few = f"{cnt} < 2 and {mute} == 0" if all_speak else f"{cnt} < 2"
+    body = inside + [f"if {few}:", f"    {go} = False", f"elif {until}:", f"    {go} = False",
                      f"elif {allp} and {last} == NULL:", f"    {go} = False", f"elif {allp}:"] + \
         _indent(clear) + ["else:"] + _indent(pick + choice + after)
     return lines + [f"while {go}:"] + _indent(body)

@@ -59,6 +59,23 @@ def read(low, name: str, card_code: str, env):
     return low.helper(env, [f"{x} = {card_code}"], code), ty
 
 
+def call_printed(low, args, env):
+    """``printed(c, 'NAME')``: the card's printed attribute, read as inside NAME's own derived
+    expression (``low.printed``); the name must be written out."""
+    if len(args) != 2 or args[1].data != "string":
+        raise tp.NotTyped("printed() without an attribute name written out", low.path)
+    code, ty = low.scalar(args[0], env)
+    if ty != tp.CARD:
+        raise tp.NotTyped(f"printed() of a {ty}", low.path)
+    name = str(args[1].children[0])[1:-1]
+    x = low.fresh("t")
+    saved, low.printed = low.printed, name
+    try:
+        return low.scalar(parse(f"{x}.{name}"), {**env, x: (code, tp.CARD)})
+    finally:
+        low.printed = saved
+
+
 def untyped(low, code: str) -> bool:
     """Whether ``code`` reads a game or player variable whose type is not known yet (only null
     so far: read as a number until a step sets it)."""

@@ -386,6 +386,8 @@ class StepLowering:
     def s_choose(self, step, env, path):
         c = step["choose"]
         cp = path + ".choose"
+        if "onto" in c:
+            raise NotTyped("a choice of a card and the set it goes on (onto:)", cp + ".onto")
         if multichoice.is_set_choice(c):  # several cards as one decision, picked card by card
             return multichoice.lower_set_choice(self, c, env, cp)
         optional = c.get("optional")

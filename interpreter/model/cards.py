@@ -24,3 +24,22 @@ class Card:
 
     def __lt__(self, other: "Card") -> bool:  # stable display order: the card table's
         return self.id < other.id
+
+
+def card_attr(card: Card, mark, name: str):
+    """``card.NAME`` as printed: ``name``, ``id``, ``played_by`` and ``mode`` (from ``mark``, the
+    State's ``[seat, mode]`` for a played card, or None), else the declared mode's value when the
+    card was played in one, else its attribute (None when it has none)."""
+    if name == "name":
+        return card.name
+    if name == "played_by":
+        return mark[0] if mark else None
+    if name == "mode":
+        return mark[1] if mark else None
+    if name == "id":
+        return card.id
+    if mark and mark[1] is not None:
+        override = card.modes.get(mark[1])
+        if override and name in override:
+            return override[name]
+    return card.attrs.get(name)

@@ -397,8 +397,15 @@ class SpecCompiler(OptionsMixin, CardListMixin, StepsMixin, RecursionCheckMixin)
         zones = {}
         for name, zd in (self.data.get("zones") or {}).items():
             zd = zd or {}
-            per = bool(zd.get("per_player", False))
+            team = bool(zd.get("per_team", False))
+            per = bool(zd.get("per_player", False)) or team
             vis = zd.get("visibility", "public")
+            if team and not self.data.get("teams"):
+                self.error(("zones", name, "per_team"), f"zone {name} is per team, but the game has no teams",
+                           "add teams: {of: \"p % 2\"} (or use per_player: true)", key=True)
+            if team and vis == "owner":
+                self.error(("zones", name, "visibility"), f"zone {name} is per team: its visibility is public or "
+                           "hidden (owner is not supported for a zone per team)", "use public or hidden")
             if vis == "owner" and not per:
                 self.error(("zones", name, "visibility"), f"zone {name} is not per player, so it has no owner",
                            "use public or hidden, or add per_player: true")
@@ -406,7 +413,7 @@ class SpecCompiler(OptionsMixin, CardListMixin, StepsMixin, RecursionCheckMixin)
             if sets and zd.get("initial") == "all":
                 self.error(("zones", name, "sets"), f"zone {name} holds sets, so it cannot hold every card at the start",
                            "put initial: all on a zone such as deck")
-            zones[name] = ZoneDef(name, per, vis, sets)
+            zones[name] = ZoneDef(name, per, vis, sets, team)
             (self.names.player_zones if per else self.names.game_zones).add(name)
             if sets:
                 self.names.set_zones.add(name)

@@ -157,9 +157,32 @@ def _describe(e) -> tuple[str, str]:
         return (f"{where}: nothing is written under {key}:",
                 f"write {what} under {key}:, indented further than {key}: itself (a line indented as far as "
                 f"{key}: or less ends it, so the steps after it belong to the block around), or remove {key}:")
+    if e.validator == "type" and isinstance(e.instance, (list, dict)) and e.absolute_path \
+            and "string" in (e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]):
+        # an expression written as a YAML list or mapping (`in: [0, 1]`): quoted, it is an expression
+        key = e.absolute_path[-1]
+        text = _expression_text(e.instance)
+        got = "a YAML list" if isinstance(e.instance, list) else "a YAML mapping"
+        return (f"{where}: an expression is expected here, not {got}",
+                f"quote it to make it an expression: {key}: \"{text}\"")
     if e.validator == "type":
         return f"{where}: {e.instance!r} is not of type {e.validator_value}", ""
     return f"{where}: {e.message}", ""
+
+
+def _expression_text(value) -> str:
+    """A YAML value (list, mapping, text, number, bool, null) written as the expression meaning it."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_expression_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_expression_text(k)}: {_expression_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "\\'") + "'"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def load_spec(path) -> tuple[dict, dict, str]:

@@ -283,6 +283,9 @@ class StepsMixin:
             self.error(path + ("deal", "to"), f"{to!r} is not a player zone", "deal to a per_player zone such as hand")
         elif to in self.names.set_zones:
             self.error(path + ("deal", "to"), f"{to!r} is a zone of sets", "deal to a zone such as hand, then move cards into sets")
+        elif ((self.data.get("zones") or {}).get(to) or {}).get("per_team"):
+            self.error(path + ("deal", "to"), f"{to!r} is a zone per team: deal gives each seat its own cards",
+                       "deal to a per_player zone such as hand, then move cards to the team's zone")
         self.one_list(path + ("deal", "from"), src, "deal from")
         if m.get("count") == "all":
             count = "all"  # the whole source, round the table; the first seats may get one more
@@ -336,6 +339,9 @@ class StepsMixin:
         as_name = c.get("as", "choice")
         by_name = c.get("by", "player")
         bound = {as_name, by_name}
+        at_name = str(c.get("at", "at")) if "onto" in c else None
+        if at_name is not None:  # a card and the set it goes on: the set's index is bound too
+            bound.add(at_name)
         player = self.expr(cp + ("player",), c["player"], locs) if "player" in c else None
         players = self.expr(cp + ("players",), c["players"], locs) if "players" in c else None
         if realtime:
@@ -356,7 +362,7 @@ class StepsMixin:
         where_bound = bound | {each} if is_set else bound
         # `where` runs once per option (and, in a set choice, per card and set so far): the parts
         # that read neither are computed once per listing (hoisted)
-        vary = {as_name, each} if is_set else {as_name}
+        vary = ({as_name, each} if is_set else {as_name}) | ({at_name} if at_name is not None else set())
         where = self.expr(cp + ("where",), c["where"], locs, where_bound, vary=vary) if "where" in c else None
         product = self._product_factors(c["options"], locs, bound) if options is not None and where is None else None
         to = self.zone(cp + ("to",), c["to"], locs | bound) if "to" in c else None
@@ -402,7 +408,29 @@ class StepsMixin:
                                           *self._privacy(c, cp, locs, bound), min_, max_, valid, each), path)
         instr.label = c.get("label") or action
         instr.product = product
+        if at_name is not None:
+            instr.onto, instr.at_name = self._onto(c, cp, locs | bound, is_set, at_name), at_name
         return instr, bound
+
+    def _onto(self, c, cp, locs, is_set, at_name):
+        """The zone of sets of a choice's ``onto`` (a card and the set it goes on), checked: with
+        ``cards``, without ``to``/``options``/``min``/``max``, melds declared, ``at`` a name."""
+        onto = self.zone(cp + ("onto",), c["onto"], locs)
+        if onto is not None and (not onto.sets or onto.index is not None):
+            self.error(cp + ("onto",), f"onto names a zone of sets (the sets the card may go on), not {c['onto']!r}",
+                       "e.g. onto: table, or onto: p.melds (a zone with sets: true)")
+        for key in ("to", "options", "min", "max"):
+            if key in c:
+                self.error(cp + (key,), f"a choice with onto has no {key}: the chosen card goes on the chosen set",
+                           "leave it out", key=True)
+        if "cards" not in c:
+            self.error(cp + ("onto",), "onto needs cards: the zone the card is chosen from", "add cards: p.hand")
+        if not self.data.get("melds"):
+            self.error(cp + ("onto",), "onto offers the lay-offs of meld kinds, and this spec declares none",
+                       "declare melds: {NAME: {form: set, ...}}")
+        if not _IDENT.match(at_name):
+            self.error(cp + ("at",), f"{at_name!r} is not a name", "e.g. at: i", key=True)
+        return onto
 
     def _product_factors(self, text, locs, bound):
         """The compiled lists of ``product(A, B, ...)`` when a choice's options are written so
@@ -447,7 +475,8 @@ class StepsMixin:
         nxt = self._emit(prog, P.ForNext(key, "$choice"), path)
         nxt.step_id = None
         top = len(prog) - 1
-        bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards), path)
+        bind = self._emit(prog, P.BindChoice(instr.as_name, instr.by_name, instr.to, instr.cards,
+                                             instr.onto, instr.at_name), path)
         bind.step_id = None
         bind_pc = len(prog) - 1
         self.block(then, then_path, locs, prog)
@@ -507,7 +536,8 @@ class StepsMixin:
         for whom ``in`` no longer holds is skipped (out); when every other player still in has
         passed since the last play, the ``clear`` steps run and the last to play (or the next
         player still in after them) leads. Ends when ``until`` holds, fewer than two players
-        are in, or everyone still in passed with nothing played."""
+        are in (with ``all_speak: true``, only once each of them has had a turn: an auction
+        where everyone speaks), or everyone still in passed with nothing played."""
         r = step["climb"]
         rp = path + ("climb",)
         if not isinstance(r, dict):
@@ -538,8 +568,13 @@ class StepsMixin:
         if not turn.get("optional"):
             self.error(tp, "a climb's turn needs an optional action (the pass): the pile clears when all the "
                        "others have passed", "add optional: true (or optional: {action: pass, when: EXPR})")
+        all_speak = r.get("all_speak", False)
+        if not isinstance(all_speak, bool):
+            self.error(rp + ("all_speak",), f"all_speak is true or false, not {all_speak!r}",
+                       "all_speak: true (the climb goes on until everyone still in has had a turn)")
+            all_speak = False
         key = _frame_key("climb", path)
-        start = self._emit(prog, P.ClimbStart(key, players, lead, last_name), path)
+        start = self._emit(prog, P.ClimbStart(key, players, lead, last_name, all_speak), path)
         start.step_id = None
         top = len(prog)
         nxt = self._emit(prog, P.ClimbNext(key, as_name, last_name, is_in, until, str(turn.get("as", "choice"))), path)

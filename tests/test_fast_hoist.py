@@ -68,3 +68,16 @@ def test_the_hoisted_code_computes_what_the_loop_did():
             exec("\n".join(code), env)  # (fixed test text, not spec text)
             results.append(env["t1"])
         assert results[0] == results[1], (gv9, t5, t6, results)
+
+
+def test_first_stops_early_only_when_its_list_is_one_loop():
+    """first(xs + [y]) lists a loop then a single item: stopping at the first match there broke
+    outside the loop (a SyntaxError in Canasta's kernel) or let y overwrite the match."""
+    from interpreter.fast.calls import _one_loop
+    one = ["t1 = v0", "for i2 in range(v0):", "    v3 = TMP[2, i2]", "    if v3 > 0:", "        t4 = v3", "        break"]
+    assert _one_loop(one)
+    tail = one + ["v3 = Z[1, 0]", "if v3 > 0:", "    t4 = v3", "    break"]
+    assert not _one_loop(tail)
+    head = ["v3 = Z[1, 0]", "t4 = v3", "break"] + one[1:]
+    assert not _one_loop(head)
+    assert not _one_loop(one + ["for i5 in range(3):", "    t4 = i5"])

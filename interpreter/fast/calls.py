@@ -36,6 +36,18 @@ def _hoist(lines, bound, fresh):
     return pre, hoist.hoist_pure(out, bound, fresh, pre, done)  # (and invariant attribute reads: fast/hoist.py)
 
 
+
+def _one_loop(lines) -> bool:
+    """Whether ``lines`` are one ``for``/``while`` loop (after set-up lines) whose block holds every
+    line after it and the only ``break``: a list made of a loop and single items (``xs + [y]``)
+    would leave the loop early and then overwrite the match, or break outside a loop."""
+    heads = [i for i, ln in enumerate(lines) if re.match(r"\s*(for|while) ", ln)]
+    breaks = [i for i, ln in enumerate(lines) if ln.strip() == "break"]
+    if len(heads) != 1 or len(breaks) != 1 or breaks[0] < heads[0]:
+        return False
+    depth = len(lines[heads[0]]) - len(lines[heads[0]].lstrip())
+    return all(len(ln) - len(ln.lstrip()) > depth for ln in lines[heads[0] + 1:] if ln.strip())
+
 # calls that read the state without changing it: a line calling nothing else can share the values
 # of its repeated helper calls (the state cannot change between them)
 _PURE_CALLS = frozenset({"attr_get", "attr_mode", "card_get", "add_null", "if_null", "min2", "max2", "truthy",
@@ -145,7 +157,7 @@ class Calls:
             return f"(Z[{r}, {idx}] if ZN[{r}] > 0 else NULL)", lst.elem
         v, acc, got = self.fresh("v"), self.fresh("t"), self.fresh("t")
         loop = None if last else lst.loop(v, [f"{acc} = {v}", "break"])  # (one loop: stop at the first)
-        if loop is None or sum(bool(re.match(r"\s*(for|while) ", ln)) for ln in loop) != 1:
+        if loop is None or not _one_loop(loop):
             keep = [f"{acc} = {v}"] if last else [f"if not {got}:", f"    {acc} = {v}", f"    {got} = True"]
             loop = lst.loop(v, keep)
         return self.helper(env, [f"{acc} = NULL", f"{got} = False"] + loop, acc), lst.elem

@@ -436,9 +436,8 @@ def index(low, t, env):
             raise NotTyped(f"index {k} of a list of {n}", low.path)
         from . import ragged
         return ragged.part(low, obj.parts[k])  # (a part some items lack does not type: ragged.py)
-    if isinstance(obj, MapV) and hasattr(obj, "types"):  # a map of list literals (tablemaps.py)
-        from . import tablemaps
-        return tablemaps.index(low, obj, t.children[1], env)
+    if isinstance(obj, MapV) and hasattr(obj, "types"):  # a map of list literals (tablemaps.TableV)
+        return obj.index(low, t.children[1], env)
     if isinstance(obj, MapV):
         kc, kt = low.scalar(t.children[1], env)
         known = _fold(kc)
@@ -465,8 +464,10 @@ def index(low, t, env):
     return None
 
 
-def map_literal(low, t, env):
-    """``{k: v, ...}`` with constant keys (numbers or texts) and single values, as a MapV."""
+def map_literal(low, t, env, table_of=None):
+    """``{k: v, ...}`` with constant keys (numbers or texts) and single values, as a MapV; a map
+    whose values are lists is made by ``table_of(low, found)`` (tablemaps.table, passed in by the
+    caller: tablemaps builds on this module)."""
     from .lowtypes import NotTyped, ListT, _fold
     found = {}  # key code -> (key type, value): the step API's map keeps the last value given for a key
     table = False  # a map of list literals (tablemaps.py)
@@ -481,8 +482,9 @@ def map_literal(low, t, env):
             table = True
         found[kc] = (kt, v)
     if table:
-        from . import tablemaps
-        return tablemaps.table(low, found)
+        if table_of is None:
+            raise NotTyped("a map literal holding lists or maps", low.path)
+        return table_of(low, found)
     entries = [(kc, kt, v) for kc, (kt, v) in found.items()]
     return MapV(entries, low.path)
 

@@ -12,7 +12,7 @@ from ..expr.syntax import Token
 from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones
+from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
 
 
 def _locals(code: str) -> set:
@@ -191,7 +191,7 @@ class Expressions:
         return self.list_literal([self.e(c, env) for c in t.children if c is not None])
 
     def e_dict_(self, t, env):
-        return compound.map_literal(self, t, env)
+        return compound.map_literal(self, t, env, tablemaps.table)
 
     def e_binop(self, t, env):
         a, op, b = t.children

@@ -27,6 +27,10 @@ class TableV(MapV):
         for _, _, tv in entries:
             self.refs |= tv.refs
 
+    def index(self, low, key_tree, env):
+        """``m[k]``: see :func:`index` (compound.py calls it through the value, not the module)."""
+        return index(low, self, key_tree, env)
+
 
 def table(low, found):
     """The TableV of a map literal's ``found`` entries (key code -> (key type, value)) when some

@@ -270,20 +270,6 @@ def test_melds_in_is_the_step_apis_on_random_hands(seed, size):
         assert list(scores[i]) == list(want), (seed + i, size)
 
 
-def test_gin_rummy_melds_by_hand_is_the_step_apis():
-    """Gin Rummy with melds laid by hand (melds_in listed, each meld's text from its first and last
-    card, the defender's lay-offs on the laid melds) and a knock limit that makes random players
-    knock: the same games as the step API."""
-    game = load_game(ROOT / "specs" / "gin_rummy.yaml", {"melds_by_hand": True, "knock_limit": 60})
-    scores, lengths, errors = kernel_for(game).run(2, 7, 30)
-    knocked = 0
-    for i in range(30):
-        want, _, length = _play_one(game, 2, 7, i, None)
-        assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, i
-        knocked += any(want)
-    assert knocked > 20
-
-
 @settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10 ** 9), st.integers(0, 12), st.integers(0, 3), st.integers(2, 4))
 def test_melds_in_with_wild_cards_is_the_step_apis_on_random_hands(seed, size, laps, players):
@@ -310,17 +296,22 @@ def test_a_meld_of_melds_in_kept_past_its_loop_says_why(tmp_path):
         lower(load_game(tmp_path / "m.yaml"))
 
 
-def test_gin_rummy_showdowns_are_the_step_apis():
+@pytest.mark.parametrize("options, games, knocks", [
+    ({"knock_limit": 60}, 40, 30),
+    ({"melds_by_hand": True, "knock_limit": 60}, 30, 20)], ids=["best_melds", "melds_by_hand"])
+def test_gin_rummy_showdowns_are_the_step_apis(options, games, knocks):
     """Gin Rummy in the kernel with a knock limit that makes random players knock (the showdown:
-    best melds of both hands, lay-offs laid out for the defender): the same games as the step API."""
-    game = load_game(ROOT / "specs" / "gin_rummy.yaml", {"knock_limit": 60})
-    scores, lengths, errors = kernel_for(game).run(2, 7, 40)
+    best melds of both hands, lay-offs laid out for the defender; with melds laid by hand,
+    melds_in listed and each meld's text from its first and last card): the same games as the
+    step API, more than ``knocks`` of them ending in a knock."""
+    game = load_game(ROOT / "specs" / "gin_rummy.yaml", options)
+    scores, lengths, errors = kernel_for(game).run(2, 7, games)
     knocked = 0
-    for i in range(40):
+    for i in range(games):
         want, _, length = _play_one(game, 2, 7, i, None)
         assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, i
         knocked += any(want)
-    assert knocked > 30
+    assert knocked > knocks
 
 
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),

@@ -43,6 +43,15 @@ CASES = [(spec, opts) for spec in SPECS for opts in option_sets(spec)]
 
 
 # -- the generators ---------------------------------------------------------------------------
+def _three_games_as_the_step_api(game, players: int, seed: int, case: tuple):
+    """Three games from ``seed``: the kernel's final scores are the step API's, without a flagged error."""
+    scores, lengths, errors = kernel_for(game).run(players, seed, 3)
+    for i in range(3):
+        want, _, length = _play_one(game, players, seed, i, None)
+        assert errors[i] == 0
+        assert list(scores[i]) == list(want), (seed + i,) + case
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.binary(max_size=111))
 def test_sha512_is_hashlib(data):
@@ -248,11 +257,7 @@ def test_best_melds_is_the_step_apis_on_random_hands(seed, size):
     unmelded cards in order, a 'max' search and lay_offs of its melds (tests/specs/best_melds.yaml:
     each seat's score is one of these)."""
     game = load_game(ROOT / "tests" / "specs" / "best_melds.yaml", {"size": size})
-    scores, lengths, errors = kernel_for(game).run(4, seed, 3)
-    for i in range(3):
-        want, _, length = _play_one(game, 4, seed, i, None)
-        assert errors[i] == 0
-        assert list(scores[i]) == list(want), (seed + i, size)
+    _three_games_as_the_step_api(game, 4, seed, (size,))
 
 
 @settings(max_examples=12, deadline=None)
@@ -263,11 +268,7 @@ def test_melds_in_is_the_step_apis_on_random_hands(seed, size):
     melds in order and each meld's cards in order, of every kind, of 3 cards, of a kind written out,
     and meld_kind of each (tests/specs/melds_in.yaml: each seat's score is one of these)."""
     game = load_game(ROOT / "tests" / "specs" / "melds_in.yaml", {"size": size})
-    scores, lengths, errors = kernel_for(game).run(4, seed, 3)
-    for i in range(3):
-        want, _, length = _play_one(game, 4, seed, i, None)
-        assert errors[i] == 0
-        assert list(scores[i]) == list(want), (seed + i, size)
+    _three_games_as_the_step_api(game, 4, seed, (size,))
 
 
 @settings(max_examples=10, deadline=None)
@@ -280,11 +281,7 @@ def test_melds_in_with_wild_cards_is_the_step_apis_on_random_hands(seed, size, l
     of sets moved set by set and flattened (tests/specs/wild_melds.yaml: each seat's score is a
     signature of these)."""
     game = load_game(ROOT / "tests" / "specs" / "wild_melds.yaml", {"size": size, "laps": laps})
-    scores, lengths, errors = kernel_for(game).run(players, seed, 3)
-    for i in range(3):
-        want, _, length = _play_one(game, players, seed, i, None)
-        assert errors[i] == 0
-        assert list(scores[i]) == list(want), (seed + i, size, laps, players)
+    _three_games_as_the_step_api(game, players, seed, (size, laps, players))
 
 
 def test_a_meld_of_melds_in_kept_past_its_loop_says_why(tmp_path):

@@ -314,7 +314,7 @@ def test_gin_rummy_showdowns_are_the_step_apis(options, games, knocks):
 SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -3}), ("lists_and_ties.yaml", {}),
          ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3}), ("sitting_out.yaml", {}),
          ("game_maps.yaml", {}), ("list_entries.yaml", {}),
-         ("wild_melds.yaml", {})]
+         ("wild_melds.yaml", {}), ("team_zones.yaml", {})]
 
 
 @pytest.mark.parametrize("name,opts", SMALL)
@@ -324,7 +324,8 @@ def test_teams_and_indexing_play_the_step_apis_games(name, opts):
     variable's list that no step sets, argmax/argmin with ties 'last', a player's map (entries
     by a key written out or known at run time, added to, set whole), zones of sets (new sets,
     set k, a set emptied dropping out, sets counted, indexed and looped over, holder() in a set), and
-    seats sitting out of the turn order with for ... until and an end step (sitting_out.yaml):
+    seats sitting out of the turn order with for ... until and an end step (sitting_out.yaml), zones
+    per team (team_zones.yaml: a pile and a zone of sets each team's members share):
     the same games as the step API at every player count (odd ones too: teams of unequal size)."""
     game = load_game(ROOT / "tests" / "specs" / name, opts or None)
     kernel = kernel_for(game)

@@ -1,5 +1,5 @@
 """Zones per team (`per_team: true`, docs/spec-language.md, Zones): every member of a team reads and
-writes the team's zone; bad declarations are located errors; the kernel refuses it by name."""
+writes the team's zone; bad declarations are located errors; the kernel plays it (fast/teamzones.py)."""
 from __future__ import annotations
 
 import textwrap
@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from interpreter.errors import SpecError
-from interpreter.fast.typepass import NotTyped, lower
+from interpreter.fast.typepass import lower
 from interpreter.model.state import State
 from interpreter.spec.loader import load_game
 
@@ -80,10 +80,18 @@ def test_a_team_zone_needs_teams_and_is_not_dealt_to(tmp_path):
         load_game(path)
 
 
-def test_the_kernel_refuses_it_by_name_and_line(tmp_path):
-    with pytest.raises(NotTyped, match=r"zone 'pile': a zone per team \(per_team: true\)") as exc:
-        lower(_game(tmp_path))
-    assert exc.value.line == 10
+def test_the_kernel_plays_the_step_apis_games(tmp_path):
+    """The kernel lowers a zone per team (fast/teamzones.py): the same scores and lengths as the
+    step API (partners' piles shared: each seat's score counts its team's pile). More in
+    tests/specs/team_zones.yaml (tests/test_fast_kernel.py, tests/test_fast_steps.py)."""
+    from interpreter.fast.kernel import kernel_for
+    from interpreter.sim.simulate import _play_one
+    game = _game(tmp_path)
+    lower(game)  # types
+    scores, lengths, errors = kernel_for(game).run(4, 3, 5)
+    for i in range(5):
+        want, _, length = _play_one(game, 4, 3, i, None)
+        assert errors[i] == 0 and list(scores[i]) == list(want) == [2, 2, 2, 2] and lengths[i] == length
 
 
 def test_rules_text_and_diagram_say_it(tmp_path):

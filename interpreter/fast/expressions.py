@@ -367,8 +367,9 @@ class Expressions:
                 return f"PV[{code}, {self.pvars[name]}]", _known(self.ptypes.get(name))
             if name in self.set_zones:
                 return setzones.read(self, t, env)
-            if name in self.zone_row and self.per_player[name]:
-                return self.zone_list(f"{self.zone_row[name]} + {code}")
+            if name in self.zone_row and self.per_player[name]:  # (a zone per team: the team's slot, teamzones.py)
+                from . import teamzones
+                return self.zone_list(f"{self.zone_row[name]} + {teamzones.seat(self, name, code, env)}")
             raise NotTyped(f"players have no variable or zone {name!r}", self.path)
         raise NotTyped(f".{name} of a {ty}", self.path)
 

@@ -292,6 +292,8 @@ class StepLowering:
         tree = parse(text)
         if tree.data == "attr" and str(tree.children[1]) in self.zone_row and self.per_player[str(tree.children[1])]:
             seat, _ = self.scalar(tree.children[0], env)
+            from . import teamzones
+            seat = teamzones.seat(self, str(tree.children[1]), seat, env)  # (a zone per team: the team's slot)
             return f"{self.zone_row[str(tree.children[1])]} + {seat}"
         raise NotTyped(f"the zone {text!r}", path)
 

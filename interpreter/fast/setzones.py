@@ -84,7 +84,7 @@ def _found(low, tree, env):
     definition that returns one (``melds_of(p)`` defined as ``side(p).melds``), else None."""
     found = _zone_of(low, tree)
     if found is not None:
-        return found[0], _owner_code(low, found[1], env)
+        return found[0], _owner_code(low, found[1], env, found[0])
     if tree.data != "call" or str(tree.children[0]) not in low.defines:
         return None
     try:
@@ -94,13 +94,14 @@ def _found(low, tree, env):
     return getattr(r, "sets", None)
 
 
-def _owner_code(low, owner_tree, env):
+def _owner_code(low, owner_tree, env, name=None):
     if owner_tree is None:
         return None
     code, ty = low.scalar(owner_tree, env)
     if ty not in ("int", "bool"):
         raise NotTyped(f"a zone of sets of a {ty}", low.path)
-    return code
+    from . import teamzones
+    return code if name is None else teamzones.seat(low, name, code, env)  # (a zone per team: the team's slot)
 
 
 def set_row(low, t, env):
@@ -134,7 +135,7 @@ def read(low, tree, env):
     if found is None:
         return None
     name, owner_tree = found
-    return sets_list(low, name, _owner_code(low, owner_tree, env), env)
+    return sets_list(low, name, _owner_code(low, owner_tree, env, name), env)
 
 
 def zone_code(low, text: str, env):

@@ -130,8 +130,6 @@ class Lowering(Values, Expressions, Calls, StepLowering, TeamsAndIndexing, Playe
         self.ncards = len(game.cards)
         row = 0
         for name, zd in game.zones.items():
-            if zd.team:
-                raise NotTyped(f"zone {name!r}: a zone per team (per_team: true)", f"zones.{name}")
             self.zone_row[name] = row
             self.per_player[name] = zd.per_player
             if zd.sets:

@@ -1,6 +1,6 @@
 """A choice of a card and the set it goes on (`choose ... onto:`, docs/spec-language.md, choose):
 the options, where reading the set's place, the move, saved games, located mistakes, the adapters'
-action ids, the rules text and diagram, and the kernel's refusal by name (tests/specs/lay_offs.yaml;
+action ids, the rules text and diagram, and the kernel's games (fast/onto.py) (tests/specs/lay_offs.yaml;
 its rule scenarios are in tests/scenarios/lay_offs/)."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.errors import SpecError
-from interpreter.fast.typepass import NotTyped, lower
+from interpreter.fast.typepass import lower
 from interpreter.model.state import State
 
 SPEC = Path(__file__).parent / "specs" / "lay_offs.yaml"
@@ -34,7 +34,7 @@ def test_random_games_end_and_replay(players):
                     assert 0 <= int(k) < len(state.zones["table"])
             state.apply(rng.choice(legal))
         assert sum(len(h) for h in state.zones["hand"]) + sum(len(s) for s in state.zones["table"]) \
-            == 6 + 4 * players
+            == 12 + 4 * players
         again = game.replay(players, seed, state.history)
         assert again.to_json() == state.to_json()
         assert State.from_json(game, state.to_json()).to_json() == state.to_json()
@@ -94,7 +94,31 @@ def test_rules_text_and_diagram_say_it(tmp_path):
     assert "and a set of `table` it can be laid off on" in doc.read_text()
 
 
-def test_the_kernel_refuses_it_by_name_and_line():
-    with pytest.raises(NotTyped, match=r"a choice of a card and the set it goes on \(onto:\)") as exc:
-        lower(load_game(SPEC))
-    assert exc.value.line > 0
+@pytest.mark.parametrize("options", [{}, {"longest": 4}])
+def test_the_kernel_plays_the_step_apis_games(options):
+    """The kernel lowers it (fast/onto.py): the same scores and lengths as the step API at every
+    player count, and in lock step (the kernel's step API) the same legal actions (`lay NAME K`, in
+    order) and histories, with lay-offs actually chosen."""
+    from interpreter.fast.kernel import kernel_for
+    from interpreter.sim.simulate import _play_one
+    game = load_game(SPEC, options or None)
+    lower(game)  # types
+    kernel = kernel_for(game)
+    for players in (2, 3):
+        scores, lengths, errors = kernel.run(players, 100, 10)
+        for i in range(10):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0 and list(scores[i]) == list(want) and lengths[i] == length, (players, i)
+    laid = 0
+    for seed in range(6):
+        fast, slow = game.new_state(2 + seed % 2, seed=seed, fast=True), game.new_state(2 + seed % 2, seed=seed)
+        rng = random.Random(seed)
+        while not slow.is_terminal():
+            a, b = list(fast.legal_actions()), slow.legal_actions()
+            assert a == list(b)
+            k = rng.randrange(len(b))
+            laid += b[k].text != "pass"
+            fast.apply(a[k])
+            slow.apply(b[k])
+        assert fast.is_terminal() and fast.history == slow.history and fast.scores() == slow.scores()
+    assert laid > 4  # (8 with these seeds)

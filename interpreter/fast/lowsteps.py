@@ -388,8 +388,6 @@ class StepLowering:
     def s_choose(self, step, env, path):
         c = step["choose"]
         cp = path + ".choose"
-        if "onto" in c:
-            raise NotTyped("a choice of a card and the set it goes on (onto:)", cp + ".onto")
         if multichoice.is_set_choice(c):  # several cards as one decision, picked card by card
             return multichoice.lower_set_choice(self, c, env, cp)
         optional = c.get("optional")
@@ -412,7 +410,10 @@ class StepLowering:
         env_opt = dict(env)
         env_opt[by_name] = (seat, INT)
         tuple_row = None
-        if "cards" in c:
+        if "onto" in c:  # a card and the set it goes on: the set's place is the option's mode (onto.py)
+            from . import onto
+            (listing, n), hoisted, elem, to = onto.options(self, c, env_opt, value, cp), [], CARD, None
+        elif "cards" in c:
             row = self.zone_row_code(c["cards"], env_opt, cp + ".cards")
             env_opt[as_name] = (value, CARD)
             where = self.truth(parse(str(c["where"])), env_opt) if "where" in c else "True"
@@ -491,9 +492,13 @@ class StepLowering:
             out = dict(env)
             out[by_name] = (seat, INT)
             out[as_name] = compound.bind(value, elem, chosen=True)
+            if "onto" in c:
+                onto.bind_at(c, out, mode)
             return out
 
         def played_of(value, seat, mode):
+            if "onto" in c:
+                return onto.played(self, c, env_then_of(seat), value, seat, mode, optional is not None, cp)
             if to is None:
                 return []
             play = [f"play_card(Z, ZN, PB, MD, LOC, {value}, {to}, {seat}, {mode})"] + setzones.after_move(self, env)
@@ -502,7 +507,8 @@ class StepLowering:
             self.sites.append({"verb": str(c.get("action", "choose")), "cards": "cards" in c,
                                "elem": list(elem) if isinstance(elem, compound.TupT) else elem,
                                "tuple_row": None if "cards" in c else tuple_row,
-                               "modes": "cards" in c and bool(self.max_modes),  # (else OPT[1] is not written)
+                               "modes": "cards" in c and bool(self.max_modes) or "onto" in c,  # (else OPT[1] is not written)
+                               "onto": "onto" in c,  # (OPT[1]: the set's place, onto.py)
                                "optional": None if optional is None else str(optional.get("action", "pass"))})
             if seats is not None:
                 return self.simultaneous_steps(seats, listing, seat, value, mode, n, env, env_then_of(seat),

@@ -73,6 +73,9 @@ class StepKernel:
                 self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names, NULL),
                                                        site["tuple_row"])
                 text = None  # bound to a state's TMP by FastState (see texts_for)
+            elif site.get("onto"):  # a card and the set it goes on (onto.py): the mode is the set's place
+                def text(v, m, verb=verb):
+                    return f"{verb} {names[v]} {m}"
             elif site["cards"] and not site["modes"]:  # a C call, no Python frame: dict.get(card, mode)
                 text = {v: f"{verb} {name}" for v, name in enumerate(names)}.get
             elif site["cards"]:

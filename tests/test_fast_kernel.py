@@ -225,7 +225,8 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("five_hundred", ()) in typed and ("five_hundred", (("misere", False),)) in typed
     # melds_in listed (each meld a value), meld_kind: melds laid by hand, OpenSpiel's rules
     assert ("gin_rummy", (("melds_by_hand", True),)) in typed and ("gin_rummy", (("preset", "openspiel"),)) in typed
-    # melds_in listed with wild cards, values(group_by(...)), flatten and a for step over a zone of sets
+    # melds_in listed with wild cards, values(group_by(...)), flatten and a for step over a zone of sets;
+    # a zone per team (the side's melds) and a choice of a card and the set it goes on (onto:)
     assert ("canasta", ()) in typed
 
 

@@ -27,9 +27,9 @@ from .calls import _hoist
 from .lowtypes import CARD, INT, RI_ERROR, RI_LISTING, ListT, NotTyped, _indent
 from . import melds, setzones
 
-# names bound while lowering (never written into the module; a spec name cannot start with two
-# underscores and end with one: the expression grammar's names are plain identifiers all the same,
-# so these are chosen not to be a name a spec would use)
+# names bound only in the environments of the trees this module builds (the set, the candidates and
+# the set's place handed to lay_offs and to the set's row; never written into the module): the
+# spec's own expressions (where, the meld kinds) are lowered without them
 _SET, _CARDS, _AT = "__onto_set_", "__onto_cards_", "__onto_at_"
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import RuleError
 from ..expr.compiler import check_value
 from ..model.saved import MAX_STACK
+from ..model.state import TURN_KEY
 from .changes import Assign, Deal, Gather, Move, RandomSet, Shuffle, ZoneRef, _random_item
 from .climb import ClimbAfter, ClimbNext, ClimbStart, _climb_cursor
 from .context import Ctx
@@ -48,6 +49,8 @@ class Call(Instr):
                             "(each called the next and none has ended): phases calling each other in a cycle "
                             "never return; loop with repeat, or let a phase end before the next one starts")
         local = {name: f(ctx) for name, f in self.args}
+        if self.phase == getattr(state.game, "turn_phase", None):  # a turn begins (turns: {phase: NAME})
+            local[TURN_KEY] = state.card_places()
         frame[1] += 1
         state.stack.append([self.phase, 0, local])
 

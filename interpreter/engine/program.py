@@ -174,6 +174,11 @@ class Choose(Instr):
                             continue
                     seen.add(name)
                     opts = known.get(cid)
+                    if opts is None and card.modes and state.game.mode_when:  # modes offered by the State
+                        when = state.game.mode_when.get(state.game.card_entries[cid])
+                        if when is not None:
+                            out += self.modes_now(ctx, card, when, seat)
+                            continue
                     if opts is None:
                         if card.modes:
                             opts = [(f"{self.action} {name} as {mode}", None, cid, mode) for mode in card.modes]
@@ -225,6 +230,27 @@ class Choose(Instr):
             b.clear()
             ctx.hoisted = None
         return out
+
+    def modes_now(self, ctx, card, when, seat) -> list:
+        """The options of ``card`` whose entry has ``mode_when``: one per mode for which ``when``
+        (compiled with ``c``, ``mode`` and ``player`` bound) holds now, or the card as itself when
+        none does. Not cached: they follow the State."""
+        b = ctx.bound
+        saved = {k: b[k] for k in ("c", "mode", "player") if k in b}
+        try:
+            b["c"], b["player"] = card, seat
+            modes = []
+            for mode in card.modes:
+                b["mode"] = mode
+                if when(ctx):
+                    modes.append(mode)
+        finally:
+            for k in ("c", "mode", "player"):
+                b.pop(k, None)
+            b.update(saved)
+        if not modes:
+            return [(f"{self.action} {card.name}", None, card.id, None)]
+        return [(f"{self.action} {card.name} as {mode}", None, card.id, mode) for mode in modes]
 
     def onto_legal(self, state, ctx) -> list:
         """The options of a choice with ``onto``: for each set of the ``onto`` zone (in order) each

@@ -11,7 +11,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        RI_ERROR, RI_LISTING, RI_MAX_ACTIONS, SEARCH_RANDOM, SEARCH_SHUFFLE, STATE_ARGS, TEXT, _fold,
                        _indent, _join)
 from .calls import _hoist
-from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setlists, setzones, turnorder
+from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setlists, setzones, turnorder, turnrecord
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -69,7 +69,7 @@ class StepLowering:
         self.needed_phases.add(name)
         call = f"{self.phase_fn[name]}({', '.join(STATE_ARGS + tuple(codes))})"
         self.phase_calls[call] = (name, codes)
-        return [call, f"if {turnorder.after_phase(self)}:", "    return"]
+        return turnrecord.around_call(self, name, [call, f"if {turnorder.after_phase(self)}:", "    return"])
 
     def snapshot(self, lst, env):
         """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it

@@ -133,17 +133,16 @@ def test_mode_when_reads_the_state():
         assert texts == want, (trump, led)
 
 
-def test_mode_when_mistakes_and_the_kernel_says_why(tmp_path):
-    from interpreter.fast.kernel import kernel_for
-    from interpreter.fast.typepass import NotTyped
+def test_mode_when_mistakes_are_located(tmp_path):
     text = MODES.read_text()
     bad = tmp_path / "m.yaml"
     bad.write_text(text.replace('mode_when: "count(trick) == 0 and trump == null"', 'mode_when: "count(trik) == 0"'))
     with pytest.raises(SpecError, match="trik") as info:
         load_game(bad)
     assert f"{bad}:" in str(info.value)
-    with pytest.raises(NotTyped, match=r"a card's modes offered by the State \(mode_when\)"):
-        kernel_for(load_game(MODES))
+    bad.write_text(text.replace("    modes:\n      spades: {suit: S}\n      hearts: {suit: H}\n", ""))
+    with pytest.raises(SpecError, match="mode_when without modes"):
+        load_game(bad)
 
 
 def test_mode_when_gives_the_card_itself_an_action_id():

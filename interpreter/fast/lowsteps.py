@@ -11,7 +11,8 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        RI_ERROR, RI_LISTING, RI_MAX_ACTIONS, SEARCH_RANDOM, SEARCH_SHUFFLE, STATE_ARGS, TEXT, _fold,
                        _indent, _join)
 from .calls import _hoist
-from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setlists, setzones, turnorder, turnrecord
+from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setlists, setzones, turnorder
+from . import modewhen, turnrecord
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -427,6 +428,7 @@ class StepLowering:
                        f"        {n} += 1"]
             else:
                 add = [f"OPT[0, {n}] = {value}", f"{n} += 1"]
+            add = modewhen.options_add(self, value, n, seat, env_opt, add)  # (a card entry's mode_when)
             if self.names_unique:
                 listing += [f"    if {where}:"] + _indent(add, 2)
             else:  # identical cards (the same name) give one option: the first that passes where

@@ -147,8 +147,6 @@ class Lowering(Values, Expressions, Calls, StepLowering, TeamsAndIndexing, Playe
         if self.ncards == 0:
             raise NotTyped("the game has no cards")
         self.derived = derived.parse_derived(self)  # (derived.py)
-        for i in sorted(getattr(game, "mode_when", None) or {}):  # (not lowered: the step API runs it)
-            raise NotTyped("a card's modes offered by the State (mode_when)", f"cards[{i}].mode_when")
         self.printed, self.deriving, self.text_joins = None, [], []
         self.card_table()  # types the cards (the table is made again once the rules are lowered)
         self.texts = {}

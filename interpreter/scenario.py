@@ -236,6 +236,9 @@ def build_state(game, data: dict, positions: dict | None = None, file: str = "<s
                           "give them as args: {" + ", ".join(f"{x}: VALUE" for x in params) + "}" if params
                           else "remove args:")
     state.stack = [[start, 0, dict(given)]]
+    if start != "flow" and getattr(game, "turn_phase", None) is not None:  # starting in a phase starts a turn
+        from .model.state import TURN_KEY
+        state.stack[0][2][TURN_KEY] = state.card_places()
     return state
 
 

@@ -38,7 +38,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/game_maps.yaml", {}), ("tests/specs/list_entries.yaml", {}),
         ("specs/gin_rummy.yaml", {"knock_limit": 60, "melds_by_hand": True}),
         ("specs/canasta.yaml", {"max_hands": 1}), ("tests/specs/team_zones.yaml", {}),
-        ("tests/specs/lay_offs.yaml", {"longest": 4})]
+        ("tests/specs/lay_offs.yaml", {"longest": 4}), ("tests/specs/turn_record.yaml", {}),
+        ("tests/specs/mode_when.yaml", {})]
 
 
 def _game(path, options):

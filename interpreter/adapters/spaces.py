@@ -265,7 +265,9 @@ class Spaces:
                         for c in cards:
                             if c.modes:
                                 texts.update(f"{step.action} {c.name} as {m}" for m in c.modes)
-                            else:
+                            if c.modes and game.card_entries[c.id] in (getattr(game, "mode_when", None) or {}):
+                                texts.add(f"{step.action} {c.name}")  # (mode_when: no mode holds now)
+                            elif not c.modes:
                                 texts.add(f"{step.action} {c.name}")
                     elif step.options is None:
                         texts.add(step.action)

@@ -488,6 +488,9 @@ class _Builder:
                 choices += f" → {c['to']}"
             if "onto" in c:
                 choices += f" → {c['onto']}[{c.get('at', 'at')}]"
+            whens = [e["mode_when"] for e in self.spec.get("cards") or [] if isinstance(e, dict) and "mode_when" in e]
+            if whens and "onto" not in c:  # mode_when: a mode may be declared only while it holds
+                choices += "; a mode declared only while " + " / ".join(clean(w) for w in whens)
         else:
             choices = f"one of {clean(c.get('options'))}"
             if "where" in c:
@@ -536,10 +539,14 @@ def flow_graph(game) -> nx.DiGraph:
     b = _Builder(game, G)
     b.add_root(START, "start", "start", ("flow",), "flow", text=["start"], key_pos=True)
     b.program(spec.get("flow") or [], ("flow",), START, "flow")
+    turns = spec.get("turns") if isinstance(spec.get("turns"), dict) else {}
     for name, steps in (spec.get("phases") or {}).items():
         bare = str(name).split("(", 1)[0].strip()  # trick(leader): the phase trick, argument leader
         nid = f"phases/{bare}"
-        b.add_root(nid, "phase", bare, ("phases", name), bare, text=[str(name).strip()], key_pos=True)
+        turn = bare == turns.get("phase")  # turns: {phase: NAME}: each run of it is a turn (moved_this_turn)
+        b.add_root(nid, "phase", bare, ("phases", name), bare, key_pos=True,
+                   text=[str(name).strip()] + (["one turn: moved_this_turn() counts from its start"] if turn else []))
+        G.nodes[nid]["turn"] = turn
         b.program(steps or [], ("phases", name), nid, bare)
     rule = "lowest" if spec.get("winner") == "lowest" else "highest"
     G.add_node(GAME_OVER, kind="game_over", category="end", label="game over",

@@ -138,8 +138,12 @@ class _Doc(FlowProseMixin):
             self.w()
 
     def turns(self):
-        """Who sits out of the turn order (``turns: {skip: EXPR}``)."""
+        """Who sits out of the turn order (``turns: {skip: EXPR}``); which phase is a turn (``phase``)."""
         t = self.spec.get("turns")
+        if isinstance(t, dict) and isinstance(t.get("phase"), str):
+            self.w(f"**A turn** is one run of the phase `{_md(t['phase'])}`: the cards moved during a player's turn "
+                   f"(`moved_this_turn`) are those not where they were when it began.")
+            self.w()
         if isinstance(t, dict) and "skip" in t:
             self.w(f"**Turn order:** a player `p` sits out (turn orders and the next player pass them by) "
                    f"while {_code(t['skip'])}." + (f" *{_md(t['doc'])}*" if t.get("doc") else ""))
@@ -195,7 +199,8 @@ class _Doc(FlowProseMixin):
             parts.append(", ".join(f"{a}: {v}" for a, v in attrs.items()))
         modes = entry.get("modes") or {}
         if modes:
-            parts.append("played as " + " or ".join(f"*{m}*" for m in modes) + " (the player declares it)")
+            parts.append("played as " + " or ".join(f"*{m}*" for m in modes) + " (the player declares it)" + (
+                f", a mode only while {_code(entry['mode_when'])}, else as itself" if "mode_when" in entry else ""))
         when = ""
         if "when" in entry:
             opts = sorted(refs(entry["when"]).options)

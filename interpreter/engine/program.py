@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import RuleError
 from ..expr.compiler import check_value
 from ..model.saved import MAX_STACK
+from ..model.state import TURN_KEY
 from .changes import Assign, Deal, Gather, Move, RandomSet, Shuffle, ZoneRef, _random_item
 from .climb import ClimbAfter, ClimbNext, ClimbStart, _climb_cursor
 from .context import Ctx
@@ -48,6 +49,8 @@ class Call(Instr):
                             "(each called the next and none has ended): phases calling each other in a cycle "
                             "never return; loop with repeat, or let a phase end before the next one starts")
         local = {name: f(ctx) for name, f in self.args}
+        if self.phase == getattr(state.game, "turn_phase", None):  # a turn begins (turns: {phase: NAME})
+            local[TURN_KEY] = state.card_places()
         frame[1] += 1
         state.stack.append([self.phase, 0, local])
 
@@ -171,6 +174,11 @@ class Choose(Instr):
                             continue
                     seen.add(name)
                     opts = known.get(cid)
+                    if opts is None and card.modes and state.game.mode_when:  # modes offered by the State
+                        when = state.game.mode_when.get(state.game.card_entries[cid])
+                        if when is not None:
+                            out += self.modes_now(ctx, card, when, seat)
+                            continue
                     if opts is None:
                         if card.modes:
                             opts = [(f"{self.action} {name} as {mode}", None, cid, mode) for mode in card.modes]
@@ -222,6 +230,27 @@ class Choose(Instr):
             b.clear()
             ctx.hoisted = None
         return out
+
+    def modes_now(self, ctx, card, when, seat) -> list:
+        """The options of ``card`` whose entry has ``mode_when``: one per mode for which ``when``
+        (compiled with ``c``, ``mode`` and ``player`` bound) holds now, or the card as itself when
+        none does. Not cached: they follow the State."""
+        b = ctx.bound
+        saved = {k: b[k] for k in ("c", "mode", "player") if k in b}
+        try:
+            b["c"], b["player"] = card, seat
+            modes = []
+            for mode in card.modes:
+                b["mode"] = mode
+                if when(ctx):
+                    modes.append(mode)
+        finally:
+            for k in ("c", "mode", "player"):
+                b.pop(k, None)
+            b.update(saved)
+        if not modes:
+            return [(f"{self.action} {card.name}", None, card.id, None)]
+        return [(f"{self.action} {card.name} as {mode}", None, card.id, mode) for mode in modes]
 
     def onto_legal(self, state, ctx) -> list:
         """The options of a choice with ``onto``: for each set of the ``onto`` zone (in order) each

@@ -242,6 +242,27 @@ def _printed(ctx, card, name):
     return card_attr(card, ctx.state.marks.get(card.id), name)
 
 
+def _moved_this_turn(ctx, xs):
+    """``moved_this_turn(cards)``: the cards of ``cards`` (a list of cards, or a zone of sets: the
+    cards of its sets), in their order, that are not in the zone (and seat) they were in when the
+    current turn began (``turns: {phase: NAME}``: each run of that phase is a turn; the innermost
+    one running). ``[]`` outside a turn. RuleError for an item that is not a card."""
+    from ..model.state import TURN_KEY
+    state = ctx.state
+    began = None
+    for frame in reversed(state.stack):
+        began = frame[2].get(TURN_KEY)
+        if began is not None:
+            break
+    if began is None:
+        return []
+    items = _flatten(ctx, xs) if type(xs) is list else xs
+    if type(items) is not list or any(type(c) is not Card for c in items):
+        raise RuleError(f"moved_this_turn takes a list of cards or a zone of sets, not {xs!r:.60}")
+    now = state.card_places()
+    return [c for c in items if now[c.id] != began[c.id]]
+
+
 def _team_of(ctx, p):
     """The team of seat ``p`` (``teams: {of: EXPR}``; each seat its own team without teams)."""
     if type(p) is not int or not 0 <= p < ctx.state.num_players:
@@ -367,6 +388,7 @@ BUILTINS = {
     "holder": _holder,
     "team_of": _team_of,
     "printed": _printed,
+    "moved_this_turn": _moved_this_turn,
     "teammates": _teammates,
     "any": _any,
     "all": _all,

@@ -355,6 +355,9 @@ class CallsMixin:
             if attr not in n.card_attrs and attr not in CARD_BUILTIN_ATTRS:
                 raise ExprNameError(f"printed: no card has an attribute {attr!r}",
                                     "card attributes: " + ", ".join(sorted(map(str, n.card_attrs))))
+        if name == "moved_this_turn" and n.turn_phase is False:
+            raise ExprNameError("moved_this_turn: the spec does not say which phase is a turn",
+                                "declare it at the top level: turns: {phase: NAME} (the phase each player's turn runs)")
         lambda_pos = LAMBDA_ARGS.get(name, set())
         fargs = []
         for i, a in enumerate(args):

@@ -45,6 +45,7 @@ class Names:
     boards: set | None = None  # board names (None: not known, e.g. a scenario's eval)
     meld_kinds: set | None = None  # meld kind names (melds:; None: not known)
     derived: set = field(default_factory=set)  # derived card attributes (derived:), read through the game
+    turn_phase: str | bool | None = None  # turns: {phase: NAME} (None: not known; False: not declared)
     root_defines: set = field(default_factory=set)  # defines called from outside any define
 
 

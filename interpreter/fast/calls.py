@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, derived, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder
+from . import bestmelds, compound, derived, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder, turnrecord
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -336,6 +336,9 @@ class Calls:
 
     def call_flatten(self, args, env):
         return setlists.call_flatten(self, args, env)
+
+    def call_moved_this_turn(self, args, env):
+        return turnrecord.call(self, args, env)
 
     def call_sort_by(self, args, env):
         return listops.sort_by(self, args, env)

@@ -12,6 +12,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        _indent, _join)
 from .calls import _hoist
 from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setlists, setzones, turnorder
+from . import modewhen, turnrecord
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -69,7 +70,7 @@ class StepLowering:
         self.needed_phases.add(name)
         call = f"{self.phase_fn[name]}({', '.join(STATE_ARGS + tuple(codes))})"
         self.phase_calls[call] = (name, codes)
-        return [call, f"if {turnorder.after_phase(self)}:", "    return"]
+        return turnrecord.around_call(self, name, [call, f"if {turnorder.after_phase(self)}:", "    return"])
 
     def snapshot(self, lst, env):
         """Lines that copy the list into a row of TMP (a ``for`` step loops over the list as it
@@ -430,6 +431,7 @@ class StepLowering:
                        f"        {n} += 1"]
             else:
                 add = [f"OPT[0, {n}] = {value}", f"{n} += 1"]
+            add = modewhen.options_add(self, value, n, seat, env_opt, add)  # (a card entry's mode_when)
             if self.names_unique:
                 listing += [f"    if {where}:"] + _indent(add, 2)
             else:  # identical cards (the same name) give one option: the first that passes where

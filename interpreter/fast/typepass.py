@@ -72,7 +72,7 @@ from .lowtypes import BOOL, CARD, INT, MAX_LIST, NJIT, RI_CHOSEN, SEARCH_PHASE, 
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
 from .values import Values
-from . import derived, realtime, setzones, turnorder
+from . import derived, realtime, setzones, turnorder, turnrecord
 
 # re-exported: what the kernel, its drivers and the tests import from here (the type pass's one
 # front: the pieces moved to their own modules keep the names they had)
@@ -138,6 +138,7 @@ class Lowering(Values, Expressions, Calls, StepLowering, TeamsAndIndexing, Playe
                 row += setzones.layout(self, name, zd)
             else:
                 row += self.maxp if zd.per_player else 1
+        row += turnrecord.layout(self, row)  # (turns: {phase}: one row, see turnrecord.py)
         self.rows = max(row, 1)
         # cards of each player (per_player card entries): the table holds every seat's; a game starts
         # with those of its seats in the initial zone (kernel.state_arrays, as Game.cards_in_play)
@@ -307,7 +308,7 @@ def _bodies(low) -> str:
     out, driver = [], _DRIVER
     phases = _phase_bodies(low)
     low.depth = low.max_depth
-    flow = turnorder.flow_start(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    flow = turnorder.flow_start(low) + turnrecord.flow_start(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
     _check_called(low)
     try:  # every phase written where it runs (one function for numba to compile: a function per phase
         # made LLVM optimise and emit each phase again in every caller; see tools/kernel_compile.py)
@@ -404,7 +405,7 @@ def _step_bodies(low) -> str:
     is run) and ``scores``."""
     phases = _phase_bodies(low)
     low.depth = low.max_depth
-    flow = _memo_body(low, low.block(low.spec.get("flow") or [], {}, "flow"))
+    flow = turnrecord.flow_start(low) + _memo_body(low, low.block(low.spec.get("flow") or [], {}, "flow"))
     _check_called(low)
     arrays = [a for a in STATE_ARGS if a != "NP"]
     body = [f"{a} = raw({a})" for a in arrays] + _inline_phases(low, phases, flow, frozenset())

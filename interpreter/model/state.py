@@ -23,6 +23,7 @@ from .cards import Card
 from .saved import _NESTED, has_nested, nested_keys, state_from_json, state_to_json
 
 
+TURN_KEY = "$turn"  # the local of a turn's frame holding card_places() as the turn began (turns: {phase})
 CHANCE = -1  # the chance player's seat at a chance node (as OpenSpiel's kChancePlayerId)
 
 
@@ -124,6 +125,19 @@ class State:
                         yield name, seat, k, s
                 else:
                     yield name, seat, None, z
+
+    def card_places(self) -> list:
+        """The place of every card, a list of ints indexed by card id: ``zone number * 1024 + seat + 1``
+        (zones numbered in the spec's order; seat ``-1`` for a game zone; the set of a zone of sets
+        does not count), ``-1`` for a card in no zone. What ``turns: {phase: NAME}`` keeps when a
+        turn begins and ``moved_this_turn`` compares with (``TURN_KEY`` in the turn's frame)."""
+        out = [-1] * len(self.game.cards)
+        number = {name: i for i, name in enumerate(self.game.zones)}
+        for name, seat, _, z in self.card_lists():
+            code = number[name] * 1024 + (0 if seat is None else seat + 1)
+            for cid in z:
+                out[cid] = code
+        return out
 
     def find_zone(self, cid: int) -> list:
         """The live list that holds card ``cid`` (one set, for a zone of sets), ready to be

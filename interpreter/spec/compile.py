@@ -234,9 +234,20 @@ class SpecCompiler(OptionsMixin, CardListMixin, StepsMixin, RecursionCheckMixin)
         if self.team_vars and not d.get("teams"):
             self.error(("team_variables",), "team variables need teams", "add teams: {of: \"p % 2\"}", key=True)
         self.check_name_clashes()
+        turns = d.get("turns") if isinstance(d.get("turns"), dict) else {}
+        turn_phase = turns.get("phase") if isinstance(turns.get("phase"), str) else None
+        n.turn_phase = turn_phase or False
         n.derived = {str(k) for k in (d.get("derived") or {}) if str(k) not in CARD_BUILTIN_ATTRS}
         self.build_defines()
         derived_attrs = self.build_derived()
+        mode_when = {}  # a card entry's index -> its mode_when (which modes may be declared now)
+        for i, entry in enumerate(d.get("cards") or []):
+            if isinstance(entry, dict) and "mode_when" in entry:
+                if not entry.get("modes"):
+                    self.error(("cards", i, "mode_when"), "mode_when without modes", "declare the card's modes:")
+                f = self.expr(("cards", i, "mode_when"), entry["mode_when"], bound={"c", "mode", "player"})
+                if f is not None:
+                    mode_when[i] = f
         meld_kinds = self.build_melds()
         programs = {}
         phases = d.get("phases") or {}
@@ -266,6 +277,9 @@ class SpecCompiler(OptionsMixin, CardListMixin, StepsMixin, RecursionCheckMixin)
             self.current_phase = name
             programs[name] = self.compile_program(steps or [], ("phases", key), frozenset(self.phase_params[name]))
             self.current_phase = None
+        if turn_phase is not None and turn_phase not in programs:
+            self.error(("turns", "phase"), f"turns: phase: there is no phase named {turn_phase!r}",
+                       "phases: " + (", ".join(p for p in programs if p != "flow") or "none"))
         tables = self.build_tables(cards)
         constraints = []
         for i, c in enumerate(d.get("constraints") or []):
@@ -321,6 +335,7 @@ class SpecCompiler(OptionsMixin, CardListMixin, StepsMixin, RecursionCheckMixin)
             teams_fn=teams_fn, team_names=list((d.get("teams") or {}).get("names") or []),
             score_fn=score_fn, columns=columns, initial_zone=initial_zone, names=n, functions=n.functions,
             boards=boards, meld_kinds=meld_kinds, derived_attrs=derived_attrs, skip_fn=skip_fn,
+            turn_phase=turn_phase, mode_when=mode_when,
             has_sets=any(z.sets for z in zones.values()),
             warnings=[x for x in self.diags if x.severity == "warning"], constraints=constraints, tables=tables,
             fingerprint=fingerprint(self.text, options), card_entries=self.card_entries,

@@ -341,6 +341,7 @@ class FastState:
         except StopIteration:
             self._over = True
             self._seat = self._n = -1
+            self._la = _DEAD  # (as _ended)
             self.kernel.ahead.learn(self._ri[RI_DRAWS])
         else:
             self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
@@ -484,6 +485,9 @@ class FastState:
         self._over = True
         self._seat = self._n = -1
         self._move += 1
+        # the last list (stale) refers to this state: let go of it, so that a finished game's
+        # state and arrays are freed when the caller drops it, not at the next garbage collection
+        self._la = _DEAD
         self.kernel.ahead.learn(self._ri[RI_DRAWS])
         if self._ri[RI_ERROR] != 0:
             self._fail()

@@ -35,7 +35,7 @@ class SeedsAhead:
         self.draws = 0      # the most draws a finished game made (0: none finished yet)
         self.last = None    # the seed of the last game started
         # (rows, first seed, games, draws each) read and replaced as one tuple (threads see a whole
-        # batch): game j's draw k in rows[j, k], its spare row (zero) rows[j, each]
+        # batch): game j's draw k in row j * each + k
         self.batch = (None, 0, 0, 0)
         self.games = 8      # games in the next batch (doubles up to GAMES)
 
@@ -55,7 +55,9 @@ class SeedsAhead:
                 return None
             rows, first, count, e = self.batch = self._seed(seed)
             j = 0
-        return rows[j].copy(), e  # (a copy: the batch stays as seeded, for the seed played again)
+        rg = np.zeros((e + 1, STATE_SIZE), dtype=np.int64)
+        rg[:e] = rows[j * e:(j + 1) * e]
+        return rg, e
 
     def _seed(self, first: int) -> tuple:
         """Seed the first ``draws`` draws of games ``first .. first + games - 1`` side by side;
@@ -71,6 +73,4 @@ class SeedsAhead:
                       np.zeros(c, dtype=np.int64), np.zeros((3, 50), dtype=np.int64), np.zeros(49, dtype=np.int64),
                       np.zeros((c, 64), dtype=np.uint8), np.zeros((2, c), dtype=np.int64),
                       np.zeros((24, c), dtype=np.uint64))
-        rows = np.zeros((nb, e + 1, STATE_SIZE), dtype=np.int64)  # game j's: rows[j], its spare row (zero) last
-        rows[:, :e] = batch.reshape(nb, e, STATE_SIZE)
-        return rows, first, nb, e
+        return batch, first, nb, e

@@ -179,6 +179,46 @@ def test_an_offered_action_with_a_player_is_checked_cheaply_and_fully():
     assert st.history == [[seat, offered.text]]
 
 
+def test_every_list_of_a_position_goes_stale_when_the_state_moves():
+    """A turn's legal actions are one list per position (asked twice, with or without the
+    player: the same list), marked stale by the move: reading any of them afterwards (an item,
+    its length, an iteration begun before) raises, and the next position's list reads anew."""
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    st = game.new_state(4, seed=11, fast=True)
+    seat = st.current_players()[0]
+    first, again = st.legal_actions(), st.legal_actions(seat)
+    assert first is again and list(first) == list(again) and len(first) >= 1
+    walk = iter(first)
+    st.apply(first[0], seat)
+    for read in (lambda: first[0], lambda: len(again), lambda: next(walk), lambda: list(again)):
+        with pytest.raises(RulebookError, match="earlier position"):
+            read()
+    now = st.legal_actions()
+    assert now is not first and [a.text for a in now] == [a.text for a in st.to_state().legal_actions()]
+    st.apply(now[len(now) - 1], st.current_players()[0])
+    assert st.history == st.to_state().history and len(st.history) == 2
+
+
+def test_a_finished_state_is_freed_when_dropped_without_a_garbage_collection():
+    """A state keeps its turn's list, which refers back to it: the game's end lets go of the list,
+    so a finished game's state and arrays go when the caller drops the state (a cycle would keep
+    ~80 KB per game until the next collection, and made the README's loop slower)."""
+    import gc
+    import weakref
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    gc.disable()
+    try:
+        st = game.new_state(4, seed=12, fast=True)
+        while not st.is_terminal():
+            p = st.current_players()[0]
+            st.apply(st.legal_actions(p)[0], p)
+        gone = weakref.ref(st.RI)
+        del st
+        assert gone() is None
+    finally:
+        gc.enable()
+
+
 def test_clone_and_to_state_are_the_same_position():
     game = load_game(ROOT / "specs" / "oh_hell.yaml")
     st = game.new_state(4, seed=8, fast=True)

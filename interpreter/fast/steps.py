@@ -37,6 +37,7 @@ from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped
 _STEPS: dict = {}
 _new_tuple = tuple.__new__
 _new_object = object.__new__
+_copy = np.ndarray.copy
 _RI, _OPT, _TMP, _RG = (STATE_ARGS.index(k) for k in ("RI", "OPT", "TMP", "RG"))
 _NOTHING = object()  # no Action offered since the last move (None is not: apply(None) must be checked)
 
@@ -104,6 +105,7 @@ class StepKernel:
                     return verb if v == NULL else inner(v, m)
             self.text_of.append(text)
         self._start: dict = {}
+        self._plans: dict = {}  # (players, without rg) -> start_arrays' (arrays to copy, [(index, array kept)])
         self.steps = self._entry()
         self.ahead = SeedsAhead()  # draws seeded ahead, many games at once (seeds in sequence)
 
@@ -136,24 +138,36 @@ class StepKernel:
             out[site] = text
         return out
 
-    def start_arrays(self, num_players: int, into: dict | None = None) -> list:
+    def start_arrays(self, num_players: int, into: dict | None = None, rg=None) -> list:
         """Fresh arrays of a game's start (in STATE_ARGS order), copied from a template per player
         count; the card attribute table is shared (nothing writes it). ``into``: {index in
         STATE_ARGS: an array of the template's shape and dtype, C-contiguous (a row of a batch's
         array)} to copy the start into and use instead of a new array (the vectorised environment
-        reads every game's options and zones from one array)."""
+        reads every game's options and zones from one array). ``rg``: the game's RG array (its
+        draws seeded ahead, :mod:`interpreter.fast.stepseeds`), used as it is."""
         tpl = self._start.get(num_players)
         if tpl is None:
             arrays = state_arrays(self.game, self.info, num_players, 1)
             tpl = self._start[num_players] = [(arrays[k], k not in ("ATTR", "NP")) for k in STATE_ARGS]
-        if not into:
-            return [a.copy() if copy else a for a, copy in tpl]
+        if not into:  # (the hot path: the copies in one C loop, the others put in their places)
+            plan = self._plans.get((num_players, rg is None))
+            if plan is None:
+                plan = self._plans[(num_players, rg is None)] = (
+                    [a for k, (a, copy) in enumerate(tpl) if copy and (rg is None or k != _RG)],
+                    [(k, None if copy else a) for k, (a, copy) in enumerate(tpl) if not copy or (rg is not None and k == _RG)])
+            copies, kept = plan
+            out = list(map(_copy, copies))
+            for k, a in kept:
+                out.insert(k, rg if a is None else a)
+            return out
         out = [a if not copy or k in into else a.copy() for k, (a, copy) in enumerate(tpl)]
         for k, target in into.items():
             if target.shape != out[k].shape or target.dtype != out[k].dtype or not target.flags.c_contiguous:
                 raise ValueError(f"start_arrays: {STATE_ARGS[k]} must be C-contiguous {out[k].dtype}{out[k].shape}")
             target[...] = out[k]
             out[k] = target
+        if rg is not None:
+            out[_RG] = rg
         return out
 
 
@@ -203,25 +217,31 @@ def _stopped_at_start(game, state, num_players: int, seed: int) -> None:
                         f"step API plays on: use new_state(..., fast=False)")
 
 
+_STALE = "these legal actions are of an earlier position: ask legal_actions() again"
+
+
 class FastActions(Sequence):
     """The legal actions of the seat to choose at one position: a read-only sequence of
     :class:`Action` built one at a time when read (``random.choice`` builds one). Valid until the
     state moves on; reading it afterwards (even its length) raises RulebookError, where the
-    State's list would still read as it was."""
+    State's list would still read as it was. (A turn's list is one object per position, which
+    the move marks stale by setting its ``n`` to -1: the hot path's test of the index is the
+    test of staleness too.)"""
 
-    __slots__ = ("state", "move", "n")
+    __slots__ = ("state", "n")
 
-    def __init__(self, state, n):
-        self.state, self.move, self.n = state, state._move, n
+    def _stale(self) -> bool:
+        return self.n < 0
 
     def __len__(self):
-        if self.state._move != self.move:
-            raise RulebookError("these legal actions are of an earlier position: ask legal_actions() again")
-        return self.n
+        n = self.n
+        if n < 0:
+            raise RulebookError(_STALE)
+        return n
 
     def _index(self, i) -> int:
-        if self.state._move != self.move:
-            raise RulebookError("these legal actions are of an earlier position: ask legal_actions() again")
+        if self._stale():
+            raise RulebookError(_STALE)
         if i.__class__ is not int:
             if isinstance(i, bool) or not hasattr(i, "__index__"):
                 raise TypeError(f"legal actions are read by a whole-number index, not {i!r:.40}")
@@ -233,16 +253,16 @@ class FastActions(Sequence):
         return i
 
     def __getitem__(self, i):
-        st = self.state
-        if i.__class__ is not int or st._move != self.move or not 0 <= i < self.n:  # (the hot path: one test)
+        if i.__class__ is not int or not 0 <= i < self.n:  # (the hot path: one test, stale lists fail it)
             if i.__class__ is slice:
                 return [self[k] for k in range(*i.indices(len(self)))]
             i = self._index(i)
+        st = self.state
         st._offer = action = _new_tuple(Action, (st._seat, st._textf(st._vals[i], st._mods[i]), i))
         return action
 
     def __iter__(self):
-        return (self[i] for i in range(self.n))
+        return (self[i] for i in range(len(self)))
 
     def __eq__(self, other):
         return list(self) == list(other)
@@ -251,15 +271,28 @@ class FastActions(Sequence):
         return repr(list(self))
 
 
+_DEAD = _new_object(FastActions)  # a state's turn list before any is asked for (stale: legal_actions makes one)
+_DEAD.n = -1
+
+
 class SeatActions(FastActions):
     """The legal actions of one seat at a simultaneous choice (its options sit at ``off`` in the
-    views ``vals``/``mods`` of the rows the choice lists them in)."""
+    views ``vals``/``mods`` of the rows the choice lists them in), valid while the state's move
+    count is ``move``."""
 
-    __slots__ = ("seat", "vals", "mods", "off")
+    __slots__ = ("seat", "vals", "mods", "off", "move")
 
     def __init__(self, state, seat, vals, mods, off, n):
-        super().__init__(state, n)
+        self.state, self.n, self.move = state, n, state._move
         self.seat, self.vals, self.mods, self.off = seat, vals, mods, off
+
+    def _stale(self) -> bool:
+        return self.state._move != self.move
+
+    def __len__(self):
+        if self.state._move != self.move:
+            raise RulebookError(_STALE)
+        return self.n
 
     def __getitem__(self, i):
         if i.__class__ is slice:
@@ -274,25 +307,25 @@ class FastState:
     the :class:`Action` of every move, in order (a simultaneous choice's in the order they came).
     ``into``: arrays to play in (see :meth:`StepKernel.start_arrays`)."""
 
-    __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "gen", "records", "_move", "_ri",
+    __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "gen", "records", "_move", "_la", "_ri",
                  "_vals", "_mods", "_seat", "_n", "_textf", "_texts", "_offer", "_over", "_sim", "_limit")
 
     def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0, into: dict | None = None):
         self.kernel, self.game, self.num_players, self.seed = kernel, kernel.game, num_players, seed
-        self.arrays = arrays = kernel.start_arrays(num_players, into)
+        ahead = kernel.ahead.rows(seed)  # its first draws' generators, seeded with other games' (stepseeds.py)
+        self.arrays = arrays = kernel.start_arrays(num_players, into, None if ahead is None else ahead[0])
         self.RI = arrays[_RI]
         # memoryviews: reading and writing single numbers through them is cheaper than numpy's
         self._ri = memoryview(self.RI)
         self._ri[0] = seed
-        ahead = kernel.ahead.rows(seed)
-        if ahead is not None:  # its first draws' generators, seeded with other games' (stepseeds.py)
-            arrays[_RG] = ahead[0]
+        if ahead is not None:
             self._ri[RI_FIRST_DRAW], self._ri[RI_AHEAD] = 0, ahead[1]
         opt = arrays[_OPT]
         self._vals, self._mods = memoryview(opt[0]), memoryview(opt[1])
         self.records = []
         self._limit = self.game.max_actions
-        self._move = 0
+        self._move = 0  # positions moved through, as SeatActions read it (turns need not count: see _la)
+        self._la = _DEAD  # the turn's list of legal actions made at this position (stale: none yet)
         self._offer = _NOTHING  # the last Action the legal actions built (applied without a check)
         self._over = False
         self._sim = None  # at a simultaneous choice: see _simultaneous
@@ -305,11 +338,13 @@ class FastState:
         """Run the rules to the next choice (or the end): the generator yields the seat (0xFFFF:
         several seats at once), the number of options (or of seats) and the choice's site, packed
         in one number."""
+        self._la.n = -1  # the position moves: its list is stale
         try:
             ask = next(self.gen)
         except StopIteration:
             self._over = True
             self._seat = self._n = -1
+            self._la = _DEAD  # (as _ended)
             self.kernel.ahead.learn(self._ri[RI_DRAWS])
         else:
             self._seat, self._n, self._textf = ask & 0xFFFF, (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
@@ -373,10 +408,11 @@ class FastState:
         if self._sim is None:  # a turn (the hot path: FastActions made without a call to __init__)
             if self._over or (player is not None and player != self._seat):
                 return []
-            actions = _new_object(FastActions)
-            actions.state = self
-            actions.move = self._move
-            actions.n = self._n
+            actions = self._la  # one list per position (a move marks it stale)
+            if actions.n < 0:
+                actions = self._la = _new_object(FastActions)
+                actions.state = self
+                actions.n = self._n
             return actions
         if player is None:  # as the State: the first seat still to choose
             waiting = self.current_players()
@@ -396,17 +432,39 @@ class FastState:
         the player is not to act, or the action is not legal; a rule that fails, or a game past
         ``game.max_actions`` actions, is reported as the step API reports it (the position is
         replayed in a State to say what failed)."""
+        # the Action the legal actions just built is legal for its seat (a turn's: a simultaneous
+        # choice's lists do not offer theirs): only the player given (a whole number, that seat) is
+        # left to check, in two tests
+        if action is not self._offer or player is not None and (player.__class__ is not int or player != self._seat):
+            return self._apply_checked(action, player)
+        records = self.records
+        if len(records) >= self._limit:
+            self._too_long(action)
+        self._offer = _NOTHING
+        records.append(action)
+        self._ri[RI_CHOSEN] = action[2]
+        self._la.n = -1  # the position moves: its list is stale
+        try:  # what _advance does, written out: this is the hot path
+            ask = next(self.gen)
+        except StopIteration:
+            return self._ended()
+        self._seat = seat = ask & 0xFFFF
+        self._n = (ask >> 16) & 0xFFFFF
+        self._textf = self._texts[ask >> 36]
+        if seat == 0xFFFF:
+            self._move += 1
+            self._simultaneous(ask >> 36)
+
+    def _apply_checked(self, action, player) -> None:
+        """:meth:`apply` of an action to check (any but the one just offered, or another
+        player's), at a turn or at a simultaneous choice."""
         sim = self._sim
-        # the Action the legal actions just built is legal for its seat: only the player given
-        # (a whole number, that seat) is left to check, in two tests
-        if action is not self._offer or sim is not None or \
-                (player is not None and (player.__class__ is not int or player != self._seat)):
-            action = self._check(action, player)
+        action = self._check(action, player)
         if len(self.records) >= self._limit:
             self._too_long(action)
         self._offer = _NOTHING
         self.records.append(action)
-        if sim is None:  # a turn (the hot path)
+        if sim is None:  # a turn
             self._ri[RI_CHOSEN] = action[2]
         elif sim["realtime"]:  # first come, first served: this seat acts now
             sim["tmp"][sim["base"] + 6, 0] = action[0]
@@ -420,21 +478,22 @@ class FastState:
             for seat, (k, *_) in sim["at"].items():
                 row[k] = sim["chosen"][seat]
             self._sim = None
-        try:  # what _advance does, written out: this is the hot path
-            ask = next(self.gen)
-        except StopIteration:
-            self._over = True
-            self._seat = self._n = -1
-            self._move += 1
-            self.kernel.ahead.learn(self._ri[RI_DRAWS])
-            if self._ri[RI_ERROR] != 0:
-                self._fail()
-            return
-        self._seat = seat = ask & 0xFFFF
-        self._n, self._textf = (ask >> 16) & 0xFFFFF, self._texts[ask >> 36]
+        self._advance()
+        if self._over and self._ri[RI_ERROR] != 0:
+            self._fail()
+
+    def _ended(self) -> None:
+        """The rules ran to the end after a move: the game is over (or, if a rule failed, the
+        step API's error is raised, see :meth:`_fail`)."""
+        self._over = True
+        self._seat = self._n = -1
         self._move += 1
-        if seat == 0xFFFF:
-            self._simultaneous(ask >> 36)
+        # the last list (stale) refers to this state: let go of it, so that a finished game's
+        # state and arrays are freed when the caller drops it, not at the next garbage collection
+        self._la = _DEAD
+        self.kernel.ahead.learn(self._ri[RI_DRAWS])
+        if self._ri[RI_ERROR] != 0:
+            self._fail()
 
     def _check(self, action, player) -> Action:
         """The legal Action that ``action`` (an Action, text or index) names for ``player``, or

@@ -37,7 +37,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("specs/five_hundred.yaml", {}), ("specs/five_hundred.yaml", {"misere": False}),
         ("tests/specs/game_maps.yaml", {}), ("tests/specs/list_entries.yaml", {}),
         ("specs/gin_rummy.yaml", {"knock_limit": 60, "melds_by_hand": True}),
-        ("specs/canasta.yaml", {"max_hands": 1})]
+        ("specs/canasta.yaml", {"max_hands": 1}), ("tests/specs/board_steps.yaml", {}),
+        ("tests/specs/list_starts.yaml", {})]
 
 
 def _game(path, options):

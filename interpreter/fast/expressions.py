@@ -13,6 +13,7 @@ from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
 from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
+from .boards import calls_for as boards_calls
 
 
 def _locals(code: str) -> set:
@@ -460,7 +461,7 @@ class Expressions:
                 return self.e(body, inner)
             finally:
                 self.printed = saved
-        fn = getattr(self, "call_" + name, None)
+        fn = getattr(self, "call_" + name, None) or boards_calls(self, name)  # (boards: boards.py)
         if fn is None:
             raise NotTyped(f"the built-in {name}()", self.path)
         return fn(args, env)

@@ -34,7 +34,8 @@ def test_board_and_list_start_specs_type(name):
 
 
 def test_board_built_ins_play_the_step_apis_games():
-    """cells, colour_at, neighbours, step, adjacent, direction and marked on a board chosen at run
+    """cells, colour_at, neighbours, step, adjacent, direction, marked and domino_colours (taken squares
+    in a list variable, a list literal and a map variable) on a board chosen at run
     time (a 4x3 board with a hole for 2 players, a board of pieces for 3): the same games."""
     game = load_game(SPECS / "board_steps.yaml")
     for players in (2, 3):

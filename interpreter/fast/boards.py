@@ -1,6 +1,6 @@
 """Boards of coloured squares in the typed kernel (``boards:``, :mod:`interpreter.model.board`): the
-built-ins ``cells``, ``colour_at``, ``neighbours``, ``step``, ``adjacent``, ``direction`` and
-``marked`` (see :mod:`interpreter.expr.builtins`).
+built-ins ``cells``, ``colour_at``, ``neighbours``, ``step``, ``adjacent``, ``direction``,
+``marked`` and ``domino_colours`` (see :mod:`interpreter.expr.builtins`).
 
 A cell is a text (``'c4'``), so it stays one ``int64`` of the text table, but a cell name's place in
 that table is not the next free one: it is :data:`CELL_K` ``+ row * ROW + col`` (0-based column and
@@ -27,7 +27,6 @@ CELL_K = 2 ** 30  # a cell's place in the text table: CELL_K + row * ROW + col (
 ROW = 32  # places per row (at least MAX_SIDE columns)
 MAX_ROWS = 99  # rows a cell name can write (a letter and a number of one or two digits)
 CELL_BASE = TEXT_BASE + CELL_K
-BOARD_ARGS = ("cells", "colour_at", "neighbours", "step", "marked")  # the built-ins naming a board first
 
 
 def cell_slot(s: str, default: int) -> int:
@@ -54,22 +53,25 @@ def _tables(low):
     if height > MAX_ROWS or max(g.width for g in boards.values()) > MAX_SIDE:
         raise NotTyped("a board larger than cell names can write", low.path)
     span = height * ROW
-    colours, marks, ranges = [], [], {}
+    colours, marks, ranges, index, palette = [], [], {}, [], {}
     for k, grid in enumerate(boards.values()):
-        row = [NULL] * span
+        row, nums = [NULL] * span, [0] * span
         for cell, colour in grid.colours.items():
             col, r = parse_cell(cell)
             row[r * ROW + col] = low.text(str(colour))
+            nums[r * ROW + col] = palette.setdefault(str(colour), len(palette))
             low.text(cell)  # (in the table: the step API decodes the cells the kernel makes)
         colours += row
+        index += nums
         for mark, cells in grid.marks.items():
             ranges.setdefault(str(mark), [(0, 0)] * len(boards))[k] = (len(marks), len(marks) + len(cells))
             marks += [low.text(str(c)) for c in cells]
     names = {str(b): k for k, b in enumerate(boards)}
-    t_col, t_mark, h_board, h_colour, h_next = (low.fresh("h") for _ in range(5))
+    t_col, t_mark, t_num, h_board, h_colour, h_next = (low.fresh("h") for _ in range(6))
     b, x, k, i, d, c, r = "v1", "v2", "v3", "v4", "v5", "v6", "v7"
     lines = [f"{t_col} = ({', '.join(str(v) for v in colours)},)",
-             f"{t_mark} = ({', '.join(str(v) for v in marks + [NULL])},)", "",
+             f"{t_mark} = ({', '.join(str(v) for v in marks + [NULL])},)",
+             f"{t_num} = ({', '.join(str(v) for v in index)},)", "",
              NJIT, f"def {h_board}(RI, {b}):"]
     for name, kk in names.items():
         lines += [f"    if {b} == {low.text(name)}:", f"        return {kk}"]
@@ -90,7 +92,7 @@ def _tables(low):
     low.helpers += lines
     known = low.helper_names[("boards",)] = {
         "colours": t_col, "marks": t_mark, "board": h_board, "colour": h_colour, "next": h_next,
-        "span": span, "boards": names, "mark_ranges": ranges}
+        "span": span, "boards": names, "mark_ranges": ranges, "numbers": t_num, "palette": len(palette)}
     return known
 
 
@@ -237,7 +239,60 @@ def marked(low, args, env):
     return ListT(TEXT, loop, refs=_names(k))
 
 
-CALLS = {"cells": cells, "colour_at": colour_at, "neighbours": neighbours, "step": step, "adjacent": adjacent,
+def _taken_test(low, tree, env, x):
+    """Code that is true when cell ``x`` (a generated name) is among the squares ``tree`` takes: a
+    game variable's map (its keys, mapvars.py) or a list of cells."""
+    from . import mapvars
+    if mapvars.is_game_map(low, tree):
+        row, at = low.gmaps[str(tree.children[0])], low.fresh("t")
+        return low.helper(env, mapvars._find(low, row, x, at), f"({at} >= 0)")
+    lst = low.lst(tree, env)
+    if lst.elem not in (TEXT, "null"):
+        raise NotTyped("domino_colours: taken squares that are not a list of cells or a map from cells", low.path)
+    return low.reduce_in(x, lst, env)
+
+
+def domino_colours(low, args, env):
+    """``domino_colours(b, cell, taken...)``: the colour pairs ``[c1, c2]`` of the free places for a
+    domino touching ``cell`` (x next to ``cell``, y next to x, neither ``cell`` nor taken), each
+    pair once in the order first found; a list of pairs (each pair kept as its two parts). The pairs
+    met are remembered in a bit mask of colour numbers: at most 8 colours over the spec's boards."""
+    from .compound import TupT, parts_of
+    if len(args) < 2:
+        raise NotTyped("domino_colours() without a board and a cell", low.path)
+    k, t = _board(low, args[0], env)
+    q = _cell(low, args[1], env)
+    if t["palette"] > 8:
+        raise NotTyped("domino_colours() on boards of more than 8 colours", low.path)
+    x, y, kk, qq = low.fresh("v"), low.fresh("v"), low.fresh("v"), low.fresh("v")
+    env2 = dict(env)  # (names no spec can write: the loop's cells, read by the taken tests' helpers)
+    env2[" x"], env2[" y"], env2[" q"] = (x, TEXT), (y, TEXT), (qq, TEXT)
+    free_x, free_y = [f"{x} != {qq}"], [f"{y} != {qq}"]
+    for tree in args[2:]:
+        free_x.append(f"not {_taken_test(low, tree, env2, x)}")
+        free_y.append(f"not {_taken_test(low, tree, env2, y)}")
+
+    def loop(var, body):
+        mask, bit, d1, d2 = (low.fresh(p) for p in "ttii")
+        a, b = parts_of(var, 2)
+        return [f"{kk} = {k}", f"{qq} = {q}", f"{mask} = 0", f"for {d1} in range(4):",
+                f"    {x} = {t['next']}({kk}, {qq}, {d1})",
+                f"    if {x} != NULL and {' and '.join(free_x)}:",
+                f"        for {d2} in range(4):",
+                f"            {y} = {t['next']}({kk}, {x}, {d2})",
+                f"            if {y} != NULL and {' and '.join(free_y)}:",
+                f"                {bit} = 1 << ({t['numbers']}[{kk} * {t['span']} + {x} - {CELL_BASE}] * 8 + "
+                f"{t['numbers']}[{kk} * {t['span']} + {y} - {CELL_BASE}])",
+                f"                if {mask} & {bit} == 0:",
+                f"                    {mask} |= {bit}",
+                f"                    {a} = {t['colour']}({kk}, {x})",
+                f"                    {b} = {t['colour']}({kk}, {y})"] + \
+            ["                    " + ln for ln in body]
+    return ListT(TupT((TEXT, TEXT)), loop, refs=_names(k, q) | low.scope_names(env) & _names(*free_x, *free_y))
+
+
+CALLS = {"domino_colours": domino_colours, "cells": cells, "colour_at": colour_at, "neighbours": neighbours, "step": step,
+         "adjacent": adjacent,
          "direction": direction, "marked": marked}
 
 

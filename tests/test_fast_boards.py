@@ -1,6 +1,8 @@
-"""Boards of coloured squares (interpreter/fast/boards.py) and lists that start with items and that
-steps set (interpreter/fast/liststarts.py) in the typed kernel: the same games as the step API,
-seed by seed, and what it cannot do said or flagged."""
+"""The constructs board Ligretto needs, in the typed kernel: boards of coloured squares
+(interpreter/fast/boards.py), lists that start with items and that steps set (fast/liststarts.py),
+a game variable set to group_by(...) (fast/groupmaps.py) and flatten of a comprehension of lists
+(fast/flatlists.py): the same games as the step API, seed by seed, and what it cannot do said or
+flagged."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,7 +30,7 @@ def _same_games(game, players: int, seed: int, n: int) -> set:
     return seen
 
 
-@pytest.mark.parametrize("name", ["board_steps", "colour_walk", "list_starts"])
+@pytest.mark.parametrize("name", ["board_steps", "colour_walk", "list_starts", "group_maps"])
 def test_board_and_list_start_specs_type(name):
     assert why_not(load_game(SPECS / f"{name}.yaml"), 2) is None
 
@@ -74,3 +76,29 @@ def test_a_list_start_of_values_of_several_kinds_says_why(tmp_path):
     path.write_text(text.replace("worth: [3, 1, 2]", "worth: [3, 'one', 2]"), encoding="utf-8")
     reason = why_not(load_game(path), 2)
     assert "variable 'worth' starts as a list of values of several kinds" in reason
+
+
+def test_group_maps_and_flattened_lists_play_the_step_apis_games():
+    """``m = group_by(pairs, e => e[0].suit)`` and ``group_by(ranks, r => r % 2)`` in game variables,
+    read by ``m[k]``, ``if_null(m[k], [])`` and ``k in m``, emptied by ``{}``; flatten of
+    comprehensions of lists of pairs and of single values: the same games as the step API."""
+    game = load_game(SPECS / "group_maps.yaml")
+    for players in (2, 4):
+        seen = _same_games(game, players, 100, 40)
+        assert len(seen) > 20
+        assert any(max(s[:-1]) >= 1000 for s in seen)  # the branch where a suit is missing ran
+
+
+def test_a_group_a_group_map_lacks_is_flagged_and_the_step_api_says_why(tmp_path):
+    """``m[k]`` of a key the map lacks is null in the step API, and looping over it its error: the
+    kernel flags the game (code 7); simulate replays it in the step API, which raises."""
+    text = (SPECS / "group_maps.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "lacks.yaml"
+    path.write_text(text.replace("sum([e[1] for e in by_suit[s]])", "sum([e[1] for e in by_suit['z']])"),
+                    encoding="utf-8")
+    game = load_game(path)
+    scores, lengths, errors = kernel_for(game).run(2, 1, 2)
+    assert list(errors) == [7, 7]
+    from interpreter.errors import RuleError
+    with pytest.raises(RuleError):
+        simulate(game, 2, 2, seed=1, fast=True)

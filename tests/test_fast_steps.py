@@ -38,7 +38,7 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/game_maps.yaml", {}), ("tests/specs/list_entries.yaml", {}),
         ("specs/gin_rummy.yaml", {"knock_limit": 60, "melds_by_hand": True}),
         ("specs/canasta.yaml", {"max_hands": 1}), ("tests/specs/board_steps.yaml", {}),
-        ("tests/specs/list_starts.yaml", {})]
+        ("tests/specs/list_starts.yaml", {}), ("tests/specs/group_maps.yaml", {})]
 
 
 def _game(path, options):

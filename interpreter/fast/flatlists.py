@@ -1,0 +1,43 @@
+"""``flatten([BODY for x in XS where COND])`` in the typed kernel when ``BODY`` is itself a list (a
+comprehension, a list literal): as the step API's ``_flatten``, the items of each item's list in
+order, one level deep. A comprehension whose items are lists does not type on its own (the kernel
+keeps no list of lists); flattened, it is one loop inside the other: for each ``x`` of ``XS`` that
+``COND`` keeps, ``BODY``'s items (single values or tuples: ``flatten([[[x, y] for y in
+near(x)] for x in cells])`` lists pairs). A ``BODY`` that is a single value gives itself, as the step
+API appends an item that is not a list.
+
+Generated code comes only from the loops of the lists lowered (no template of its own).
+"""
+from __future__ import annotations
+
+from .lowtypes import ListT, NotTyped, _indent, _join, _names
+from . import compound
+
+
+def flatten_comprehension(low, args, env):
+    """The ListT of ``flatten([BODY for x in XS where COND])`` when BODY lowers to a list; None for
+    any other argument (the caller's lowerings then apply)."""
+    if len(args) != 1 or getattr(args[0], "data", None) != "map_":
+        return None
+    body, var, coll, cond = args[0].children
+    src = low.lst(coll, env)
+    inner = low.fresh("v")
+    env2 = dict(env)
+    env2[str(var)] = compound.bind(inner, src.elem)
+    rb = low.e(body, env2)
+    if not isinstance(rb, ListT):
+        return None  # (a list of single values or tuples: the comprehension's own lowering)
+    cond_code = low.truth(cond, env2) if cond is not None else None
+    if isinstance(rb.elem, str) and rb.elem not in ("int", "bool", "text", "card", "null") and \
+            not isinstance(rb.elem, compound.TupT):
+        raise NotTyped(f"flatten of lists of {rb.elem}s", low.path)
+    if _join(rb.elem, rb.elem) is None and not isinstance(rb.elem, compound.TupT):
+        raise NotTyped("flatten of lists of several kinds", low.path)
+    bound = {inner} | (set(compound.parts_of(inner, len(src.elem))) if isinstance(src.elem, compound.TupT) else set())
+
+    def loop(v, lines):
+        core = rb.loop(v, lines)
+        if cond_code is not None:
+            core = [f"if {cond_code}:"] + _indent(core)
+        return src.loop(inner, core)
+    return ListT(rb.elem, loop, refs=(src.refs | rb.refs | _names(cond_code)) - bound)

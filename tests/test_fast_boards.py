@@ -81,7 +81,8 @@ def test_a_list_start_of_values_of_several_kinds_says_why(tmp_path):
 def test_group_maps_and_flattened_lists_play_the_step_apis_games():
     """``m = group_by(pairs, e => e[0].suit)`` and ``group_by(ranks, r => r % 2)`` in game variables,
     read by ``m[k]``, ``if_null(m[k], [])`` and ``k in m``, emptied by ``{}``; flatten of
-    comprehensions of lists of pairs and of single values: the same games as the step API."""
+    comprehensions of lists of pairs and of single values; a pair read as a list (``[x for x in e]``):
+    the same games as the step API."""
     game = load_game(SPECS / "group_maps.yaml")
     for players in (2, 4):
         seen = _same_games(game, players, 100, 40)

@@ -14,6 +14,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ER
                        _join, _known, _names)
 from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
 from .boards import calls_for as boards_calls
+from .flatlists import tuple_as_list
 
 
 def _locals(code: str) -> set:
@@ -53,6 +54,7 @@ class Expressions:
         if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in (meldlist.py)
             return meldvalue.as_list(self, r[0])
         r = meldlists.as_list(self, r)  # (a meld melds_in listed with wild cards: meldlists.py)
+        r = tuple_as_list(self, r)  # (a pair read as a list: flatlists.py)
         if not isinstance(r, ListT):
             raise NotTyped("a value where a list is expected", self.path)
         return r

@@ -6,7 +6,11 @@ keeps no list of lists); flattened, it is one loop inside the other: for each ``
 near(x)] for x in cells])`` lists pairs). A ``BODY`` that is a single value gives itself, as the step
 API appends an item that is not a list.
 
-Generated code comes only from the loops of the lists lowered (no template of its own).
+A tuple read where a list is expected (``[t for t in s]``, ``s`` bound to a pair) is the list of its
+parts (:func:`tuple_as_list`).
+
+Generated code comes only from the loops of the lists lowered and the fixed template of
+:func:`tuple_as_list` (generated names only).
 """
 from __future__ import annotations
 
@@ -41,3 +45,26 @@ def flatten_comprehension(low, args, env):
             core = [f"if {cond_code}:"] + _indent(core)
         return src.loop(inner, core)
     return ListT(rb.elem, loop, refs=(src.refs | rb.refs | _names(cond_code)) - bound)
+
+
+def tuple_as_list(low, r):
+    """A tuple (a list literal of single values kept as its parts: ``s`` bound to ``[x, y]``) read
+    where a list is expected (``[t for t in s]``): a ListT of its parts, in order; ``r`` itself for
+    anything else. NotTyped for a chosen option that may be null or parts of several kinds."""
+    if not isinstance(r, compound.TupleV):
+        return r
+    if r.null is not None:
+        raise NotTyped("a chosen option that may be null (optional) read as a list", low.path)
+    elem = "null"
+    for _, ty in r.parts:
+        elem = _join(elem, ty)
+        if elem is None:
+            raise NotTyped("a list of values of several kinds read as a list", low.path)
+    codes = [c for c, _ in r.parts]
+
+    def loop(var, body):
+        out = []
+        for c in codes:
+            out += [f"{var} = {c}"] + body
+        return out
+    return ListT("int" if elem == "null" else elem, loop, length=str(len(codes)), refs=set(r.refs))

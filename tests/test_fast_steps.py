@@ -39,7 +39,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("specs/gin_rummy.yaml", {"knock_limit": 60, "melds_by_hand": True}),
         ("specs/canasta.yaml", {"max_hands": 1}), ("tests/specs/team_zones.yaml", {}),
         ("tests/specs/lay_offs.yaml", {"longest": 4}), ("tests/specs/turn_record.yaml", {}),
-        ("tests/specs/mode_when.yaml", {})]
+        ("tests/specs/mode_when.yaml", {}),
+        ("tests/specs/board_steps.yaml", {}), ("tests/specs/list_starts.yaml", {}), ("tests/specs/group_maps.yaml", {})]
 
 
 def _game(path, options):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
-from . import bestmelds, compound, derived, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder, turnrecord
+from . import bestmelds, compound, derived, flatlists, groupmaps, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder, turnrecord
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -262,6 +262,9 @@ class Calls:
         return f"abs({c})", INT
 
     def call_if_null(self, args, env):
+        found = groupmaps.if_null_list(self, args, env) if len(args) == 2 else None  # if_null(m[k], [])
+        if found is not None:
+            return found
         a, ta = self.scalar(args[0], env)
         b, tb = self.scalar(args[1], env)
         ty = _join(ta, tb)
@@ -331,10 +334,16 @@ class Calls:
     def call_lay_offs(self, args, env):
         return melds.lay_offs(self, args, env)
 
+    def call_group_by(self, args, env):
+        return groupmaps.call_group_by(self, args, env)
+
     def call_values(self, args, env):
         return groups.call_values(self, args, env)
 
     def call_flatten(self, args, env):
+        found = flatlists.flatten_comprehension(self, args, env)  # of a comprehension of lists
+        if found is not None:
+            return found
         return setlists.call_flatten(self, args, env)
 
     def call_moved_this_turn(self, args, env):

@@ -13,6 +13,8 @@ from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
 from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
+from .boards import calls_for as boards_calls
+from .flatlists import tuple_as_list
 
 
 def _locals(code: str) -> set:
@@ -52,6 +54,7 @@ class Expressions:
         if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in (meldlist.py)
             return meldvalue.as_list(self, r[0])
         r = meldlists.as_list(self, r)  # (a meld melds_in listed with wild cards: meldlists.py)
+        r = tuple_as_list(self, r)  # (a pair read as a list: flatlists.py)
         if not isinstance(r, ListT):
             raise NotTyped("a value where a list is expected", self.path)
         return r
@@ -461,7 +464,7 @@ class Expressions:
                 return self.e(body, inner)
             finally:
                 self.printed = saved
-        fn = getattr(self, "call_" + name, None)
+        fn = getattr(self, "call_" + name, None) or boards_calls(self, name)  # (boards: boards.py)
         if fn is None:
             raise NotTyped(f"the built-in {name}()", self.path)
         return fn(args, env)

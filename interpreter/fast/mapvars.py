@@ -17,6 +17,7 @@ not type: NotTyped names the variable. Generated code comes only from the fixed 
 from __future__ import annotations
 
 from .compound import MapV
+from . import groupmaps
 from .lowtypes import BOOL, INT, NUL, RI_ERROR, ListT, NotTyped, _join, _known
 
 GMAP = "game map"  # the type marker of such a variable in ``gtypes``
@@ -82,6 +83,8 @@ def _find(low, row, key, at):
 def entry(low, t, env):
     """``m[k]`` read: ``(code, type)``."""
     name = str(t.children[0].children[0])
+    if groupmaps.is_group_map(low, name):  # (groupmaps.py)
+        return groupmaps.entry(low, name, t.children[1], env)
     kc, kt = low.scalar(t.children[1], env)
     row = low.gmaps[name]
     vt = _known(low.gmap_types[name][1])
@@ -99,6 +102,8 @@ def contains(low, t, env):
     if not is_game_map(low, coll):
         return None
     name = str(coll.children[0])
+    if groupmaps.is_group_map(low, name):  # (groupmaps.py)
+        return groupmaps.contains(low, name, x, env)
     kc, kt = low.scalar(x, env)
     if not _same_kind(low, name, kt):
         return "0", BOOL
@@ -113,6 +118,8 @@ def set_entry(low, target: Target, r, add: bool, path):
     if isinstance(r, (ListT, TupleV, MapV)):
         raise NotTyped(f"an entry of variable {target.name!r} (a map) set to a list or map (the kernel keeps "
                        f"single values in a map)", path)
+    if groupmaps.is_group_map(low, target.name):
+        raise NotTyped(f"an entry of variable {target.name!r} (a map set to group_by) set by a step", path)
     name, row = target.name, low.gmaps[target.name]
     code, vt = r
     if add and vt not in (INT, BOOL):
@@ -132,6 +139,8 @@ def set_entry(low, target: Target, r, add: bool, path):
 
 def assign(low, name, r, add: bool, path):
     """``set: {m: "{k: v, ...}"}`` (``{}`` empties it): ``(value lines, store lines)``."""
+    if isinstance(r, groupmaps.GroupV) and not add:  # set to group_by(...): groupmaps.py
+        return groupmaps.assign(low, name, r, path)
     if add or not isinstance(r, MapV) or hasattr(r, "types"):
         raise NotTyped(f"variable {name!r} (a map) {'added to' if add else 'set'} other than to a map literal of "
                        f"single values", path)

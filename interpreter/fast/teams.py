@@ -28,7 +28,7 @@ guards it (``_hoist``), and the step API's generator returns at a flag before it
 from __future__ import annotations
 
 from ..expr.compiler import parse
-from . import lowtypes as tp, meldvalue
+from . import liststarts, lowtypes as tp, meldvalue
 
 RI_INDEX_ERROR = tp.ERR_INDEX  # the code of ``RI[RI_ERROR]`` for an index out of range or a bad holder()
 
@@ -151,6 +151,8 @@ class TeamsAndIndexing:
         if not (path.startswith("variables.") and isinstance(v, list) and v and
                 all(x is None or isinstance(x, (bool, int, str)) for x in v)):
             return None
+        if liststarts.set_by_step(self.spec, path[len("variables."):]):  # (a step sets it: liststarts.py)
+            return liststarts.declare(self, path[len("variables."):], v)
         self.const_lists[path[len("variables."):]] = list(v)
         return "constant list"
 

@@ -72,7 +72,7 @@ from .lowtypes import BOOL, CARD, INT, MAX_LIST, NJIT, RI_CHOSEN, SEARCH_PHASE, 
 from .maps import PlayerMaps
 from .teams import TeamsAndIndexing
 from .values import Values
-from . import derived, realtime, setzones, turnorder, turnrecord
+from . import derived, liststarts, realtime, setzones, turnorder, turnrecord
 
 # re-exported: what the kernel, its drivers and the tests import from here (the type pass's one
 # front: the pieces moved to their own modules keep the names they had)
@@ -162,6 +162,7 @@ class Lowering(Values, Expressions, Calls, StepLowering, TeamsAndIndexing, Playe
         # the seat that acted last, for a real-time step's scheduler (see realtime), after the options
         self.last_slot = len(self.gvars) + len(self.option_slot) if realtime.uses_realtime(self.spec) else None
         self.list_rows: dict = {}  # a game variable holding a list of maps -> (its first row of Z, item type)
+        liststarts.register(self)  # (lists a step sets that start with items: liststarts.py)
         # definitions
         self.defines = {}
         for key, body in (self.spec.get("define") or {}).items():
@@ -308,7 +309,7 @@ def _bodies(low) -> str:
     out, driver = [], _DRIVER
     phases = _phase_bodies(low)
     low.depth = low.max_depth
-    flow = turnorder.flow_start(low) + turnrecord.flow_start(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
+    flow = turnorder.flow_start(low) + turnrecord.flow_start(low) + liststarts.start_lines(low) + _memo(low.block(low.spec.get("flow") or [], {}, "flow"), low.memo_slot)
     _check_called(low)
     try:  # every phase written where it runs (one function for numba to compile: a function per phase
         # made LLVM optimise and emit each phase again in every caller; see tools/kernel_compile.py)
@@ -405,7 +406,7 @@ def _step_bodies(low) -> str:
     is run) and ``scores``."""
     phases = _phase_bodies(low)
     low.depth = low.max_depth
-    flow = turnrecord.flow_start(low) + _memo_body(low, low.block(low.spec.get("flow") or [], {}, "flow"))
+    flow = turnrecord.flow_start(low) + liststarts.start_lines(low) + _memo_body(low, low.block(low.spec.get("flow") or [], {}, "flow"))
     _check_called(low)
     arrays = [a for a in STATE_ARGS if a != "NP"]
     body = [f"{a} = raw({a})" for a in arrays] + _inline_phases(low, phases, flow, frozenset())

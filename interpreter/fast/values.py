@@ -5,7 +5,7 @@ A mixin of :class:`~interpreter.fast.typepass.Lowering`."""
 from __future__ import annotations
 
 from .lowtypes import BOOL, CARD, EMPTY, INT, NO_OVERRIDE, NUL, NULL, NotTyped, TEXT, TEXT_BASE, _join
-from . import compound, mapvars
+from . import boards, compound, mapvars
 
 
 def _declared_attributes(entries) -> dict:
@@ -88,7 +88,7 @@ class Values:
         if n is not None:  # a whole number written plainly: str(n) of a run-time number equals it
             return compound.NUMERAL_BASE + n
         if s not in self.texts:
-            self.texts[s] = len(self.texts)
+            self.texts[s] = boards.cell_slot(s, len(self.texts))  # (a cell name: its own place, boards.py)
         return TEXT_BASE + self.texts[s]
 
     def value(self, v, what="a value") -> int:

@@ -255,6 +255,24 @@ def test_game_state_and_environment_pickle():
     e2 = pickle.loads(pickle.dumps(e))
     assert e2.agent_selection == e.agent_selection
     assert np.array_equal(e2.last()[0]["action_mask"], e.last()[0]["action_mask"])
+    # the OpenSpiel game and state pickle too, and load in another process (which registers the game)
+    pyspiel = _need("pyspiel")
+    import subprocess
+    from interpreter.adapters.openspiel_game import register
+    os_game = pyspiel.load_game(register(SPECS / "hearts.yaml", 4))
+    os_state = os_game.new_initial_state()
+    for _ in range(12):
+        acts = [a for a, _ in os_state.chance_outcomes()] if os_state.is_chance_node() else os_state.legal_actions()
+        os_state.apply_action(rng.choice(acts))
+    game2, state2 = pickle.loads(pickle.dumps((os_game, os_state)))
+    assert game2.get_type().short_name == os_game.get_type().short_name
+    assert str(state2) == str(os_state) and state2.history() == os_state.history()
+    assert state2.legal_actions() == os_state.legal_actions()
+    code = ("import pickle, sys; g, s = pickle.loads(sys.stdin.buffer.read()); "
+            "print(g.get_type().short_name, s.history(), s.legal_actions())")
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps((os_game, os_state)), capture_output=True,
+                         check=True, cwd=SPECS.parent).stdout.decode().strip()
+    assert out == f"{os_game.get_type().short_name} {os_state.history()} {os_state.legal_actions()}"
 
 
 def test_tensors_hide_what_the_seat_may_not_see(witches):

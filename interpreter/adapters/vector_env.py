@@ -127,6 +127,14 @@ class VectorEnv:
         for c in game.cards:
             name_of[c.id] = sp.name_index.get(c.name, 0)
         self._name_of = name_of
+        # no two cards share a name: a game's cards fill distinct (place, name) entries, set at once
+        self._distinct_names = len(set(name_of.tolist())) == len(name_of)
+        # sizes: each row's count goes to its place, per seat to act: a (rows, places) 0/1 matrix
+        rows_to_place = np.zeros((n, rows, len(sp.places)), dtype=np.float32)
+        for seat in range(n):
+            at = np.flatnonzero(place_of[seat] >= 0)
+            rows_to_place[seat, at, place_of[seat, at]] = 1
+        self._rows_to_place = rows_to_place
         # the variables: (slot, offset in the section, kind, vocabulary index, holds a card)
         from ..fast.lowtypes import TEXT_BASE
         texts = {TEXT_BASE + k: t for t, k in info["texts"].items()}
@@ -156,7 +164,9 @@ class VectorEnv:
         for root in ("v", "p"):
             plain = [(slot, off) for slot, off, kind, _, card in self._vars[root] if kind == "number" and not card]
             self._numbers[root] = tuple(np.array([x[k] for x in plain], dtype=np.int64) for k in (0, 1))
-            self._vars[root] = [v for v in self._vars[root] if v[2] != "number"]  # (a card's number: nothing)
+            # a text or card variable: (slot, offset, column of each text code, of each card id or None)
+            self._vars[root] = [(slot, off, self._lookup(index, texts), self._lookup(index, None) if card else None)
+                                for slot, off, kind, index, card in self._vars[root] if kind != "number"]
         self._simultaneous = any(site.get("simultaneous") for site in info["sites"])
         for name in ("zones", "sizes", "turn", "seat"):
             size = dict(sp.sections)[name]
@@ -306,37 +316,46 @@ class VectorEnv:
         # zones: each card in play (LOC: its row), counted in its place if the seat sees that row
         loc, zn = self._batch[self._iloc], self._batch[self._izn]  # (N, cards), (N, rows): the games' rows
         place, seen = self._place_of[seats], self._visible[seats]  # (N, rows)
-        env, card = np.nonzero(loc >= 0)
-        row = loc[env, card]
-        pl = place[env, row]
-        ok = seen[env, row] & (pl >= 0)
-        flat = env[ok] * size + self._starts["zones"] + pl[ok] * names + self._name_of[card[ok]]
-        flat_out += np.bincount(flat, minlength=n_envs * size)
+        in_play = loc >= 0
+        row = np.where(in_play, loc, 0)
+        pl = place[everyone[:, None], row]  # (N, cards): each card's place for the seat, -1 none
+        ok = in_play & seen[everyone[:, None], row] & (pl >= 0)
+        flat = ((everyone * size + self._starts["zones"])[:, None] + pl * names
+                + self._name_of[None, :loc.shape[1]])[ok]
+        if self._distinct_names:
+            flat_out[flat] = 1  # one card per (game, place, name): no index repeats
+        else:
+            np.add.at(flat_out, flat, 1)
         # sizes: each row's count in its place (public for every zone)
-        env, row = np.nonzero(place >= 0)
-        flat = env * size + self._starts["sizes"] + place[env, row]
-        flat_out += np.bincount(flat, weights=zn[env, row], minlength=n_envs * size)
+        sb = self._starts["sizes"]
+        out[:, sb:sb + self._rows_to_place.shape[2]] = \
+            (zn.astype(np.float32)[:, None, :] @ self._rows_to_place[seats])[:, 0]
         # variables: game variables, then each relative seat's player variables
         from ..fast.lowtypes import NULL, TEXT_BASE
         gv = self._batch[self._igv]  # (N, slots)
+        gb = self._starts["game_vars"]
         slots, cols = self._numbers["v"]
         if slots.size:  # plain numbers (null, or a text code, writes 0)
             values = gv[:, slots]
-            out[:, self._starts["game_vars"] + cols] = np.where((values != NULL) & (values < TEXT_BASE), values, 0)
-        for slot, off, kind, index, card_var in self._vars["v"]:
-            self._put(out, self._starts["game_vars"] + off, gv[:, slot], kind, index, card_var)
-        if self._vars["p"] or self._numbers["p"][0].size:
-            pv = self._batch[self._ipv]  # (N, seats, slots)
-            psize = self.spaces._psize
-            slots, cols = self._numbers["p"]
-            for rel in range(n):
-                rows = pv[everyone, (seats + rel) % n]
-                if slots.size:
-                    values = rows[:, slots]
-                    out[:, self._starts["player_vars"] + rel * psize + cols] = \
-                        np.where((values != NULL) & (values < TEXT_BASE), values, 0)
-                for slot, off, kind, index, card_var in self._vars["p"]:
-                    self._put(out, self._starts["player_vars"] + rel * psize + off, rows[:, slot], kind, index, card_var)
+            out[:, gb + cols] = np.where((values != NULL) & (values < TEXT_BASE), values, 0)
+        for slot, off, by_text, by_card in self._vars["v"]:
+            col = self._columns(gv[:, slot], by_text, by_card)
+            ok = col >= 0
+            out[everyone[ok], gb + off + col[ok]] = 1
+        slots, cols = self._numbers["p"]
+        if self._vars["p"] or slots.size:
+            psize, pb = self.spaces._psize, self._starts["player_vars"]
+            # (N, seats, slots): each game's rows of player variables, the seat to act first, then clockwise
+            pv = self._batch[self._ipv][everyone[:, None], (seats[:, None] + np.arange(n)) % n]
+            rel_base = pb + np.arange(n) * psize  # (seats,)
+            if slots.size:
+                values = pv[:, :, slots]  # (N, seats, numbers)
+                out[:, (rel_base[:, None] + cols).ravel()] = \
+                    np.where((values != NULL) & (values < TEXT_BASE), values, 0).reshape(n_envs, -1)
+            for slot, off, by_text, by_card in self._vars["p"]:
+                col = self._columns(pv[:, :, slot], by_text, by_card)  # (N, seats)
+                env, rel = np.nonzero(col >= 0)
+                out[env, rel_base[rel] + off + col[env, rel]] = 1
         # turn: who must act (relative seats) and who has committed a secret choice; seat: one-hot
         tb = self._starts["turn"]
         out[everyone, tb] = 1  # the seat to act is a current player
@@ -352,23 +371,32 @@ class VectorEnv:
         out[everyone, self._starts["seat"] + seats] = 1
         return out
 
-    def _put(self, out, at, values, kind, index, card):
-        """One variable's values in every game (the kernel's int64, ``(N,)``) into column ``at`` of
-        ``out`` (a number) or the one-hot columns from ``at`` (a text or card), as
-        ``Spaces.observation`` writes the State's value; null writes nothing."""
-        from ..fast.lowtypes import NULL, TEXT_BASE
-        if kind == "number":
-            if not card:
-                ok = (values != NULL) & (values < TEXT_BASE)
-                out[ok, at] = values[ok]
-            return
-        for v in np.unique(values).tolist():
-            if v == NULL:
-                continue
-            word = self._texts.get(v) if v >= TEXT_BASE else (self.game.cards[v].name if card and v >= 0 else None)
-            j = index.get(word) if word is not None else None
-            if j is not None:
-                out[values == v, at + j] = 1
+    def _lookup(self, index, texts) -> np.ndarray:
+        """``int64`` array: the one-hot column (in ``index``, a variable's vocabulary) of each text
+        code less ``TEXT_BASE`` (``texts``: {code: text}), or with ``texts`` None of each card id
+        (its name); -1 where the value has no column."""
+        from ..fast.lowtypes import TEXT_BASE
+        if texts is None:
+            return np.array([index.get(c.name, -1) for c in self.game.cards], dtype=np.int64)
+        out = np.full(max([k - TEXT_BASE + 1 for k in texts], default=0), -1, dtype=np.int64)
+        for k, t in texts.items():
+            out[k - TEXT_BASE] = index.get(t, -1)
+        return out
+
+    @staticmethod
+    def _columns(values, by_text, by_card) -> np.ndarray:
+        """The one-hot column of each of ``values`` (the kernel's int64, any shape) by the tables of
+        :meth:`_lookup` (``by_card`` None: not a card variable), -1 for null or no column: the
+        columns ``Spaces.observation`` sets for the State's values."""
+        from ..fast.lowtypes import TEXT_BASE
+        col = np.full(values.shape, -1, dtype=np.int64)
+        code = values - TEXT_BASE
+        at = (code >= 0) & (code < by_text.size)
+        col[at] = by_text[code[at]]
+        if by_card is not None:
+            at = (values >= 0) & (values < by_card.size)
+            col[at] = by_card[values[at]]
+        return col
 
 
 class IdTable:

@@ -39,7 +39,8 @@ set choices (built card by card in the action space: the kernel does not run the
 RulebookError at construction, as is a spec whose games end before any choice. Needs numba. The batch
 stays in NumPy: every game plays in rows of shared arrays (its options, its TMP rows, the arrays the
 tensor reads), and the options are turned into action ids for the whole batch by :class:`IdTable`;
-Python's per-game work is ``apply`` and reading the seat. The environment steps per second of this
+Python's per-game work is ``apply`` and reading the seat; the tensor's zones and sizes are filled by a
+small numba function (:func:`_cards_into`), the rest by NumPy for the whole batch. The environment steps per second of this
 loop are printed by ``tools/adapter_bench.py`` (``vec/s``; ``--vector``: only that, with and without
 tensors).
 """
@@ -127,14 +128,6 @@ class VectorEnv:
         for c in game.cards:
             name_of[c.id] = sp.name_index.get(c.name, 0)
         self._name_of = name_of
-        # no two cards share a name: a game's cards fill distinct (place, name) entries, set at once
-        self._distinct_names = len(set(name_of.tolist())) == len(name_of)
-        # sizes: each row's count goes to its place, per seat to act: a (rows, places) 0/1 matrix
-        rows_to_place = np.zeros((n, rows, len(sp.places)), dtype=np.float32)
-        for seat in range(n):
-            at = np.flatnonzero(place_of[seat] >= 0)
-            rows_to_place[seat, at, place_of[seat, at]] = 1
-        self._rows_to_place = rows_to_place
         # the variables: (slot, offset in the section, kind, vocabulary index, holds a card)
         from ..fast.lowtypes import TEXT_BASE
         texts = {TEXT_BASE + k: t for t, k in info["texts"].items()}
@@ -311,25 +304,10 @@ class VectorEnv:
         n_envs, size, n, names = self.num_envs, self.size, self.num_players, self._names
         states = self.states
         out = np.zeros((n_envs, size), dtype=np.float32)
-        flat_out = out.reshape(-1)
         everyone = np.arange(n_envs)
-        # zones: each card in play (LOC: its row), counted in its place if the seat sees that row
-        loc, zn = self._batch[self._iloc], self._batch[self._izn]  # (N, cards), (N, rows): the games' rows
-        place, seen = self._place_of[seats], self._visible[seats]  # (N, rows)
-        in_play = loc >= 0
-        row = np.where(in_play, loc, 0)
-        pl = place[everyone[:, None], row]  # (N, cards): each card's place for the seat, -1 none
-        ok = in_play & seen[everyone[:, None], row] & (pl >= 0)
-        flat = ((everyone * size + self._starts["zones"])[:, None] + pl * names
-                + self._name_of[None, :loc.shape[1]])[ok]
-        if self._distinct_names:
-            flat_out[flat] = 1  # one card per (game, place, name): no index repeats
-        else:
-            np.add.at(flat_out, flat, 1)
-        # sizes: each row's count in its place (public for every zone)
-        sb = self._starts["sizes"]
-        out[:, sb:sb + self._rows_to_place.shape[2]] = \
-            (zn.astype(np.float32)[:, None, :] @ self._rows_to_place[seats])[:, 0]
+        # zones and sizes, in compiled code (one pass over each game's cards and rows)
+        _cards_and_sizes()(out, self._batch[self._iloc], self._batch[self._izn], seats, self._place_of,
+                           self._visible, self._name_of, self._starts["zones"], self._starts["sizes"], names)
         # variables: game variables, then each relative seat's player variables
         from ..fast.lowtypes import NULL, TEXT_BASE
         gv = self._batch[self._igv]  # (N, slots)
@@ -397,6 +375,37 @@ class VectorEnv:
             at = (values >= 0) & (values < by_card.size)
             col[at] = by_card[values[at]]
         return col
+
+
+def _cards_into(out, loc, zn, seats, place_of, visible, name_of, zones_at, sizes_at, names):
+    """Fill the ``zones`` and ``sizes`` sections of ``out`` (``float32[N, size]``, zeros there) for
+    the seat ``seats[i]`` of each game ``i``: each card in play (``loc[i, card]``, its row; -1 not in
+    play) counted at ``(its place, its name)`` if that seat sees its row, and each row's count
+    (``zn[i, row]``) added to its place's size. ``place_of``/``visible``: ``[seat, row]``, the
+    place of a row for that seat (-1: none) and whether the seat sees it. Compiled by numba."""
+    for i in range(loc.shape[0]):
+        seat = seats[i]
+        for card in range(loc.shape[1]):
+            row = loc[i, card]
+            if row >= 0:
+                place = place_of[seat, row]
+                if place >= 0 and visible[seat, row]:
+                    out[i, zones_at + place * names + name_of[card]] += 1
+        for row in range(zn.shape[1]):
+            place = place_of[seat, row]
+            if place >= 0:
+                out[i, sizes_at + place] += zn[i, row]
+
+
+_COMPILED = []
+
+
+def _cards_and_sizes():
+    """:func:`_cards_into` compiled by numba (once per process; numba's cache keeps it on disk)."""
+    if not _COMPILED:
+        import numba
+        _COMPILED.append(numba.njit(cache=True, nogil=True)(_cards_into))
+    return _COMPILED[0]
 
 
 class IdTable:

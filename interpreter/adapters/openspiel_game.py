@@ -409,8 +409,9 @@ class RulebookState(pyspiel.State):
         return world
 
     def __str__(self):
-        rb = self.rb
-        return json.dumps({"history": rb.history, "to_act": rb.current_players()})
+        # made once per position (OpenSpiel compares a state's and its clone's at every step)
+        return _observed(self, ("str",), -1,
+                         lambda rb, _: json.dumps({"history": rb.history, "to_act": rb.current_players()}))
 
     def __reduce__(self):
         return self.get_game().deserialize_state, (self.serialize(),)

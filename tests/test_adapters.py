@@ -137,17 +137,29 @@ def test_information_state_counts_a_product_block_action_by_its_words():
         assert mine[lo:lo + size].sum() == own_block >= 1
 
 
-def test_action_table_is_the_same_in_another_process_and_needs_no_games(monkeypatch):
+def test_action_table_is_the_same_in_other_processes_and_seeds_and_needs_no_games(monkeypatch):
+    """Every shipped spec at its minimum and maximum player counts: the action-id table's digest
+    is the same in two other processes (other string hash seeds, so no set order leaks into the
+    ids), for another seed and number of discovery games, and no game is played to build it."""
     import subprocess
-    import sys
-    code = ("from interpreter import load_game; from interpreter.adapters.spaces import Spaces; "
-            "print(Spaces(load_game('specs/queen_of_scots.yaml'), 3).action_table_digest)")
-    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           cwd=SPECS.parent).stdout.strip()
-    game = load_game(SPECS / "queen_of_scots.yaml")
-    monkeypatch.setattr(type(game), "new_state", lambda *a, **k: pytest.fail("a game was played"))
-    sp = Spaces(game, 3)
-    assert sp.action_table_digest == other == Spaces(game, 3, seed=7).action_table_digest
+    code = ("import sys; from pathlib import Path; from interpreter import load_game; "
+            "from interpreter.adapters.spaces import Spaces\n"
+            "for f in sorted(Path('specs').glob('*.yaml')):\n"
+            "    g = load_game(f)\n"
+            "    for n in sorted({g.min_players, g.max_players}):\n"
+            "        print(f.stem, n, Spaces(g, n).action_table_digest)\n")
+    others = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             cwd=SPECS.parent, env={**os.environ, "PYTHONHASHSEED": seed}).stdout.split("\n")
+              for seed in ("1", "2")]
+    here = []
+    for f, n in _player_counts():
+        game = load_game(f)
+        monkeypatch.setattr(type(game), "new_state", lambda *a, **k: pytest.fail("a game was played"))
+        digest = Spaces(game, n).action_table_digest
+        assert Spaces(game, n, seed=7, discovery=0).action_table_digest == digest
+        here.append(f"{f.stem} {n} {digest}")
+        monkeypatch.undo()
+    assert len(here) > 20 and others[0][:-1] == others[1][:-1] == here
 
 
 def test_openspiel_registration_plays_no_game_and_bounds_the_length_by_max_actions(monkeypatch):
@@ -243,6 +255,24 @@ def test_game_state_and_environment_pickle():
     e2 = pickle.loads(pickle.dumps(e))
     assert e2.agent_selection == e.agent_selection
     assert np.array_equal(e2.last()[0]["action_mask"], e.last()[0]["action_mask"])
+    # the OpenSpiel game and state pickle too, and load in another process (which registers the game)
+    pyspiel = _need("pyspiel")
+    import subprocess
+    from interpreter.adapters.openspiel_game import register
+    os_game = pyspiel.load_game(register(SPECS / "hearts.yaml", 4))
+    os_state = os_game.new_initial_state()
+    for _ in range(12):
+        acts = [a for a, _ in os_state.chance_outcomes()] if os_state.is_chance_node() else os_state.legal_actions()
+        os_state.apply_action(rng.choice(acts))
+    game2, state2 = pickle.loads(pickle.dumps((os_game, os_state)))
+    assert game2.get_type().short_name == os_game.get_type().short_name
+    assert str(state2) == str(os_state) and state2.history() == os_state.history()
+    assert state2.legal_actions() == os_state.legal_actions()
+    code = ("import pickle, sys; g, s = pickle.loads(sys.stdin.buffer.read()); "
+            "print(g.get_type().short_name, s.history(), s.legal_actions())")
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps((os_game, os_state)), capture_output=True,
+                         check=True, cwd=SPECS.parent).stdout.decode().strip()
+    assert out == f"{os_game.get_type().short_name} {os_state.history()} {os_state.legal_actions()}"
 
 
 def test_tensors_hide_what_the_seat_may_not_see(witches):

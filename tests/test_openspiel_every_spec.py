@@ -143,3 +143,59 @@ def test_information_state_kept_along_the_game_equals_it_made_from_the_whole_his
             states.append(states[0].clone())
         steps += 1
     assert steps == 120 or states[0].is_terminal()
+
+
+def test_the_four_views_of_a_seat_read_its_observation_once(pyspiel, monkeypatch):
+    """OpenSpiel's checks read a seat's information-state and observation tensors and strings at
+    every step: the adapter makes the seat's observation (``State.observation``) and its tensor
+    once per position for the four, and what they give is what each made alone gives."""
+    import json
+
+    from interpreter.adapters.openspiel_game import register
+    from interpreter.model.state import State
+    game = pyspiel.load_game(register(SPECS / "oh_hell.yaml", players=3))
+    sp = game.spaces
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(state.legal_actions()[0])
+    rb = state.rb
+    alone = (list(sp.information_state(rb, 1)), list(sp.observation(rb, 1)),
+             json.dumps(rb.observation(1), sort_keys=True, default=str))
+    state.information_state_tensor(2), state.observation_tensor(2)  # (OpenSpiel sizes them on a first position)
+    seen = []
+    real = State.observation
+    monkeypatch.setattr(State, "observation", lambda st, seat: seen.append(seat) or real(st, seat))
+    info, obs = list(state.information_state_tensor(1)), list(state.observation_tensor(1))
+    info_text, obs_text = state.information_state_string(1), state.observation_string(1)
+    assert seen == [1]
+    assert (info, obs, obs_text) == alone and json.loads(info_text)["observation"] == json.loads(obs_text)
+
+
+def test_a_state_and_its_clone_print_their_position_once(pyspiel, monkeypatch):
+    """``str(state)`` (OpenSpiel's ``ToString``, the history as JSON) is made once per position:
+    OpenSpiel's checks print a state and its clone at every step, and the text grows with the game."""
+    import json
+
+    import interpreter.adapters.openspiel_game as og
+    from interpreter.adapters.openspiel_game import register
+    game = pyspiel.load_game(register(SPECS / "oh_hell.yaml", players=3))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    made = []
+    real = og.json.dumps
+
+    class Counting:  # the json module, counting dumps
+        def __getattr__(self, name):
+            return getattr(json, name)
+
+        @staticmethod
+        def dumps(value, **kw):
+            made.append(value)
+            return real(value, **kw)
+    monkeypatch.setattr(og, "json", Counting())
+    text = str(state)
+    assert str(state) == str(state.clone()) == text and len(made) == 1
+    state.apply_action(state.legal_actions()[0])
+    assert str(state) != text and len(made) == 2 and str(state.clone()) == str(state) and len(made) == 2

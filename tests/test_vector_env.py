@@ -17,13 +17,14 @@ SPECS = Path(__file__).resolve().parents[1] / "specs"
 
 @pytest.mark.parametrize("spec,n,steps", [("oh_hell", 3, 400), ("witches_of_blackmore", 3, 150),
                                           ("ligretto_classic", 2, 300), ("go_fish", 2, 200),
-                                          ("skull_queen", 2, 60)])
+                                          ("skull_queen", 2, 60), ("skull_king", 3, 260)])
 def test_batch_plays_the_games_of_single_environments(spec, n, steps):
     """Each game of the batch, stepped by the same ids as a RulebookAECEnv of the same seed, has the
     same seat to act, the same mask, the same rewards when it ends, and the same observation
     tensor on every entry the kernel fills (all of zones, sizes, turn and seat); a game that ends is
     replaced by the next seed. Ligretto's real-time block checks the round-robin seat; Go Fish and Skull
-    Queen the ids of options that are pairs (read from TMP), Skull Queen's of a simultaneous choice."""
+    Queen the ids of options that are pairs (read from TMP), Skull Queen's of a simultaneous choice;
+    Skull King's cards with the same name (counted, not set, in the zones section)."""
     _need("numba")
     _need("pettingzoo")
     from interpreter.adapters.pettingzoo_env import RulebookAECEnv

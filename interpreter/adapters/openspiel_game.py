@@ -409,8 +409,9 @@ class RulebookState(pyspiel.State):
         return world
 
     def __str__(self):
-        rb = self.rb
-        return json.dumps({"history": rb.history, "to_act": rb.current_players()})
+        # made once per position (OpenSpiel compares a state's and its clone's at every step)
+        return _observed(self, ("str",), -1,
+                         lambda rb, _: json.dumps({"history": rb.history, "to_act": rb.current_players()}))
 
     def __reduce__(self):
         return self.get_game().deserialize_state, (self.serialize(),)
@@ -433,21 +434,23 @@ class RulebookObserver:
     def set_from(self, state, player):
         if self.perfect_recall:
             counts, sp = state._position().counts, self.spaces
-            make = lambda rb, seat: sp.information_state(rb, seat, counts)  # noqa: E731
+            make = lambda rb, seat: sp.information_state(rb, seat, counts, _observation(state, sp, seat))  # noqa: E731
         else:
-            make = self.spaces.observation
+            make = lambda rb, seat: _observation(state, self.spaces, seat)  # noqa: E731
         self.tensor[:] = _observed(state, ("tensor", self.perfect_recall), player, make)
 
     def string_from(self, state, player):
         texts = state._position().texts
-        return _observed(state, ("string", self.perfect_recall), player, lambda rb, seat: self._string(rb, seat, texts))
+        return _observed(state, ("string", self.perfect_recall), player,
+                         lambda rb, seat: self._string(state, rb, seat, texts))
 
-    def _string(self, rb, player, texts) -> str:
+    def _string(self, state, rb, player, texts) -> str:
         """The seat's view as JSON: ``{"history": [...], "observation": {...}}`` with keys sorted
         (with perfect recall), else the observation. The history entries settled (all but a
         simultaneous decision's choices not revealed yet) are encoded once along the line of play
         (``texts``, see :class:`_Position`)."""
-        obs = json.dumps(rb.observation(player), sort_keys=True, default=str)
+        obs = _observed(state, ("string", False), player,
+                        lambda rb, seat: json.dumps(_view(state, seat), sort_keys=True, default=str))
         if not self.perfect_recall:
             return obs
         from ..view import unrevealed_entries
@@ -473,7 +476,18 @@ def _entries_json(rb, seat, start, stop) -> str:
                                 sort_keys=True, default=str) for h in history_for(rb, seat, start, stop))
 
 
-RECENT = 64  # tensors and strings kept of positions other than the first (RulebookObserver)
+RECENT = 128  # views, tensors and strings kept of positions other than the first (RulebookObserver)
+
+
+def _view(state, seat) -> dict:
+    """``rb.observation(seat)`` of ``state``'s position, made once (see :func:`_observed`): the
+    tensors and strings of a seat's observation and information state all start from it."""
+    return _observed(state, ("view",), seat, lambda rb, s: rb.observation(s))
+
+
+def _observation(state, sp, seat) -> np.ndarray:
+    """``sp.observation`` of ``seat`` in ``state``'s position, made once (see :func:`_observed`)."""
+    return _observed(state, ("tensor", False), seat, lambda rb, s: sp.observation(rb, s, _view(state, s)))
 
 
 def _observed(state, kind, seat, make):

@@ -550,10 +550,11 @@ class Spaces:
         m[self.legal_ids(state, seat)] = 1
         return m
 
-    def observation(self, state, seat: int) -> np.ndarray:
-        """The observation tensor of ``seat`` (see the module doc)."""
+    def observation(self, state, seat: int, view: dict | None = None) -> np.ndarray:
+        """The observation tensor of ``seat`` (see the module doc). ``view``: ``state.observation(seat)``
+        if the caller has it already (it is only read)."""
         n = self.num_players
-        obs = state.observation(seat)
+        obs = state.observation(seat) if view is None else view
         out = np.zeros(self.observation_size, dtype=np.float32)
         names, idx = len(self.names), self.name_index
         zones = obs["zones"]
@@ -633,16 +634,18 @@ class Spaces:
                             out[base + off + j] += 1
         put(root, value)
 
-    def information_state(self, state, seat: int, kept: dict | None = None) -> np.ndarray:
+    def information_state(self, state, seat: int, kept: dict | None = None,
+                          observed: np.ndarray | None = None) -> np.ndarray:
         """The information-state tensor of ``seat`` (see the module doc). ``kept``: a dict the
         caller keeps along one line of play (positions reached from one another by actions): the
         history counts already made are read from it and stored in it, so a call counts only the
         actions since the last one (the entries of a simultaneous decision not revealed yet are
-        counted at each call, never kept)."""
+        counted at each call, never kept). ``observed``: ``self.observation(state, seat)`` if the
+        caller has it already (copied, not changed)."""
         from ..view import history_for, unrevealed_entries
         out = np.zeros(self.information_state_size, dtype=np.float32)
         base = self.observation_size
-        out[:base] = self.observation(state, seat)
+        out[:base] = self.observation(state, seat) if observed is None else observed
         settled = min(unrevealed_entries(state), default=len(state.history))
         done, counts = (kept or {}).get(seat, (0, None))
         if counts is None or done > settled:

@@ -39,7 +39,8 @@ set choices (built card by card in the action space: the kernel does not run the
 RulebookError at construction, as is a spec whose games end before any choice. Needs numba. The batch
 stays in NumPy: every game plays in rows of shared arrays (its options, its TMP rows, the arrays the
 tensor reads), and the options are turned into action ids for the whole batch by :class:`IdTable`;
-Python's per-game work is ``apply`` and reading the seat. The environment steps per second of this
+Python's per-game work is ``apply`` and reading the seat; the tensor's zones and sizes are filled by a
+small numba function (:func:`_cards_into`), the rest by NumPy for the whole batch. The environment steps per second of this
 loop are printed by ``tools/adapter_bench.py`` (``vec/s``; ``--vector``: only that, with and without
 tensors).
 """
@@ -156,7 +157,9 @@ class VectorEnv:
         for root in ("v", "p"):
             plain = [(slot, off) for slot, off, kind, _, card in self._vars[root] if kind == "number" and not card]
             self._numbers[root] = tuple(np.array([x[k] for x in plain], dtype=np.int64) for k in (0, 1))
-            self._vars[root] = [v for v in self._vars[root] if v[2] != "number"]  # (a card's number: nothing)
+            # a text or card variable: (slot, offset, column of each text code, of each card id or None)
+            self._vars[root] = [(slot, off, self._lookup(index, texts), self._lookup(index, None) if card else None)
+                                for slot, off, kind, index, card in self._vars[root] if kind != "number"]
         self._simultaneous = any(site.get("simultaneous") for site in info["sites"])
         for name in ("zones", "sizes", "turn", "seat"):
             size = dict(sp.sections)[name]
@@ -301,42 +304,36 @@ class VectorEnv:
         n_envs, size, n, names = self.num_envs, self.size, self.num_players, self._names
         states = self.states
         out = np.zeros((n_envs, size), dtype=np.float32)
-        flat_out = out.reshape(-1)
         everyone = np.arange(n_envs)
-        # zones: each card in play (LOC: its row), counted in its place if the seat sees that row
-        loc, zn = self._batch[self._iloc], self._batch[self._izn]  # (N, cards), (N, rows): the games' rows
-        place, seen = self._place_of[seats], self._visible[seats]  # (N, rows)
-        env, card = np.nonzero(loc >= 0)
-        row = loc[env, card]
-        pl = place[env, row]
-        ok = seen[env, row] & (pl >= 0)
-        flat = env[ok] * size + self._starts["zones"] + pl[ok] * names + self._name_of[card[ok]]
-        flat_out += np.bincount(flat, minlength=n_envs * size)
-        # sizes: each row's count in its place (public for every zone)
-        env, row = np.nonzero(place >= 0)
-        flat = env * size + self._starts["sizes"] + place[env, row]
-        flat_out += np.bincount(flat, weights=zn[env, row], minlength=n_envs * size)
+        # zones and sizes, in compiled code (one pass over each game's cards and rows)
+        _cards_and_sizes()(out, self._batch[self._iloc], self._batch[self._izn], seats, self._place_of,
+                           self._visible, self._name_of, self._starts["zones"], self._starts["sizes"], names)
         # variables: game variables, then each relative seat's player variables
         from ..fast.lowtypes import NULL, TEXT_BASE
         gv = self._batch[self._igv]  # (N, slots)
+        gb = self._starts["game_vars"]
         slots, cols = self._numbers["v"]
         if slots.size:  # plain numbers (null, or a text code, writes 0)
             values = gv[:, slots]
-            out[:, self._starts["game_vars"] + cols] = np.where((values != NULL) & (values < TEXT_BASE), values, 0)
-        for slot, off, kind, index, card_var in self._vars["v"]:
-            self._put(out, self._starts["game_vars"] + off, gv[:, slot], kind, index, card_var)
-        if self._vars["p"] or self._numbers["p"][0].size:
-            pv = self._batch[self._ipv]  # (N, seats, slots)
-            psize = self.spaces._psize
-            slots, cols = self._numbers["p"]
-            for rel in range(n):
-                rows = pv[everyone, (seats + rel) % n]
-                if slots.size:
-                    values = rows[:, slots]
-                    out[:, self._starts["player_vars"] + rel * psize + cols] = \
-                        np.where((values != NULL) & (values < TEXT_BASE), values, 0)
-                for slot, off, kind, index, card_var in self._vars["p"]:
-                    self._put(out, self._starts["player_vars"] + rel * psize + off, rows[:, slot], kind, index, card_var)
+            out[:, gb + cols] = np.where((values != NULL) & (values < TEXT_BASE), values, 0)
+        for slot, off, by_text, by_card in self._vars["v"]:
+            col = self._columns(gv[:, slot], by_text, by_card)
+            ok = col >= 0
+            out[everyone[ok], gb + off + col[ok]] = 1
+        slots, cols = self._numbers["p"]
+        if self._vars["p"] or slots.size:
+            psize, pb = self.spaces._psize, self._starts["player_vars"]
+            # (N, seats, slots): each game's rows of player variables, the seat to act first, then clockwise
+            pv = self._batch[self._ipv][everyone[:, None], (seats[:, None] + np.arange(n)) % n]
+            rel_base = pb + np.arange(n) * psize  # (seats,)
+            if slots.size:
+                values = pv[:, :, slots]  # (N, seats, numbers)
+                out[:, (rel_base[:, None] + cols).ravel()] = \
+                    np.where((values != NULL) & (values < TEXT_BASE), values, 0).reshape(n_envs, -1)
+            for slot, off, by_text, by_card in self._vars["p"]:
+                col = self._columns(pv[:, :, slot], by_text, by_card)  # (N, seats)
+                env, rel = np.nonzero(col >= 0)
+                out[env, rel_base[rel] + off + col[env, rel]] = 1
         # turn: who must act (relative seats) and who has committed a secret choice; seat: one-hot
         tb = self._starts["turn"]
         out[everyone, tb] = 1  # the seat to act is a current player
@@ -352,23 +349,63 @@ class VectorEnv:
         out[everyone, self._starts["seat"] + seats] = 1
         return out
 
-    def _put(self, out, at, values, kind, index, card):
-        """One variable's values in every game (the kernel's int64, ``(N,)``) into column ``at`` of
-        ``out`` (a number) or the one-hot columns from ``at`` (a text or card), as
-        ``Spaces.observation`` writes the State's value; null writes nothing."""
-        from ..fast.lowtypes import NULL, TEXT_BASE
-        if kind == "number":
-            if not card:
-                ok = (values != NULL) & (values < TEXT_BASE)
-                out[ok, at] = values[ok]
-            return
-        for v in np.unique(values).tolist():
-            if v == NULL:
-                continue
-            word = self._texts.get(v) if v >= TEXT_BASE else (self.game.cards[v].name if card and v >= 0 else None)
-            j = index.get(word) if word is not None else None
-            if j is not None:
-                out[values == v, at + j] = 1
+    def _lookup(self, index, texts) -> np.ndarray:
+        """``int64`` array: the one-hot column (in ``index``, a variable's vocabulary) of each text
+        code less ``TEXT_BASE`` (``texts``: {code: text}), or with ``texts`` None of each card id
+        (its name); -1 where the value has no column."""
+        from ..fast.lowtypes import TEXT_BASE
+        if texts is None:
+            return np.array([index.get(c.name, -1) for c in self.game.cards], dtype=np.int64)
+        out = np.full(max([k - TEXT_BASE + 1 for k in texts], default=0), -1, dtype=np.int64)
+        for k, t in texts.items():
+            out[k - TEXT_BASE] = index.get(t, -1)
+        return out
+
+    @staticmethod
+    def _columns(values, by_text, by_card) -> np.ndarray:
+        """The one-hot column of each of ``values`` (the kernel's int64, any shape) by the tables of
+        :meth:`_lookup` (``by_card`` None: not a card variable), -1 for null or no column: the
+        columns ``Spaces.observation`` sets for the State's values."""
+        from ..fast.lowtypes import TEXT_BASE
+        col = np.full(values.shape, -1, dtype=np.int64)
+        code = values - TEXT_BASE
+        at = (code >= 0) & (code < by_text.size)
+        col[at] = by_text[code[at]]
+        if by_card is not None:
+            at = (values >= 0) & (values < by_card.size)
+            col[at] = by_card[values[at]]
+        return col
+
+
+def _cards_into(out, loc, zn, seats, place_of, visible, name_of, zones_at, sizes_at, names):
+    """Fill the ``zones`` and ``sizes`` sections of ``out`` (``float32[N, size]``, zeros there) for
+    the seat ``seats[i]`` of each game ``i``: each card in play (``loc[i, card]``, its row; -1 not in
+    play) counted at ``(its place, its name)`` if that seat sees its row, and each row's count
+    (``zn[i, row]``) added to its place's size. ``place_of``/``visible``: ``[seat, row]``, the
+    place of a row for that seat (-1: none) and whether the seat sees it. Compiled by numba."""
+    for i in range(loc.shape[0]):
+        seat = seats[i]
+        for card in range(loc.shape[1]):
+            row = loc[i, card]
+            if row >= 0:
+                place = place_of[seat, row]
+                if place >= 0 and visible[seat, row]:
+                    out[i, zones_at + place * names + name_of[card]] += 1
+        for row in range(zn.shape[1]):
+            place = place_of[seat, row]
+            if place >= 0:
+                out[i, sizes_at + place] += zn[i, row]
+
+
+_COMPILED = []
+
+
+def _cards_and_sizes():
+    """:func:`_cards_into` compiled by numba (once per process; numba's cache keeps it on disk)."""
+    if not _COMPILED:
+        import numba
+        _COMPILED.append(numba.njit(cache=True, nogil=True)(_cards_into))
+    return _COMPILED[0]
 
 
 class IdTable:

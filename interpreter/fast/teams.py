@@ -28,7 +28,7 @@ guards it (``_hoist``), and the step API's generator returns at a flag before it
 from __future__ import annotations
 
 from ..expr.compiler import parse
-from . import lowtypes as tp, meldvalue
+from . import cardmeld, lowtypes as tp, meldvalue
 
 RI_INDEX_ERROR = tp.ERR_INDEX  # the code of ``RI[RI_ERROR]`` for an index out of range or a bad holder()
 
@@ -107,7 +107,7 @@ class TeamsAndIndexing:
     def list_index(self, t, env):
         """``xs[k]`` of a list (``t`` the index node): ``(code, type)``."""
         obj, key = t.children
-        r = self.e(obj, env)
+        r = cardmeld.listed(self, self.e(obj, env))  # (a variable holding a card or a meld: cardmeld.py)
         if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in
             r = meldvalue.as_list(self, r[0])
         if not isinstance(r, tp.ListT):

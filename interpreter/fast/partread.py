@@ -7,7 +7,8 @@ Here ``x[k]`` of such an item reads the place (``k`` a constant whole number fro
 value of the type the items that have it hold; where the item lacks it the step API stops the
 game with an error (an index out of range), so the kernel flags the game (``RI_ERROR``
 :data:`~interpreter.fast.lowtypes.ERR_INDEX`: the step API replays it and raises its located
-error) and reads null. A place counted from the end (``x[-1]``) is a different place in items of
+error) and reads null (0 for a number: a seat or an index inside the state's arrays until the
+flag stops the game). A place counted from the end (``x[-1]``) is a different place in items of
 different lengths: it does not type.
 
 A place holding a number in some items and a text in others (type
@@ -19,7 +20,7 @@ Every line comes from the fixed templates below, whose holes are generated names
 """
 from __future__ import annotations
 
-from .lowtypes import ERR_INDEX, INT, RI_ERROR, NotTyped
+from .lowtypes import BOOL, ERR_INDEX, INT, RI_ERROR, NotTyped
 from . import ragged
 
 
@@ -32,9 +33,12 @@ def part(low, obj, k: int, env):
         raise NotTyped("a part counted from the end (x[-k]) of lists of different lengths", low.path)
     if not ragged.is_padded(ty):
         return code, ty
+    base = ragged.base(ty)
+    # (a number reads 0 there: a seat or an index that stays inside the arrays until the flag stops the game)
+    none = "0" if base in (INT, BOOL, ragged.MIX) else "NULL"
     x = low.fresh("t")
-    lines = [f"{x} = {code}", f"if {x} == {ragged.ABSENT}:", f"    RI[{RI_ERROR}] = {ERR_INDEX}", f"    {x} = NULL"]
-    return low.helper(env, lines, x), ragged.base(ty)
+    lines = [f"{x} = {code}", f"if {x} == {ragged.ABSENT}:", f"    RI[{RI_ERROR}] = {ERR_INDEX}", f"    {x} = {none}"]
+    return low.helper(env, lines, x), base
 
 
 def seat(low, code: str, ty: str, env):

@@ -33,7 +33,8 @@ from __future__ import annotations
 from ..expr.compiler import parse
 from ..expr.melds import MAX_SEARCH
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent, _names
-from . import cardmeld, meldlists, meldruns, meldvalue
+from . import meldlists, meldruns, meldvalue
+from . import cardmeld
 
 MELD = "meld"  # the type of one meld (a bit mask of card ids)
 MAX_POSITIONS = 62  # the most cards one search takes (a position is a bit of an int64)

@@ -317,6 +317,8 @@ SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -
          ("player_maps.yaml", {}), ("set_zones.yaml", {}), ("set_zones.yaml", {"rounds": 3}), ("sitting_out.yaml", {}),
          ("game_maps.yaml", {}), ("list_entries.yaml", {}),
          ("wild_melds.yaml", {})]
+
+
 SMALL += [("ragged_parts.yaml", {}), ("card_or_meld.yaml", {})]  # parts some options lack; a card or a meld
 
 

@@ -38,6 +38,8 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/game_maps.yaml", {}), ("tests/specs/list_entries.yaml", {}),
         ("specs/gin_rummy.yaml", {"knock_limit": 60, "melds_by_hand": True}),
         ("specs/canasta.yaml", {"max_hands": 1})]
+
+
 RUNS += [("tests/specs/ragged_parts.yaml", {}), ("tests/specs/card_or_meld.yaml", {}),
          ("specs/rummy_500.yaml", {"max_hands": 2})]  # parts some options lack; a card or a meld
 

@@ -10,10 +10,10 @@ import re
 
 from ..expr.syntax import Token
 from ..expr.compiler import parse
+from . import cardmeld, partread
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
 from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
-from . import cardmeld, partread
 
 
 def _locals(code: str) -> set:

@@ -27,9 +27,9 @@ guards it (``_hoist``), and the step API's generator returns at a flag before it
 """
 from __future__ import annotations
 
+from . import cardmeld
 from ..expr.compiler import parse
 from . import lowtypes as tp, meldvalue
-from . import cardmeld
 
 RI_INDEX_ERROR = tp.ERR_INDEX  # the code of ``RI[RI_ERROR]`` for an index out of range or a bad holder()
 

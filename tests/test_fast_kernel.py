@@ -228,6 +228,8 @@ def test_the_kernel_covers_the_specs_it_should():
     # melds_in listed with wild cards, values(group_by(...)), flatten and a for step over a zone of sets;
     # a zone per team (the side's melds) and a choice of a card and the set it goes on (onto:)
     assert ("canasta", ()) in typed
+    # parts some options lack, a part holding a seat or a text, a variable holding a card or a meld
+    assert ("rummy_500", ()) in typed
 
 
 # long games played short here (the step API's side is slow): one hand of Canasta, one deal of Contract Rummy
@@ -319,6 +321,9 @@ SMALL = [("teams.yaml", {}), ("indexing.yaml", {}), ("indexing.yaml", {"pick": -
          ("mode_when.yaml", {})]
 
 
+SMALL += [("ragged_parts.yaml", {}), ("card_or_meld.yaml", {})]  # parts some options lack; a card or a meld
+
+
 @pytest.mark.parametrize("name,opts", SMALL)
 def test_teams_and_indexing_play_the_step_apis_games(name, opts):
     """Team variables (written to every member of the team), team_of and teammates, xs[k] of a
@@ -348,6 +353,27 @@ def test_an_index_out_of_range_is_flagged_and_the_step_api_says_why():
     assert list(errors) == [7, 7, 7]
     with pytest.raises(RuleError, match="out of range"):
         simulate(game, 3, 2, seed=0, fast=True)
+
+
+@pytest.mark.parametrize("name,match", [("ragged_parts.yaml", "index 2 is out of range for a list of 2"),
+                                        ("card_or_meld.yaml", r"cannot read \.rank of \[")])
+def test_a_part_an_option_lacks_or_a_meld_read_as_a_card_is_flagged(name, match):
+    """A part the chosen option lacks (fast/partread.py) and a meld held in a card-or-meld variable
+    read as one card (fast/cardmeld.py): the step API stops the game with its error; the kernel
+    flags it (code 7) and simulate replays it in the step API, which raises that error."""
+    game = load_game(ROOT / "tests" / "specs" / name, {"careless": True})
+    _, _, errors = kernel_for(game).run(2, 0, 3)
+    assert list(errors) == [7, 7, 7]
+    with pytest.raises(RuleError, match=match):
+        simulate(game, 3, 2, seed=0, fast=True)
+
+
+def test_a_part_counted_from_the_end_of_lists_of_different_lengths_says_why(tmp_path):
+    """x[-1] is a different place in options of different lengths: refused, with the reason."""
+    text = (ROOT / "tests" / "specs" / "ragged_parts.yaml").read_text()
+    (tmp_path / "r.yaml").write_text(text.replace('"u[5] * 10', '"u[-1] * 10'))
+    with pytest.raises(NotTyped, match="counted from the end"):
+        lower(load_game(tmp_path / "r.yaml"))
 
 
 @pytest.mark.parametrize("old,new,reason", [

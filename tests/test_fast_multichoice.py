@@ -102,8 +102,8 @@ def _spec_with(tmp_path, old, new):
 
 
 def test_what_the_kernel_cannot_do_with_set_choices_says_why(tmp_path):
-    game = _spec_with(tmp_path, "w[2] - 1", "w[3]")  # a part only some options have
-    with pytest.raises(NotTyped, match=r"a part of a list that some items of its list lack .*spec line"):
+    game = _spec_with(tmp_path, "w[2] - 1", "w[-1]")  # a different place in options of different lengths
+    with pytest.raises(NotTyped, match=r"a part counted from the end .* of lists of different lengths .*spec line"):
         lower(game)
     simultaneous = ROOT / "tests" / "specs" / "three_card_pass.yaml"
     with pytest.raises(NotTyped, match=r"a set choice .* of several players at once .*spec line \d+"):

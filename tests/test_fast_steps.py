@@ -43,6 +43,10 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/board_steps.yaml", {}), ("tests/specs/list_starts.yaml", {}), ("tests/specs/group_maps.yaml", {})]
 
 
+RUNS += [("tests/specs/ragged_parts.yaml", {}), ("tests/specs/card_or_meld.yaml", {}),
+         ("specs/rummy_500.yaml", {"max_hands": 2})]  # parts some options lack; a card or a meld
+
+
 def _game(path, options):
     return load_game(ROOT / path, options=options or None)
 

@@ -34,6 +34,7 @@ from ..expr.compiler import parse
 from ..expr.melds import MAX_SEARCH
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent, _names
 from . import meldlists, meldruns, meldvalue
+from . import cardmeld
 
 MELD = "meld"  # the type of one meld (a bit mask of card ids)
 MAX_POSITIONS = 62  # the most cards one search takes (a position is a bit of an int64)
@@ -117,7 +118,7 @@ def _call(low, env, pre, inner):
 
 def meld_list(low, tree, env):
     """The list ``tree`` names as a ListT of cards: a list, or one meld value (its cards in id order)."""
-    r = meldlists.as_list(low, low.e(tree, env))  # (a meld melds_in listed: meldlists.py)
+    r = meldlists.as_list(low, cardmeld.listed(low, low.e(tree, env)))  # (a meld melds_in listed: meldlists.py)
     if isinstance(r, ListT):
         return r
     if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in

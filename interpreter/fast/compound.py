@@ -434,8 +434,8 @@ def index(low, t, env):
         n = len(obj.parts)
         if not -n <= k < n:
             raise NotTyped(f"index {k} of a list of {n}", low.path)
-        from . import ragged
-        return ragged.part(low, obj.parts[k])  # (a part some items lack does not type: ragged.py)
+        from . import partread
+        return partread.part(low, obj, k, env)  # (a part some items lack: checked, partread.py)
     if isinstance(obj, MapV) and hasattr(obj, "types"):  # a map of list literals (tablemaps.TableV)
         return obj.index(low, t.children[1], env)
     if isinstance(obj, MapV):

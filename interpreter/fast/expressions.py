@@ -10,6 +10,7 @@ import re
 
 from ..expr.syntax import Token
 from ..expr.compiler import parse
+from . import cardmeld, partread
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
 from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
@@ -47,10 +48,10 @@ class Expressions:
         setzones.refuse_item(self, r[1], "a value")
         if meldlists.is_listed_meld(r[1]):
             raise NotTyped("a meld listed by melds_in() as one value (it is read as a list of cards)", self.path)
-        return r
+        return cardmeld.one_card(self, r, env)  # (a variable holding a card or a meld: cardmeld.py)
 
     def lst(self, tree, env):
-        r = self.e(tree, env)
+        r = cardmeld.listed(self, self.e(tree, env))  # (a variable holding a card or a meld: cardmeld.py)
         if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in (meldlist.py)
             return meldvalue.as_list(self, r[0])
         r = meldlists.as_list(self, r)  # (a meld melds_in listed with wild cards: meldlists.py)
@@ -191,7 +192,7 @@ class Expressions:
         return out
 
     def e_list_(self, t, env):
-        return self.list_literal([self.e(c, env) for c in t.children if c is not None])
+        return self.list_literal([cardmeld.one_card(self, self.e(c, env), env) for c in t.children if c is not None])
 
     def e_dict_(self, t, env):
         return compound.map_literal(self, t, env, tablemaps.table)
@@ -199,7 +200,7 @@ class Expressions:
     def e_binop(self, t, env):
         a, op, b = t.children
         op = str(op)
-        ra, rb = self.e(a, env), self.e(b, env)
+        ra, rb = cardmeld.listed(self, self.e(a, env)), cardmeld.listed(self, self.e(b, env))
         ra, rb = (meldvalue.as_list(self, r[0]) if isinstance(r, tuple) and r[1] == meldvalue.MELDL else r for r in (ra, rb))
         if op == "+" and isinstance(ra, ListT) and isinstance(rb, ListT):
             return compound.concat(self, ra, rb)
@@ -232,6 +233,9 @@ class Expressions:
         a, op, b = t.children
         op = str(op)
         ra, rb = self.e(a, env), self.e(b, env)
+        found = cardmeld.compare(self, op, ra, rb, env)  # a variable holding a card or a meld
+        if found is not None:
+            return found
         found = ragged.compare_tuples(self, op, ra, rb, compound.TupleV, compound.as_tuple)  # lists as tuples
         if found is not None:
             return found
@@ -345,7 +349,7 @@ class Expressions:
             if name in self.option_slot:  # run-time data: its value is put in GV with the variables' (see _lower)
                 return f"GV[{self.option_slot[name]}]", _known(ty)
             return str(self.value(v, f"option {name}")), ty
-        code, ty = self.scalar(obj, env)
+        code, ty = partread.seat(self, *self.scalar(obj, env), env)  # (a number or a text: partread.py)
         if ty == CARD:
             found = derived.read(self, name, code, env)
             if found is not None:

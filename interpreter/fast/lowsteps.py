@@ -11,6 +11,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
                        RI_ERROR, RI_LISTING, RI_MAX_ACTIONS, SEARCH_RANDOM, SEARCH_SHUFFLE, STATE_ARGS, TEXT, _fold,
                        _indent, _join)
 from .calls import _hoist
+from . import cardmeld
 from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setlists, setzones, turnorder
 from . import modewhen, turnrecord
 
@@ -203,7 +204,7 @@ class StepLowering:
         kind, name = which
         types = self.gtypes if kind == "g" else self.pmap_types if kind == "m" else self.ptypes
         old = types.get(name, NUL)
-        new = _join(old, ty)
+        new = _join(old, ty) or cardmeld.join(old, ty)  # (a card or a meld: cardmeld.py)
         if new is None:
             raise NotTyped(f"{'variable' if kind == 'g' else 'player variable'} {name!r} holds both a {old} "
                            f"and a {ty}", self.path)
@@ -249,6 +250,7 @@ class StepLowering:
             if add and ty not in (INT, BOOL):
                 raise NotTyped(f"add of a {ty}", path)
             self.check_type(which, INT if add else ty)
+            code = cardmeld.stored(self, code, ty, types.get(which[1]), env)  # (a meld tagged: cardmeld.py)
             tmp = self.fresh("t")
             lines.append(f"{tmp} = {code}")
             stores.append((store, tmp))
@@ -335,6 +337,7 @@ class StepLowering:
         top (or, in order, the bottom) of ``to``; their marks go."""
         r = self.expr(m["cards"], env, path + ".move.cards")
         r = meldvalue.as_list(self, r[0]) if isinstance(r, tuple) and r[1] == meldvalue.MELDL else r  # (meldlist.py)
+        r = cardmeld.moved(self, r)  # (a variable holding a card or a meld: cardmeld.py)
         src = self.zone_row_code(m["from"], env, path + ".move.from") if "from" in m else "-1"
         dst = self.zone_row_code(m["to"], env, path + ".move.to")
         after = setzones.after_move(self, env)

@@ -9,8 +9,8 @@ has the type :data:`MIX`: its value is the number or the text's code (texts are 
 meet); it compares for equality as it is and reads as a number in arithmetic, where a text flags
 the game (:data:`~interpreter.fast.lowtypes.ERR_INDEX`: the step API replays it and raises its
 error, as it does for a text in arithmetic). A place some items lack holds :data:`ABSENT`, its type
-``"T or absent"`` (:func:`padded`): reading it does not type (the step API raises an error reading
-past an item's end); an option's text skips it. Generated code comes only from the fixed
+``"T or absent"`` (:func:`padded`): reading it is checked (:mod:`interpreter.fast.partread`: the
+step API raises an error reading past an item's end); an option's text skips it. Generated code comes only from the fixed
 templates below.
 """
 from __future__ import annotations
@@ -68,13 +68,6 @@ def concat(low, a: ListT, b: ListT, TupT, parts_of):
             b.loop(var, [f"{names[k]} = {ABSENT}" for k in range(len(b.elem), n)] + lines)
     length = f"({a.length} + {b.length})" if a.length is not None and b.length is not None else None
     return ListT(elem, loop, length=length, refs=a.refs | b.refs)
-
-
-def part(low, value):
-    """A part read out of a tuple (``x[k]``): NotTyped when some items lack it."""
-    if isinstance(value, tuple) and is_padded(value[1]):
-        raise NotTyped("a part of a list that some items of its list lack (lists of different lengths)", low.path)
-    return value
 
 
 def equal_types(ta, tb) -> bool:

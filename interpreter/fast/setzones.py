@@ -97,7 +97,8 @@ def _found(low, tree, env):
 def _owner_code(low, owner_tree, env, name=None):
     if owner_tree is None:
         return None
-    code, ty = low.scalar(owner_tree, env)
+    from .partread import seat
+    code, ty = seat(low, *low.scalar(owner_tree, env), env)  # (a number or a text: partread.py)
     if ty not in ("int", "bool"):
         raise NotTyped(f"a zone of sets of a {ty}", low.path)
     from . import teamzones

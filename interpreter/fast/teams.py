@@ -27,6 +27,7 @@ guards it (``_hoist``), and the step API's generator returns at a flag before it
 """
 from __future__ import annotations
 
+from . import cardmeld
 from ..expr.compiler import parse
 from . import liststarts, lowtypes as tp, meldvalue
 
@@ -107,7 +108,7 @@ class TeamsAndIndexing:
     def list_index(self, t, env):
         """``xs[k]`` of a list (``t`` the index node): ``(code, type)``."""
         obj, key = t.children
-        r = self.e(obj, env)
+        r = cardmeld.listed(self, self.e(obj, env))  # (a variable holding a card or a meld: cardmeld.py)
         if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in
             r = meldvalue.as_list(self, r[0])
         if not isinstance(r, tp.ListT):

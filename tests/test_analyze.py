@@ -247,6 +247,31 @@ def test_skill_verdict_makes_no_claim_about_deeper_search_on_8_games_a_rung():
     assert "more search stops helping after ismcts:10" in D.skill(pairs)[-1]["reading"]
 
 
+def test_skill_verdict_agrees_with_a_search_rung_that_helps_above_one_that_does_not():
+    # classic Ligretto's ladder at a quarter of the budgets (23 games a rung): ismcts:2 is no better
+    # than greedy:2 (6 of 23, 13%-46%), but ismcts:10 beats ismcts:2 (20 of 23): the verdict read
+    # "stops helping after greedy:2"; it must name both rungs and claim no stop
+    pairs = [("random", "greedy:2", _rung("random", "greedy:2", 20, 23)),
+             ("greedy:2", "ismcts:2", _rung("greedy:2", "ismcts:2", 6, 23)),
+             ("ismcts:2", "ismcts:10", _rung("ismcts:2", "ismcts:10", 20, 23))]
+    rows = D.skill(pairs)
+    assert [D._rung_status(m) for m in rows[:3]] == ["better", "equal", "better"]
+    verdict = rows[-1]["reading"]
+    assert "stops helping" not in verdict and "keeps helping" not in verdict
+    assert verdict.startswith("there is strategy (greedy:2 > random, ismcts:10 > ismcts:2); more search does not "
+                              "help at every rung: ismcts:2 is no better than greedy:2 (ismcts:2 vs greedy:2 26%")
+    assert verdict.endswith("but ismcts:10 > ismcts:2 (ismcts:10 vs ismcts:2 87% (68%–95%))"), verdict
+    # a rung too wide to tell above the one that did not help: no stop claimed either
+    pairs[2] = ("ismcts:2", "ismcts:10", _rung("ismcts:2", "ismcts:10", 3, 8))
+    verdict = D.skill(pairs)[-1]["reading"]
+    assert "stops helping" not in verdict
+    assert "ismcts:2 is no better than greedy:2" in verdict
+    assert "not enough games to tell whether more search than ismcts:2 helps (ismcts:10 vs ismcts:2" in verdict
+    # every rung above it no better, the intervals excluding the edge: now the stop is claimed
+    pairs[2] = ("ismcts:2", "ismcts:10", _rung("ismcts:2", "ismcts:10", 100, 300))
+    assert "more search stops helping after greedy:2 (ismcts:2 vs greedy:2" in D.skill(pairs)[-1]["reading"]
+
+
 def test_control_deal_decides_on_few_games_says_not_enough_games_not_no_strategy():
     game = load_game(str(SPECS / "deal_decides.yaml"))
     played = D.play_all(game, 3, games=2, ladder=("random", "ismcts:10"), ladder_games=4, fast=False)

@@ -64,6 +64,17 @@ def test_branching_by_point_and_phase_and_duration():
     assert dur["games stalled"]["value"] == 0.5
 
 
+def test_branching_of_a_game_shorter_than_ten_decisions_reads_the_tenths_that_have_one():
+    # 9 decisions (3, 3, 3, 2, 2, 2, 1, 1, 1 options): the first tenth holds no decision; it read
+    # "choices widen (0.0 in the first tenth, 1.0 in the last)"
+    rec = D.summarise(_raw([0], scores=[[0, 0, 0]] * 10, options=[3, 3, 3, 2, 2, 2, 1, 1, 1]))
+    assert rec["options_by_point"][0] is None and rec["options_by_point"][1] == 3
+    row = D.branching([rec] * 4)[0]
+    assert row["curve"][0] == {"point": 0.0, "value": None, "low": None, "high": None, "games": 0}
+    assert "narrow" in row["reading"], row["reading"]
+    assert row["reading"].endswith("(3.0 in the first tenth with a decision (10%), 1.0 in the last (90%))")
+
+
 def test_skill_reads_no_strategy_when_no_bot_beats_the_one_below():
     def game(g, winner_is_upper):
         bots = ["random"] * 3

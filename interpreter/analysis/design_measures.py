@@ -292,14 +292,17 @@ def branching(records) -> list:
     k_all = len(games[0]["options_by_point"])
     for k in range(k_all):
         xs = [r["options_by_point"][k] for r in games if r["options_by_point"][k] is not None]
-        a, b, c = _mean_interval(xs)
+        a, b, c = _mean_interval(xs) if xs else (None, None, None)  # a game of < 10 decisions skips tenths
         curve.append({"point": k / k_all, "value": a, "low": b, "high": c, "games": len(xs)})
-    start, end = curve[0]["value"], curve[-1]["value"]
+    held = [c for c in curve if c["games"]]
+    start, end = held[0]["value"], held[-1]["value"]
     trend = ("choices narrow through the game" if end < 0.8 * start else
              "choices widen through the game" if end > 1.25 * start else "choices stay about as wide")
+    first, last = ("first tenth", "last") if held[0] is curve[0] and held[-1] is curve[-1] else (
+        f"first tenth with a decision ({_pct(held[0]['point'])})", f"last ({_pct(held[-1]['point'])})")
     out.append(_measure("options per decision", m, lo, hi, len(games),
                         f"{m:.1f} legal options per decision on average; {trend} "
-                        f"({start:.1f} in the first tenth, {end:.1f} in the last)", curve=curve))
+                        f"({start:.1f} in the {first}, {end:.1f} in the {last})", curve=curve))
     phases: dict = {}
     for r in games:
         for ph, (s, c) in r["options_by_phase"].items():

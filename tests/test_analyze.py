@@ -159,6 +159,14 @@ def test_analyze_json_and_html_name_each_measure_with_an_interval_and_its_games(
     assert page.count("data:image/png;base64,") >= 4 and "Rule usage" in page and "fairness (by seat)" in page
 
 
+def test_analyze_with_a_ladder_of_one_bot_says_there_is_no_ladder(capsys):
+    # the header read "ladder ; 4 s of CPU in the games" with --ladder random
+    assert main(["analyze", str(SPECS / "deal_decides.yaml"), "-n", "4", "--ladder", "random", "--no-fast",
+                 "--quiet"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "4 games of random play; no ladder (one bot); " in head and "ladder ;" not in head, head
+
+
 def test_analyze_compare_option_reports_what_changed(tmp_path, capsys):
     spec = tmp_path / "g.yaml"
     spec.write_text((SPECS / "deal_decides.yaml").read_text().replace(

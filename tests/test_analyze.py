@@ -64,6 +64,17 @@ def test_branching_by_point_and_phase_and_duration():
     assert dur["games stalled"]["value"] == 0.5
 
 
+def test_branching_of_a_game_shorter_than_ten_decisions_reads_the_tenths_that_have_one():
+    # 9 decisions (3, 3, 3, 2, 2, 2, 1, 1, 1 options): the first tenth holds no decision; it read
+    # "choices widen (0.0 in the first tenth, 1.0 in the last)"
+    rec = D.summarise(_raw([0], scores=[[0, 0, 0]] * 10, options=[3, 3, 3, 2, 2, 2, 1, 1, 1]))
+    assert rec["options_by_point"][0] is None and rec["options_by_point"][1] == 3
+    row = D.branching([rec] * 4)[0]
+    assert row["curve"][0] == {"point": 0.0, "value": None, "low": None, "high": None, "games": 0}
+    assert "narrow" in row["reading"], row["reading"]
+    assert row["reading"].endswith("(3.0 in the first tenth with a decision (10%), 1.0 in the last (90%))")
+
+
 def test_skill_reads_no_strategy_when_no_bot_beats_the_one_below():
     def game(g, winner_is_upper):
         bots = ["random"] * 3
@@ -146,6 +157,14 @@ def test_analyze_json_and_html_name_each_measure_with_an_interval_and_its_games(
     assert report["games"] == {"random": 12, "kernel": 0, "ladder": {"greedy:4 vs random": 3}}
     page = out.read_text()
     assert page.count("data:image/png;base64,") >= 4 and "Rule usage" in page and "fairness (by seat)" in page
+
+
+def test_analyze_with_a_ladder_of_one_bot_says_there_is_no_ladder(capsys):
+    # the header read "ladder ; 4 s of CPU in the games" with --ladder random
+    assert main(["analyze", str(SPECS / "deal_decides.yaml"), "-n", "4", "--ladder", "random", "--no-fast",
+                 "--quiet"]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "4 games of random play; no ladder (one bot); " in head and "ladder ;" not in head, head
 
 
 def test_analyze_compare_option_reports_what_changed(tmp_path, capsys):
@@ -245,6 +264,31 @@ def test_skill_verdict_makes_no_claim_about_deeper_search_on_8_games_a_rung():
     # with 300 games at the equal share the interval excludes the edge: now the claim is made
     pairs[2] = ("ismcts:10", "ismcts:40", _rung("ismcts:10", "ismcts:40", 100, 300))
     assert "more search stops helping after ismcts:10" in D.skill(pairs)[-1]["reading"]
+
+
+def test_skill_verdict_agrees_with_a_search_rung_that_helps_above_one_that_does_not():
+    # classic Ligretto's ladder at a quarter of the budgets (23 games a rung): ismcts:2 is no better
+    # than greedy:2 (6 of 23, 13%-46%), but ismcts:10 beats ismcts:2 (20 of 23): the verdict read
+    # "stops helping after greedy:2"; it must name both rungs and claim no stop
+    pairs = [("random", "greedy:2", _rung("random", "greedy:2", 20, 23)),
+             ("greedy:2", "ismcts:2", _rung("greedy:2", "ismcts:2", 6, 23)),
+             ("ismcts:2", "ismcts:10", _rung("ismcts:2", "ismcts:10", 20, 23))]
+    rows = D.skill(pairs)
+    assert [D._rung_status(m) for m in rows[:3]] == ["better", "equal", "better"]
+    verdict = rows[-1]["reading"]
+    assert "stops helping" not in verdict and "keeps helping" not in verdict
+    assert verdict.startswith("there is strategy (greedy:2 > random, ismcts:10 > ismcts:2); more search does not "
+                              "help at every rung: ismcts:2 is no better than greedy:2 (ismcts:2 vs greedy:2 26%")
+    assert verdict.endswith("but ismcts:10 > ismcts:2 (ismcts:10 vs ismcts:2 87% (68%–95%))"), verdict
+    # a rung too wide to tell above the one that did not help: no stop claimed either
+    pairs[2] = ("ismcts:2", "ismcts:10", _rung("ismcts:2", "ismcts:10", 3, 8))
+    verdict = D.skill(pairs)[-1]["reading"]
+    assert "stops helping" not in verdict
+    assert "ismcts:2 is no better than greedy:2" in verdict
+    assert "not enough games to tell whether more search than ismcts:2 helps (ismcts:10 vs ismcts:2" in verdict
+    # every rung above it no better, the intervals excluding the edge: now the stop is claimed
+    pairs[2] = ("ismcts:2", "ismcts:10", _rung("ismcts:2", "ismcts:10", 100, 300))
+    assert "more search stops helping after greedy:2 (ismcts:2 vs greedy:2" in D.skill(pairs)[-1]["reading"]
 
 
 def test_control_deal_decides_on_few_games_says_not_enough_games_not_no_strategy():

@@ -167,24 +167,46 @@ def _verdict(rows, verdicts) -> dict:
         reading = "there is strategy (" + ", ".join(f"{m['upper']} > {m['lower']}" for m in better) + ")"
         deeper = [m for m in rungs if m["lower"] != "random"]  # more search than the rung below
         if deeper:
-            first = next((m for m in deeper if status[(m["lower"], m["upper"])] != "better"), None)
-            st = status[(first["lower"], first["upper"])] if first else None
-            if first is None:
-                reading += "; more search keeps helping" + (f" up to {deeper[-1]['upper']}" if missing else "")
-            elif st == "equal":
-                reading += (f"; more search stops helping after {first['lower']} ({show(first)}: "
-                            f"an edge of {edge} or more is excluded)")
-            elif st == "worse":
-                reading += f"; more search does worse after {first['lower']} ({show(first)})"
-            else:
-                reading += (f"; not enough games to tell whether more search than {first['lower']} helps "
-                            f"({show(first)})")
+            reading += _deeper_search(deeper, status, show, edge, missing)
     if missing:
         reading += "; not measured: " + ", ".join(missing) + " (see their rows)"
     # a verdict over the rungs above, not a measure of its own: its value is the number of rungs
     # whose upper bot wins more than an equal player (no interval: each rung has its own)
     return _measure("strategy", len(better), len(better), len(better), sum(m["games"] for m in rungs),
                     reading, rungs=len(verdicts), verdict=True)
+
+
+def _deeper_search(deeper, status, show, edge, missing) -> str:
+    """The verdict's clause on more search (``deeper``: the skill rows whose lower bot is not random,
+    weakest first; ``status``: (lower, upper) -> :func:`_rung_status`). It agrees with every rung:
+    "keeps helping" when each beats the one below; "stops helping after L" (or "does worse after
+    L") only when no rung above L beats the one below it nor is too wide to tell; when a rung
+    above one that did not help does beat its lower bot, both are named ("does not help at every
+    rung")."""
+    def st(m):
+        return status[(m["lower"], m["upper"])]
+    i = next((k for k, m in enumerate(deeper) if st(m) != "better"), None)
+    if i is None:
+        return "; more search keeps helping" + (f" up to {deeper[-1]['upper']}" if missing else "")
+    first, later = deeper[i], deeper[i + 1:]
+    helps = [m for m in later if st(m) == "better"]
+    unsure = next((m for m in [first] + later if st(m) == "unknown"), None)
+    if helps:
+        said = {"equal": f"{first['upper']} is no better than {first['lower']}",
+                "worse": f"{first['upper']} does worse than {first['lower']}",
+                "unknown": f"not enough games to tell whether {first['upper']} beats {first['lower']}"}[st(first)]
+        return (f"; more search does not help at every rung: {said} ({show(first)}), but "
+                + ", ".join(f"{m['upper']} > {m['lower']} ({show(m)})" for m in helps))
+    if unsure is first:
+        return f"; not enough games to tell whether more search than {first['lower']} helps ({show(first)})"
+    if unsure is not None:
+        said = "is no better than" if st(first) == "equal" else "does worse than"
+        return (f"; {first['upper']} {said} {first['lower']} ({show(first)}); not enough games to tell "
+                f"whether more search than {unsure['lower']} helps ({show(unsure)})")
+    if st(first) == "equal":
+        return (f"; more search stops helping after {first['lower']} ({show(first)}: "
+                f"an edge of {edge} or more is excluded)")
+    return f"; more search does worse after {first['lower']} ({show(first)})"
 
 
 # -- decisiveness and drama --------------------------------------------------------------------------------
@@ -270,14 +292,17 @@ def branching(records) -> list:
     k_all = len(games[0]["options_by_point"])
     for k in range(k_all):
         xs = [r["options_by_point"][k] for r in games if r["options_by_point"][k] is not None]
-        a, b, c = _mean_interval(xs)
+        a, b, c = _mean_interval(xs) if xs else (None, None, None)  # a game of < 10 decisions skips tenths
         curve.append({"point": k / k_all, "value": a, "low": b, "high": c, "games": len(xs)})
-    start, end = curve[0]["value"], curve[-1]["value"]
+    held = [c for c in curve if c["games"]]
+    start, end = held[0]["value"], held[-1]["value"]
     trend = ("choices narrow through the game" if end < 0.8 * start else
              "choices widen through the game" if end > 1.25 * start else "choices stay about as wide")
+    first, last = ("first tenth", "last") if held[0] is curve[0] and held[-1] is curve[-1] else (
+        f"first tenth with a decision ({_pct(held[0]['point'])})", f"last ({_pct(held[-1]['point'])})")
     out.append(_measure("options per decision", m, lo, hi, len(games),
                         f"{m:.1f} legal options per decision on average; {trend} "
-                        f"({start:.1f} in the first tenth, {end:.1f} in the last)", curve=curve))
+                        f"({start:.1f} in the {first}, {end:.1f} in the {last})", curve=curve))
     phases: dict = {}
     for r in games:
         for ph, (s, c) in r["options_by_phase"].items():

@@ -93,9 +93,10 @@ def plots(report: dict) -> list:
     if br:
         fig = Figure(figsize=(5, 3.2))
         ax = fig.subplots()
-        xs = [100 * c["point"] for c in br["curve"]]
-        ax.plot(xs, [c["value"] for c in br["curve"]], marker="o")
-        ax.fill_between(xs, [c["low"] for c in br["curve"]], [c["high"] for c in br["curve"]], alpha=0.2)
+        pts = [c for c in br["curve"] if c["value"] is not None]
+        xs = [100 * c["point"] for c in pts]
+        ax.plot(xs, [c["value"] for c in pts], marker="o")
+        ax.fill_between(xs, [c["low"] for c in pts], [c["high"] for c in pts], alpha=0.2)
         ax.set_xlabel("% of the game's decisions played")
         ax.set_ylabel("legal options per decision")
         ax.set_ylim(bottom=0)

@@ -122,7 +122,8 @@ def _print(report: dict, played: dict) -> None:
     console.print(f"[bold]{_escape(report['game'])}[/bold]: {report['players']} players; "
                   f"{g['random']} games of random play"
                   + (f", {g['kernel']} kernel games" if g["kernel"] else "")
-                  + "; ladder " + _escape(", ".join(f"{k} ({v} games)" for k, v in g["ladder"].items()))
+                  + ("; ladder " + _escape(", ".join(f"{k} ({v} games)" for k, v in g["ladder"].items()))
+                     if g["ladder"] else "; no ladder (one bot)")
                   + f"; {report['cpu_seconds']:.0f} s of CPU in the games")
     plan = report.get("plan") or {}
     if plan.get("random"):

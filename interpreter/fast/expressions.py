@@ -13,6 +13,7 @@ from ..expr.compiler import parse
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
 from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
+from . import raggedrows
 
 
 def _locals(code: str) -> set:
@@ -383,6 +384,9 @@ class Expressions:
         found = setzones.index(self, t, env) if self.set_zones else None
         if found is None:
             found = compound.index(self, t, env)
+        if found is not None:
+            return found
+        found = raggedrows.row(self, t, env, compound.TupT, compound.parts_of)  # a row of a list of lists
         if found is not None:
             return found
         return self.list_index(t, env)  # (teams.py)

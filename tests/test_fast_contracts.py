@@ -1,0 +1,57 @@
+"""Rummy contracts in the typed kernel (interpreter/fast): a list of lists of different lengths and
+a row of it picked at run time (fast/raggedrows.py), each construct with a small spec under
+tests/specs/ played by the kernel and by the step API (the same games, seed by seed) and in lock
+step by the kernel's step API and the State (the same legal actions, histories and scores).
+numba is installed by the `test` extra: nothing here is skipped."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+from interpreter.errors import RuleError
+from interpreter.fast.kernel import kernel_for
+from interpreter.sim.simulate import _play_one, simulate
+from test_fast_steps import _side_by_side
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = ROOT / "tests" / "specs"
+
+CASES = [("ragged_rows.yaml", {}), ("ragged_rows.yaml", {"pick": 3})]
+
+
+def _same_games(game, players, seed, n):
+    scores, lengths, errors = kernel_for(game).run(players, seed, n)
+    for i in range(n):
+        want, _, length = _play_one(game, players, seed, i, None)
+        assert errors[i] == 0, (players, seed + i)
+        assert list(scores[i]) == list(want), (players, seed + i)
+        assert lengths[i] == length, (players, seed + i)
+
+
+@pytest.mark.parametrize("name,opts", CASES)
+def test_the_kernel_plays_the_step_apis_games(name, opts):
+    """Final scores and lengths, seed by seed, at every player count."""
+    game = load_game(SPECS / name, opts or None)
+    for players in range(game.min_players, game.max_players + 1):
+        _same_games(game, players, 100, 8)
+
+
+@pytest.mark.parametrize("name,opts", CASES)
+def test_the_kernels_step_api_is_the_state_action_by_action(name, opts):
+    game = load_game(SPECS / name, opts or None)
+    lo, hi = game.min_players, game.max_players
+    for seed in range(4):
+        _side_by_side(game, lo + seed % (hi - lo + 1), seed, seed + 100)
+
+
+def test_a_row_out_of_range_is_flagged_and_the_step_api_says_why():
+    """rows[k] past the last row: the kernel flags the game (code 7; the empty row then leaves the
+    choice among its texts with no option: code 5), simulate replays it in the step API, which
+    raises its located error."""
+    game = load_game(SPECS / "ragged_rows.yaml", {"pick": 9})
+    _, _, errors = kernel_for(game).run(2, 0, 3)
+    assert list(errors) == [5, 5, 5]
+    with pytest.raises(RuleError, match="out of range"):
+        simulate(game, 3, 2, seed=0, fast=True)

@@ -1,5 +1,5 @@
 """Rummy contracts in the typed kernel (interpreter/fast): a list of lists of different lengths and
-a row of it picked at run time (fast/raggedrows.py), each construct with a small spec under
+a row of it picked at run time (fast/raggedrows.py), runs with wild cards (fast/wildruns.py), each construct with a small spec under
 tests/specs/ played by the kernel and by the step API (the same games, seed by seed) and in lock
 step by the kernel's step API and the State (the same legal actions, histories and scores).
 numba is installed by the `test` extra: nothing here is skipped."""
@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreter import load_game
 from interpreter.errors import RuleError
@@ -55,3 +57,14 @@ def test_a_row_out_of_range_is_flagged_and_the_step_api_says_why():
     assert list(errors) == [5, 5, 5]
     with pytest.raises(RuleError, match="out of range"):
         simulate(game, 3, 2, seed=0, fast=True)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10 ** 9), st.integers(0, 8), st.integers(2, 4))
+def test_runs_with_wild_cards_are_the_step_apis_on_random_hands(seed, size, players):
+    """is_meld (of a run kind with wild cards, of any kind), meld_kind and lay_offs in the kernel
+    against the step API on random hands of ``size`` cards from two short decks with jokers (a run
+    of four or more, ace low or high, at least two natural cards; a set of three or more):
+    tests/specs/wild_runs.yaml, each seat's score a signature of these over parts of its hand."""
+    game = load_game(SPECS / "wild_runs.yaml", {"size": size})
+    _same_games(game, players, seed, 3)

@@ -1,5 +1,6 @@
 """Rummy contracts in the typed kernel (interpreter/fast): a list of lists of different lengths and
-a row of it picked at run time (fast/raggedrows.py), runs with wild cards (fast/wildruns.py), each construct with a small spec under
+a row of it picked at run time (fast/raggedrows.py), runs with wild cards (fast/wildruns.py), melds_for and is_meld of meld kinds known only at run time
+(fast/meldsfor.py), each construct with a small spec under
 tests/specs/ played by the kernel and by the step API (the same games, seed by seed) and in lock
 step by the kernel's step API and the State (the same legal actions, histories and scores).
 numba is installed by the `test` extra: nothing here is skipped."""
@@ -68,3 +69,23 @@ def test_runs_with_wild_cards_are_the_step_apis_on_random_hands(seed, size, play
     tests/specs/wild_runs.yaml, each seat's score a signature of these over parts of its hand."""
     game = load_game(SPECS / "wild_runs.yaml", {"size": size})
     _same_games(game, players, seed, 3)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10 ** 9), st.integers(0, 9), st.integers(2, 4))
+def test_contracts_are_the_step_apis_on_random_hands(seed, size, players):
+    """melds_for(...) != null (kinds from a row of a list of lists picked at run time, its slices,
+    literal lists, [], sets and runs with jokers and a set kind without) and is_meld of a kind known
+    only at run time, in the kernel against the step API on random hands (tests/specs/contracts.yaml)."""
+    game = load_game(SPECS / "contracts.yaml", {"size": size})
+    _same_games(game, players, seed, 3)
+
+
+def test_melds_for_used_as_a_list_says_why(tmp_path):
+    """melds_for is lowered where it is compared with null: counting its melds does not type."""
+    from interpreter.fast.typepass import NotTyped, lower
+    text = (SPECS / "contracts.yaml").read_text()
+    assert "1 if melds_for(h, ks) != null else 0" in text
+    (tmp_path / "c.yaml").write_text(text.replace("1 if melds_for(h, ks) != null else 0", "count(melds_for(h, ks))"))
+    with pytest.raises(NotTyped, match="melds_for"):
+        lower(load_game(tmp_path / "c.yaml"))

@@ -54,7 +54,7 @@ class Expressions:
             return meldvalue.as_list(self, r[0])
         r = meldlists.as_list(self, r)  # (a meld melds_in listed with wild cards: meldlists.py)
         if not isinstance(r, ListT):
-            raise NotTyped("a value where a list is expected", self.path)
+            raise NotTyped(f"a value ({r[1]}) where a list is expected", self.path)
         return r
 
     def truth(self, tree, env):

@@ -1,6 +1,6 @@
 """Rummy contracts in the typed kernel (interpreter/fast): a list of lists of different lengths and
 a row of it picked at run time (fast/raggedrows.py), runs with wild cards (fast/wildruns.py), melds_for and is_meld of meld kinds known only at run time
-(fast/meldsfor.py), each construct with a small spec under
+(fast/meldsfor.py), without() of seats (fast/seatlists.py), each construct with a small spec under
 tests/specs/ played by the kernel and by the step API (the same games, seed by seed) and in lock
 step by the kernel's step API and the State (the same legal actions, histories and scores).
 numba is installed by the `test` extra: nothing here is skipped."""
@@ -89,3 +89,17 @@ def test_melds_for_used_as_a_list_says_why(tmp_path):
     (tmp_path / "c.yaml").write_text(text.replace("1 if melds_for(h, ks) != null else 0", "count(melds_for(h, ks))"))
     with pytest.raises(NotTyped, match="melds_for"):
         lower(load_game(tmp_path / "c.yaml"))
+
+
+def test_without_of_numbers_that_may_be_other_objects_is_flagged(tmp_path):
+    """without() leaves out items by identity: a number past 256 equal to one left out may be
+    another object in the step API, so the kernel flags the game (code 7) and simulate replays it
+    (there the two 1000s are two objects: 1000 stays in the list and is no seat)."""
+    text = (SPECS / "ragged_rows.yaml").read_text()
+    assert "[p, next_player(next_player(p)), options.pick]" in text
+    (tmp_path / "w.yaml").write_text(text.replace("turn_order(next_player(p)), [p,", "turn_order(next_player(p)) + [1000], [1000, p,"))
+    game = load_game(tmp_path / "w.yaml")
+    _, _, errors = kernel_for(game).run(2, 0, 3)
+    assert list(errors) == [7, 7, 7]
+    with pytest.raises(RuleError, match="not a player"):
+        simulate(game, 3, 2, seed=0, fast=True)

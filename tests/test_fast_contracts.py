@@ -1,6 +1,6 @@
 """Rummy contracts in the typed kernel (interpreter/fast): a list of lists of different lengths and
 a row of it picked at run time (fast/raggedrows.py), runs with wild cards (fast/wildruns.py), melds_for and is_meld of meld kinds known only at run time
-(fast/meldsfor.py), without() of seats (fast/seatlists.py), each construct with a small spec under
+(fast/meldsfor.py), without() of seats (fast/seatlists.py), options that are cards (fast/cardoptions.py), each construct with a small spec under
 tests/specs/ played by the kernel and by the step API (the same games, seed by seed) and in lock
 step by the kernel's step API and the State (the same legal actions, histories and scores).
 numba is installed by the `test` extra: nothing here is skipped."""
@@ -21,7 +21,8 @@ from test_fast_steps import _side_by_side
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT / "tests" / "specs"
 
-CASES = [("ragged_rows.yaml", {}), ("ragged_rows.yaml", {"pick": 3})]
+CASES = [("ragged_rows.yaml", {}), ("ragged_rows.yaml", {"pick": 3}), ("card_options.yaml", {}),
+         ("card_options.yaml", {"rounds": 5})]
 
 
 def _same_games(game, players, seed, n):

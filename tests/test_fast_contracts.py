@@ -104,3 +104,49 @@ def test_without_of_numbers_that_may_be_other_objects_is_flagged(tmp_path):
     assert list(errors) == [7, 7, 7]
     with pytest.raises(RuleError, match="not a player"):
         simulate(game, 3, 2, seed=0, fast=True)
+
+
+# Contract Rummy's lay-off choice (a card and the set it goes on, `onto:`) written as a choice of a
+# card (`where` it lays off on some meld) moved to the first set it lays off on: the rest of the spec
+ONTO = """              choose:
+                action: lay_off
+                player: p
+                cards: p.hand
+                onto: table
+                as: x
+                optional: {action: done}
+                then:
+                  - if: "x == null"
+                    then: [set: {stop: true}]"""
+NO_ONTO = """              choose:
+                action: lay_off
+                player: p
+                cards: p.hand
+                where: "any([x in lay_offs(m, p.hand) for m in table])"
+                as: x
+                optional: {action: done}
+                then:
+                  - if: "x == null"
+                    then: [set: {stop: true}]
+                    else:
+                      - move: {cards: x, to: "table[first([i for i in range(0, count(table)) where x in lay_offs(table[i], [x])])]"}"""
+
+
+def test_contract_rummy_waits_only_for_onto(tmp_path):
+    """Contract Rummy falls back on its lay-off choice (`onto:`, lowered elsewhere) and on nothing
+    else: why_not names it and its line; with that choice written without `onto:` the spec types,
+    and the kernel plays the step API's games (one deal, four players) and its step API is the
+    State's action by action (the contract's set choices, buying, the contract checks)."""
+    from interpreter.fast.kernel import why_not
+    path = ROOT / "specs" / "contract_rummy.yaml"
+    note = why_not(load_game(path), 4)
+    line = next(i for i, ln in enumerate(path.read_text().splitlines(), 1) if ln.strip() == "onto: table")
+    assert "(onto:)" in note and f"spec line {line}" in note
+    text = path.read_text()
+    assert ONTO in text
+    (tmp_path / "cr.yaml").write_text(text.replace(ONTO, NO_ONTO))
+    game = load_game(tmp_path / "cr.yaml", {"deals": 1})
+    assert why_not(game, 4) is None
+    _same_games(game, 4, 0, 4)
+    for seed in range(2):
+        _side_by_side(game, 3 + seed, seed, seed + 100)

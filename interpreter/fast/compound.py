@@ -284,7 +284,7 @@ def tuple_list(low, items):
     for tv in tuples[1:]:
         if len(tv.parts) != len(types):
             from . import raggedrows  # (a list of padded tuples: raggedrows.py)
-            return raggedrows.padded_list(low, tuples, TupT, item_loop)
+            return raggedrows.padded_list(low, tuples, TupT, TupleV, item_loop)
         for k, ty in enumerate(tv.types):
             types[k] = _join(types[k], ty)
             if types[k] is None:

@@ -21,10 +21,10 @@ from .lowtypes import BOOL, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _ind
 from . import ragged
 
 
-def padded_list(low, tuples, TupT, item_loop):
+def padded_list(low, tuples, TupT, TupleV, item_loop):
     """The ListT of padded tuples of the list literal whose items are ``tuples`` (TupleVs of
     different lengths); NotTyped when one place holds values of different kinds (``TupT``,
-    ``item_loop``: compound's, which imports this module)."""
+    ``TupleV``, ``item_loop``: compound's, which imports this module)."""
     n = max(len(tv.parts) for tv in tuples)
     types = []
     for k in range(n):
@@ -44,7 +44,6 @@ def padded_list(low, tuples, TupT, item_loop):
         refs |= tv.refs
 
     def loop(var, lines):
-        from .compound import TupleV
         out = []
         for tv in tuples:
             full = TupleV(list(tv.parts) + [(str(ragged.ABSENT), NUL)] * (n - len(tv.parts)))

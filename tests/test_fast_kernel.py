@@ -230,6 +230,8 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("canasta", ()) in typed
     # parts some options lack, a part holding a seat or a text, a variable holding a card or a meld
     assert ("rummy_500", ()) in typed
+    # lists of lists of different lengths (the contracts), melds_for(...) != null, runs with wild cards
+    assert ("contract_rummy", ()) in typed
 
 
 # long games played short here (the step API's side is slow): one hand of Canasta, one deal of Contract Rummy

@@ -35,7 +35,7 @@ selects, so the same seeds and action ids play the same games there (a test chec
   it). ``observations=False`` skips the tensor (``obs`` is then None).
 
 Specs the kernel does not run (:func:`~interpreter.fast.steps.fast_state` says why), and specs with
-set choices (built card by card in the action space: the kernel does not run them), raise
+set choices (built card by card in the action space, which the batch does not encode), raise
 RulebookError at construction, as is a spec whose games end before any choice. Needs numba. The batch
 stays in NumPy: every game plays in rows of shared arrays (its options, its TMP rows, the arrays the
 tensor reads), and the options are turned into action ids for the whole batch by :class:`IdTable`;
@@ -72,7 +72,7 @@ class VectorEnv:
         self.spaces = spaces_ or Spaces(self.game, players)
         if self.spaces.set_modes:
             raise RulebookError(f"{self.game.name}: the vectorised environment does not run set choices "
-                                f"(the kernel does not); use the PettingZoo environment")
+                                f"(a set is picked card by card in the action space, which the batch does not encode); use the PettingZoo environment")
         from ..fast.steps import fast_state, step_kernel_for
         from ..fast.typepass import STATE_ARGS
         if fast_state(self.game, players, seed).is_terminal():  # raises RulebookError if the kernel cannot run it

@@ -124,7 +124,7 @@ def meld_list(low, tree, env):
     if isinstance(r, tuple) and r[1] == meldvalue.MELDL:  # one meld of melds_in
         return meldvalue.as_list(low, r[0])
     if not isinstance(r, tuple) or r[1] != MELD:
-        raise NotTyped("a value where a list is expected", low.path)
+        raise NotTyped("a value" + (f" ({r[1]})" if isinstance(r, tuple) else "") + " where a list is expected", low.path)
     code = r[0]
 
     def loop(var, body):

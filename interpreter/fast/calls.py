@@ -9,6 +9,7 @@ import re
 
 from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
 from . import bestmelds, compound, derived, flatlists, groupmaps, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder, turnrecord
+from . import meldsfor
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -312,6 +313,8 @@ class Calls:
         return compound.product(self, args, env)
 
     def call_is_meld(self, args, env):
+        if len(args) == 2 and meldsfor.kind_at_run_time(self, args[1], env):  # a kind known at run time
+            return meldsfor.call_is_meld(self, args, env)
         return melds.call_is_meld(self, args, env)
 
     def call_melds_in(self, args, env):
@@ -336,6 +339,9 @@ class Calls:
 
     def call_group_by(self, args, env):
         return groupmaps.call_group_by(self, args, env)
+
+    def call_melds_for(self, args, env):
+        return meldsfor.call_melds_for(self, args, env)
 
     def call_values(self, args, env):
         return groups.call_values(self, args, env)

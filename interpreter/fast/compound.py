@@ -283,7 +283,8 @@ def tuple_list(low, items):
     types = list(tuples[0].types)
     for tv in tuples[1:]:
         if len(tv.parts) != len(types):
-            raise NotTyped("a list of lists of different lengths", low.path)
+            from . import raggedrows  # (a list of padded tuples: raggedrows.py)
+            return raggedrows.padded_list(low, tuples, TupT, TupleV, item_loop)
         for k, ty in enumerate(tv.types):
             types[k] = _join(types[k], ty)
             if types[k] is None:

@@ -16,6 +16,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ER
 from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
 from .boards import calls_for as boards_calls
 from .flatlists import tuple_as_list
+from . import raggedrows
 
 
 def _locals(code: str) -> set:
@@ -57,7 +58,7 @@ class Expressions:
         r = meldlists.as_list(self, r)  # (a meld melds_in listed with wild cards: meldlists.py)
         r = tuple_as_list(self, r)  # (a pair read as a list: flatlists.py)
         if not isinstance(r, ListT):
-            raise NotTyped("a value where a list is expected", self.path)
+            raise NotTyped(f"a value ({r[1]}) where a list is expected", self.path)
         return r
 
     def truth(self, tree, env):
@@ -391,6 +392,9 @@ class Expressions:
         found = setzones.index(self, t, env) if self.set_zones else None
         if found is None:
             found = compound.index(self, t, env)
+        if found is not None:
+            return found
+        found = raggedrows.row(self, t, env, compound.TupT, compound.parts_of)  # a row of a list of lists
         if found is not None:
             return found
         return self.list_index(t, env)  # (teams.py)

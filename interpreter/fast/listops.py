@@ -20,6 +20,7 @@ Every line comes from the fixed templates below, whose holes are generated names
 from __future__ import annotations
 
 from .lowtypes import BOOL, CARD, INT, NUL, RI_ERROR, ListT, NotTyped, _indent, _names
+from . import seatlists
 
 
 def call_without(low, args, env):
@@ -27,6 +28,8 @@ def call_without(low, args, env):
     if len(args) != 2:
         raise NotTyped("without() with other than two lists", low.path)
     xs, ys = low.lst(args[0], env), low.lst(args[1], env)
+    if seatlists.numbers(xs) and seatlists.numbers(ys):  # numbers (seats): seatlists.py
+        return seatlists.without(low, xs, ys)
     for lst in (xs, ys):
         if lst.elem not in (CARD, NUL):
             raise NotTyped(f"without() of a list of {lst.elem}s (the step API compares items by identity: "

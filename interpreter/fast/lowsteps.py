@@ -13,7 +13,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, ERR_MAX_ACTIONS, INT, ListT, NUL, NULL
 from .calls import _hoist
 from . import cardmeld
 from . import climb, compound, listvars, mapvars, meldvalue, multichoice, realtime, setlists, setzones, turnorder
-from . import modewhen, turnrecord
+from . import cardoptions, modewhen, turnrecord
 
 
 STEP_KINDS = ("phase", "for", "repeat", "while", "if", "set", "add", "shuffle", "move", "gather",
@@ -464,7 +464,7 @@ class StepLowering:
                 listing, n, tuple_row = compound.tuple_options(self, lst, value, where_of, env_opt, as_name,
                                                                sim_off, self.maxp if seats is not None else 1)
                 hoisted, elem, to = [], lst.elem, None
-            elif lst.elem not in (INT, BOOL, TEXT):
+            elif lst.elem not in (INT, BOOL, TEXT, CARD):
                 raise NotTyped(f"options that are {lst.elem}s (values are numbers or texts here)", cp)
             else:
                 env_opt[as_name] = (value, lst.elem)
@@ -472,7 +472,10 @@ class StepLowering:
                 hoisted, (where,) = _hoist([where], {value}, self.fresh)
                 n, j, dup, x = (self.fresh("t") for _ in range(4))
             # options: the values in list order, one per text (a number or text reads as itself)
-                listing = [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
+                listing = cardoptions.listing(self, lst, value, where, self.room_for(lst, self.maxp if seats is not None
+                                                                                     else 1), n, j, dup, x) \
+                    if lst.elem == CARD else \
+                    [f"{n} = 0"] + lst.loop(x, [f"{value} = {x}", f"{dup} = False", f"for {j} in range({n}):",
                                                      f"    if OPT[0, {j}] == {value}:", f"        {dup} = True",
                                                      f"if not {dup} and {where}:"] +
                                                     _indent(self.room_for(lst, self.maxp if seats is not None else 1)(n) +

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ..expr.builtins import MAX_ITEMS
 from ..expr.compiler import parse
 from .lowtypes import BOOL, CARD, ERR_INDEX, INT, NUL, RI_ERROR, ListT, NotTyped, _indent
-from . import bestmelds, meldlists, meldruns, meldvalue
+from . import bestmelds, meldlists, meldruns, meldvalue, wildruns
 
 
 def _kinds(low, kind_tree, env, what, runs=False):
@@ -42,7 +42,7 @@ def _kinds(low, kind_tree, env, what, runs=False):
     for n in names:
         d = decl[n]
         if runs and isinstance(d, dict) and d.get("form") == "run":
-            meldruns.check(low, n, d)
+            (wildruns if d.get("wild") is not None else meldruns).check(low, n, d)  # (wild cards: wildruns.py)
         elif not isinstance(d, dict) or d.get("form") != "set":
             raise NotTyped(f"{what} of the meld kind {n!r}: only sets (form: set) are lowered", low.path)
         out.append((n, d))
@@ -61,7 +61,7 @@ def _valid_lines(low, d, row, n, out, env, name=""):
     cv = low.fresh("v")
     cenv = _card_env(env, cv)
     if d.get("form") == "run":
-        return meldruns.valid_lines(low, name, d, row, n, out, cenv, cv)
+        return (wildruns if d.get("wild") is not None else meldruns).valid_lines(low, name, d, row, n, out, cenv, cv)
     key, kt = low.scalar(parse(str(d.get("key", "c.rank"))), cenv)
     if kt == CARD or isinstance(key, ListT):
         raise NotTyped("a meld key that is a card", low.path)

@@ -98,6 +98,7 @@ class StepKernel:
                     t = made.get(v)
                     if t is None:
                         word = text_of_value(v, texts) if elem == "text" else ("yes" if v else "no") if elem == "bool" else v
+                        word = names[v] if elem == "card" else word  # (options that are cards: fast/cardoptions.py)
                         t = made[v] = f"{verb} {word}"
                     return t
             if site.get("optional") is not None:  # the optional action chooses null: its verb alone

@@ -89,8 +89,12 @@ def _scenario_wording(d: Diagnostic) -> Diagnostic:
             hint = "game: NAME runs specs/NAME.yaml of this checkout; spec: is a path relative to this file"
         elif not hint or "missing required key" in message:
             hint = hint + ("; " if hint else "") + SCENARIO_HINT
-    elif message.startswith("actions.") and ("not a known step" in message or "valid under" in message):
+    elif message.startswith("actions.") and ("not a known step" in message or "valid under" in message
+                                             or ": must be " in message):  # the oneOf of the action forms
         message = message.split(":")[0] + ": not an action"
+        hint = ACTION_HINT
+    elif message.startswith("actions.") and " does not match " in message:  # a refuse: without "SEAT:"
+        message = message.split(":")[0] + ": not \"SEAT: text\""
         hint = ACTION_HINT
     return Diagnostic(d.file, d.line, d.column, message, hint, d.severity)
 

@@ -365,7 +365,8 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
             costs = []
             t = time.process_time()
             _ready_search(game, num_players)  # (compiled or loaded now, not in a pilot's first search decision)
-            spent += time.process_time() - t
+            ready = time.process_time() - t
+            spent += ready
             for k, (_, _, tasks) in enumerate(ladder_tasks(ladder, num_players, seed, 0, 1)):
                 s, kinds = tasks[0]
                 timings: list = []
@@ -418,6 +419,8 @@ def play_all(game, num_players: int, seed: int = 0, games: int | None = None, la
                         if costs[k] is not None and need < math.inf else
                         "its cost is unknown (its pilot had no CPU time for a decision); ")
                         + f"{max(0.0, left):.0f} s were left of the {cpu_budget:.0f} s budget"
+                        + (f" ({ready:.0f} s of it went to compiling the search bots' module, cached now: "
+                           "a second run has them)" if ready >= 1 else "")
                         + (f"; 1/{SCALES[-1]} of the search budgets would not fit either" if div == 1 and len(choices) > 1
                            else "") + " (raise --cpu-budget or set --ladder-games)")
                     row["not_played"] = True

@@ -117,7 +117,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a game in the terminal (humans and bots: random, greedy, ismcts)")
     pl.add_argument("spec")
-    pl.add_argument("--players", "-p", type=int, required=True)
+    pl.add_argument("--players", "-p", type=int, default=None,
+                    help="the number of players (may be left out when the spec allows only one)")
     pl.add_argument("--seed", type=int, default=None, help="fixes the shuffles and the bots (default: random; "
                     "shown when the game is over)")
     pl.add_argument("--human", type=int, action="append", metavar="SEAT", help="a seat you play (0-based); "

@@ -323,6 +323,11 @@ def test_pettingzoo_seed_and_max_cycles_tests():
     with pytest.raises(RulebookError, match="not legal"):
         sk.reset(seed=1)
         sk.step(next(i for i in range(sk.spaces.num_actions) if i not in sk.legal_ids(0)))
+    for not_an_id in ("play x", 0.5):  # a text or a float is refused with the reason, nothing moves
+        sk.reset(seed=1)
+        with pytest.raises(RulebookError, match="an action is an integer id"):
+            sk.step(not_an_id)
+        assert sk.state.history == []
     # a whole game by the mask, with rewards at the end
     env.reset(seed=3)
     total = {a: 0.0 for a in env.possible_agents}

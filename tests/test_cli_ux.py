@@ -102,6 +102,19 @@ def test_play_checks_the_save_path_before_playing(tmp_path, capsys):
     assert "Round 1" not in captured.out  # nothing was played
 
 
+def test_play_takes_the_only_player_count_when_players_is_left_out(capsys):
+    """Five Hundred allows only 4 players: --players may be left out, as in simulate."""
+    bots = [a for s in range(4) for a in ("--bot", f"{s}=random")]
+    assert main(["play", str(ROOT / "specs" / "five_hundred.yaml"), "--seed", "2", *bots]) == 0
+    assert "scores:" in capsys.readouterr().out
+
+
+def test_play_without_players_on_a_spec_of_several_counts_says_how(capsys):
+    assert main(["play", str(SK), "--seed", "1"]) == 1
+    err = _flat(capsys.readouterr().err)
+    assert "is for 2 to 8 players: give the number with --players N" in err and "Traceback" not in err
+
+
 def test_play_save_to_a_folder_is_refused(tmp_path, capsys):
     assert main(["play", str(SK), "-p", "3", "--seed", "1", "--save", str(tmp_path)]) == 1
     assert "that is a folder" in capsys.readouterr().err

@@ -77,6 +77,9 @@ def test_an_illegal_id_moves_no_game_and_says_which():
     assert [s.history for s in venv.states] == before
     with pytest.raises(RulebookError, match="one action id per game: 2, not 3"):
         venv.step([good, good, good])
+    with pytest.raises(RulebookError, match="integer action ids"):  # 0.5 is not id 0
+        venv.step([float(good), 0.5])
+    assert [s.history for s in venv.states] == before
 
 
 def test_specs_the_kernel_cannot_batch_are_refused_with_the_reason():

@@ -30,6 +30,7 @@ as its spec text and options, the position as ``State.to_json``).
 """
 from __future__ import annotations
 
+import operator
 import random
 from types import SimpleNamespace
 
@@ -63,6 +64,18 @@ def module_for(spec, players: int, options: dict | None = None, **kwargs) -> Sim
         return RulebookParallelEnv(make(**kw))
     return SimpleNamespace(env=make, parallel_env=make_parallel)
 
+
+
+def action_id(action):
+    """``action`` as an int action id (an int or a NumPy integer), or None; raises RulebookError for
+    anything else (a text, a float), which is not an id: the ids index the action mask."""
+    if action is None:
+        return None
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise RulebookError(f"an action is an integer id (an index of the action mask), not {action!r}; "
+                            f"Spaces.action_id(text) gives the id of an action's text") from None
 
 class RulebookAECEnv(AECEnv):
     """PettingZoo AEC environment of a compiled game (see the module doc). ``spaces_`` may pass a
@@ -148,7 +161,8 @@ class RulebookAECEnv(AECEnv):
         seat = self._index[agent]
         legal = self.legal_ids(seat)
         self.infos[agent] = {}
-        if action is None or int(action) not in legal:
+        action = action_id(action)
+        if action is None or action not in legal:
             if self.illegal == "raise":
                 raise RulebookError(f"action {action!r} is not legal for {agent} now"
                                     + (f" ({self.spaces.action_text(int(action))!r})"
@@ -220,9 +234,9 @@ class RulebookParallelEnv(ParallelEnv):
             agent = aec.agent_selection
             if aec.terminations[agent] or aec.truncations[agent]:
                 break
-            action = actions.get(agent)
+            action = action_id(actions.get(agent))
             legal = aec.legal_ids(aec._index[agent])
-            if action is None or int(action) not in legal:
+            if action is None or action not in legal:
                 if aec.illegal == "raise" and action is not None:
                     aec.step(action)  # raises, saying why
                 infos[agent] = {"illegal_action": action}

@@ -262,6 +262,9 @@ class VectorEnv:
         actions = np.asarray(actions).reshape(-1)
         if actions.shape[0] != self.num_envs:
             raise RulebookError(f"step takes one action id per game: {self.num_envs}, not {actions.shape[0]}")
+        if actions.dtype.kind not in "iu":  # a float or a text is not an id (0.5 would compare as 0)
+            raise RulebookError(f"step takes integer action ids (indices of the mask), not {actions.dtype} values "
+                                f"such as {actions[0]!r}")
         if not self.states:
             raise RulebookError("call reset() before step()")
         optid = self._optid

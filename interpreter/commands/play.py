@@ -8,7 +8,7 @@ from rich.table import Table
 
 from ..errors import IllegalAction, RulebookError
 from . import (
-    MAX_SHOWN_ACTIONS, _card_name, _card_text, _cell_text, _escape, _last_table, _load, _print_table,
+    MAX_SHOWN_ACTIONS, _card_name, _card_text, _cell_text, _escape, _last_table, _load, _players, _print_table,
     _scheduler, _show_seed, check_writable, console, err_console, print_header, print_result, seat_names)
 
 
@@ -21,9 +21,7 @@ def cmd_play(args) -> int:
     if args.save:
         check_writable(args.save, "--save", "the game log")
     game = _load(args)
-    n = args.players
-    if not game.min_players <= n <= game.max_players:  # said before the game starts, as simulate does
-        raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
+    n = _players(args, game)  # said before the game starts, as simulate does
     humans = set(args.human or [])
     for h in humans:
         if not 0 <= h < n:

@@ -10,7 +10,9 @@ compared with null (whether the cards hold the melds of a rummy contract), and
   slice of one) has the type :data:`FOUND`: ``melds_for(...) == null`` / ``!= null`` is whether
   the step API's search (:func:`interpreter.expr.melds.melds_for`) finds one meld per name, in
   order, sharing no card, each of its kind's smallest size. The kernel searches the same melds: at
-  each name, every choice of that many cards not yet taken, in the order of the list given, whose
+  each name, every choice of that many cards not yet taken, in the order of the list given (past
+  every choice whose first cards hold a card taken, or two natural cards of different keys for a
+  set or suits for a run: none of them is a meld), whose
   wild cards (for that kind) are the first ones not yet taken (the step API's melds take the first
   wild cards), kept when it is a meld of the kind; depth first, back on a dead end. Two names of
   one kind in a row take their melds in order of first card (the same melds in another order are
@@ -87,13 +89,14 @@ def call_melds_for(low, args, env):
     lines, hrow, n = low.snapshot(cards, env)
     more, krow, nk = low.snapshot(names, env)
     lines += more
-    base = low.depth  # rows: the levels' kinds, sizes, choices, masks; the meld checked; wild flags
+    base = low.depth  # rows: the levels' kinds, sizes, choices, masks; the meld checked; wild flags; classes
     lrow, srow, crow, mrow, cand, wrow = base, base + 1, base + 2, base + 3, base + 4, base + 5
-    low.depth += 5 + len(kinds)
+    xrow = wrow + len(kinds)
+    low.depth += 5 + 2 * len(kinds)
     low.max_depth = max(low.max_depth, low.depth)
     found, over, lvl, used, tries, fresh, kj, s, at, start, going, j, jj, m, free, q, w, cnt, okw, ok, one = \
         (low.fresh("t") for _ in range(21))
-    res, cv = low.fresh("t"), low.fresh("v")
+    res, cv, skip, nf, k0 = low.fresh("t"), low.fresh("v"), low.fresh("t"), low.fresh("t"), low.fresh("t")
     cenv = {k: v for k, v in env.items() if k.startswith("$")}
     cenv["c"] = (cv, CARD)
     lines += [f"{found} = False", f"{over} = False",
@@ -107,19 +110,32 @@ def call_melds_for(low, args, env):
         wild = low.truth(parse(str(d["wild"])), cenv) if d.get("wild") is not None else "False"
         lines += [f"for {j} in range({n}):", f"    {cv} = TMP[{hrow}, {j}]",
                   f"    TMP[{wrow + i}, {j}] = 1 if {wild} else 0"]
+        # each card's class for the kind: its key (a set) or suit (a run); two natural cards of
+        # different classes are never in one meld of the kind
+        cls = low.scalar(parse(str(d.get("key", "c.rank"))), cenv)[0] if d.get("form") == "set" else \
+            meldruns.card_exprs(low, d, cenv)[0]
+        lines += [f"for {j} in range({n}):", f"    {cv} = TMP[{hrow}, {j}]", f"    TMP[{xrow + i}, {j}] = {cls}"]
     check = [f"{ok} = False"]
     for i, (name, d) in enumerate(kinds):
         check += [f"if {kj} == {i}:"] + _indent(melds._valid_lines(low, d, cand, s, one, env, name) + [f"{ok} = {one}"])
-    advance = [f"{j} = {s} - 1",
+    # the next choice: past every choice sharing the first ``skip + 1`` cards when they cannot make a
+    # meld (a card taken, or two natural cards of different classes), else the next in order
+    advance = [f"{j} = {s} - 1 if {skip} < 0 else {skip}", f"{skip} = -1",
                f"while {j} >= 0 and TMP[{crow}, {at} + {j}] == {n} - {s} + {j}:", f"    {j} -= 1",
                f"if {j} < 0:", f"    {going} = False", "else:", f"    TMP[{crow}, {at} + {j}] += 1",
                f"    for {jj} in range({j} + 1, {s}):",
                f"        TMP[{crow}, {at} + {jj}] = TMP[{crow}, {at} + {jj} - 1] + 1", f"    {going} = True"]
     # a choice of cards not taken whose wild cards (for its kind) are the first ones not yet taken,
     # checked; a meld: the next level
-    take = [f"{m} = 0", f"{free} = True",
+    take = [f"{m} = 0", f"{skip} = -1", f"{nf} = True", f"{k0} = 0",
             f"for {j} in range({s}):", f"    {q} = TMP[{crow}, {at} + {j}]",
-            f"    if ({used} >> {q}) & 1:", f"        {free} = False", f"    {m} |= 1 << {q}",
+            f"    if {skip} < 0:",
+            f"        if ({used} >> {q}) & 1:", f"            {skip} = {j}",
+            f"        elif TMP[{wrow} + {kj}, {q}] == 0:",
+            f"            if {nf}:", f"                {k0} = TMP[{xrow} + {kj}, {q}]", f"                {nf} = False",
+            f"            elif TMP[{xrow} + {kj}, {q}] != {k0}:", f"                {skip} = {j}",
+            f"    {m} |= 1 << {q}",
+            f"{free} = {skip} < 0",
             f"{w} = 0", f"{cnt} = 0", f"{okw} = {free}",
             f"if {okw}:",
             f"    for {j} in range({s}):", f"        {w} += TMP[{wrow} + {kj}, TMP[{crow}, {at} + {j}]]",
@@ -133,7 +149,7 @@ def call_melds_for(low, args, env):
         _indent(check) + [
             f"    if {ok}:",
             f"        TMP[{mrow}, {lvl}] = {m}", f"        {used} |= {m}", f"        {lvl} += 1", f"        {fresh} = True"]
-    lines += [f"{lvl} = 0", f"{used} = 0", f"{tries} = 0", f"{fresh} = True",
+    lines += [f"{lvl} = 0", f"{used} = 0", f"{tries} = 0", f"{fresh} = True", f"{skip} = -1",
               f"while not {over}:",
               f"    if {lvl} == {nk}:", f"        {found} = True", "        break",
               f"    {kj} = TMP[{lrow}, {lvl}]", f"    {s} = TMP[{srow}, {lvl}]", f"    {at} = {lvl} * {most}",
@@ -146,7 +162,7 @@ def call_melds_for(low, args, env):
               "    else:"] + _indent(advance, 2) + [
               f"    if not {going}:",
               f"        if {lvl} == 0:", "            break",
-              f"        {lvl} -= 1", f"        {used} -= TMP[{mrow}, {lvl}]"] + _indent(["else:"] + _indent(take)) + [
+              f"        {lvl} -= 1", f"        {used} -= TMP[{mrow}, {lvl}]", f"        {skip} = -1"] + _indent(["else:"] + _indent(take)) + [
               f"{res} = 1 if {found} else NULL"]
-    low.depth -= 7 + len(kinds)
+    low.depth -= 7 + 2 * len(kinds)
     return low.helper(env, lines, res), FOUND

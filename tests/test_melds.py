@@ -253,11 +253,17 @@ def test_melds_for_mistakes_are_named(tmp_path):
         evaluate(st, "melds_for([], [str('x')])")
 
 
-def test_the_kernel_refuses_melds_for_by_name(tmp_path):
-    from interpreter.fast.typepass import NotTyped, lower
+def test_the_kernel_plays_melds_for_by_name(tmp_path):
+    """melds_for(cards, ['set']) != null, refused by the kernel until fast/meldsfor.py lowered it,
+    now plays the step API's games seed by seed (scores and lengths)."""
+    from interpreter.fast.kernel import kernel_for
+    from interpreter.sim.simulate import _play_one
     path = tmp_path / "melds.yaml"
     path.write_text(SPEC.replace("ACE", "low").replace(
-        'options: "[1]"', "options: \"[1]\", where: \"melds_for(deck, ['set']) != null\""))
-    with pytest.raises(NotTyped, match=r"the built-in melds_for\(\)") as exc:
-        lower(load_game(path))
-    assert exc.value.line == 18
+        'options: "[1]"', "options: \"[1]\", where: \"melds_for(deck, ['set']) != null\"")
+        + 'score: "count(deck)"\n')
+    game = load_game(path)
+    scores, lengths, errors = kernel_for(game).run(2, 7, 3)
+    for i in range(3):
+        want, _, length = _play_one(game, 2, 7, i, None)
+        assert (errors[i], list(scores[i]), lengths[i]) == (0, list(want), length)

@@ -66,6 +66,15 @@ def positions(d, rank, hi, p1, p2):
     return [f"{p1} = {rank}", f"{p2} = {hi} if {rank} == {ace_rank} else NULL"]
 
 
+def size_and_distinct_lines(d, row, n, out, a, b):
+    """Lines setting ``out`` to whether the ``n`` cards ``TMP[row, :n]`` are between the meld kind
+    ``d``'s ``min`` and ``max`` in number and all different (the first checks of every meld form)."""
+    lo_n, hi_n = int(d.get("min", 3)), d.get("max")
+    return [f"{out} = {n} >= {lo_n}" + (f" and {n} <= {int(hi_n)}" if hi_n is not None else ""),
+            f"for {a} in range({n}):", f"    for {b} in range({a}):",
+            f"        if TMP[{row}, {a}] == TMP[{row}, {b}]:", f"            {out} = False"]
+
+
 def valid_lines(low, name, d, row, n, out, cenv, cv):
     """Lines setting ``out`` to whether the cards ``TMP[row, :n]`` are one run of kind ``d``
     (``_valid``: the size, distinct cards, one suit, no longer than the span, and some choice of
@@ -73,11 +82,8 @@ def valid_lines(low, name, d, row, n, out, cenv, cv):
     lo, hi = span(low, name, d)
     a, b, s0, na, m, k, seen, pl, ph, p1, p2, p, bad, ok = (low.fresh("t") for _ in range(14))
     suit, rank = card_exprs(low, d, cenv)
-    lo_n, hi_n = int(d.get("min", 3)), d.get("max")
     pos = positions(d, rank, hi, p1, p2)
-    return [f"{out} = {n} >= {lo_n}" + (f" and {n} <= {int(hi_n)}" if hi_n is not None else ""),
-            f"for {a} in range({n}):", f"    for {b} in range({a}):",
-            f"        if TMP[{row}, {a}] == TMP[{row}, {b}]:", f"            {out} = False",
+    return size_and_distinct_lines(d, row, n, out, a, b) + [
             f"if {n} < {max(int(d.get('min_natural', 1)), 1)} or {n} > {hi - lo + 1}:", f"    {out} = False",
             f"if {out}:", f"    {cv} = TMP[{row}, 0]", f"    {s0} = {suit}",
             f"    for {a} in range(1, {n}):", f"        {cv} = TMP[{row}, {a}]",

@@ -66,10 +66,7 @@ def _valid_lines(low, d, row, n, out, env, name=""):
     if kt == CARD or isinstance(key, ListT):
         raise NotTyped("a meld key that is a card", low.path)
     wild = low.truth(parse(str(d["wild"])), cenv) if d.get("wild") is not None else "False"
-    lo, hi = int(d.get("min", 3)), d.get("max")
-    lines = [f"{out} = {n} >= {lo}" + (f" and {n} <= {int(hi)}" if hi is not None else ""),
-             f"for {a} in range({n}):", f"    for {b} in range({a}):",
-             f"        if TMP[{row}, {a}] == TMP[{row}, {b}]:", f"            {out} = False",
+    lines = meldruns.size_and_distinct_lines(d, row, n, out, a, b) + [
              f"{nat} = 0", f"{c} = 0", f"{k0} = NULL", f"{first} = True",
              f"for {a} in range({n}):", f"    {cv} = TMP[{row}, {a}]", f"    if {wild}:", f"        {c} += 1",
              "    else:", f"        {nat} += 1", f"        {k} = {key}", f"        if {first}:",

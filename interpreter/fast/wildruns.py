@@ -52,11 +52,8 @@ def valid_lines(low, name, d, row, n, out, cenv, cv):
     a, b, s0, na, m, k, seen, pl, ph, p1, p2, p, bad, ok, nat, nw, first = (low.fresh("t") for _ in range(17))
     wild = low.truth(parse(str(d["wild"])), cenv)
     suit, rank = meldruns.card_exprs(low, d, cenv)
-    lo_n, hi_n = int(d.get("min", 3)), d.get("max")
     pos = meldruns.positions(d, rank, hi, p1, p2)
-    lines = [f"{out} = {n} >= {lo_n}" + (f" and {n} <= {int(hi_n)}" if hi_n is not None else ""),
-             f"for {a} in range({n}):", f"    for {b} in range({a}):",
-             f"        if TMP[{row}, {a}] == TMP[{row}, {b}]:", f"            {out} = False",
+    lines = meldruns.size_and_distinct_lines(d, row, n, out, a, b) + [
              f"{nat} = 0", f"{nw} = 0", f"{first} = True", f"{s0} = NULL",
              f"for {a} in range({n}):", f"    {cv} = TMP[{row}, {a}]", f"    if {wild}:", f"        {nw} += 1",
              "    else:", f"        {nat} += 1", f"        if {first}:", f"            {s0} = {suit}",

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .engine.run import _plainify, advance
-from .errors import Diagnostic, IllegalAction, RulebookError, SpecError
+from .errors import Diagnostic, IllegalAction, RulebookError, SpecError, did_you_mean
 from .expr.compiler import ExprNameError, ExprSyntaxError, parse
 from .model.state import State, has_nested, nested_keys
 from .spec.loader import load_game, read_text, schema_diagnostics
-from .spec.spelling import _did_you_mean
 from .spec.yamlpos import load_yaml, position_of
 
 REPO = Path(__file__).resolve().parents[1]
@@ -177,7 +176,7 @@ def _unknown_cards(game, names) -> str:
         if w in game.card_names or w in seen:
             continue
         seen.add(w)
-        if hint := _did_you_mean(w, game.card_names):
+        if hint := did_you_mean(w, game.card_names):
             notes.append(f"{w!r} is no card of {game.name}: {hint.strip()}")
     return f" ({'; '.join(notes)})" if notes else ""
 
@@ -305,7 +304,7 @@ def _take(game, state, name, where, path):
             return cid
     if name not in game.card_names:
         raise where.error(path, f"there is no card named {name!r} in {game.name}",
-                          _did_you_mean(name, game.card_names)
+                          did_you_mean(name, game.card_names)
                           + "cards are written by name, as in the actions' texts (play NAME)")
     raise where.error(path, f"no copy of {name!r} is left to place",
                       "each card exists only as often as the deck has it")
@@ -370,7 +369,7 @@ def _cardify(game, value, where, path):
         try:
             return game.card(value["card"])
         except RulebookError as exc:
-            raise where.error(path, str(exc), _did_you_mean(value["card"], game.card_names)
+            raise where.error(path, str(exc), did_you_mean(value["card"], game.card_names)
                               + "cards are written by name") from None
     return value
 

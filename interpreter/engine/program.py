@@ -7,11 +7,10 @@ Each instruction's ``run(state, ctx, frame)`` does its work and sets ``frame[1]`
 """
 from __future__ import annotations
 
-from ..errors import RuleError
+from ..errors import RuleError, did_you_mean
 from ..expr.compiler import check_value
 from ..model.saved import MAX_STACK
 from ..model.state import TURN_KEY
-from ..spec.spelling import _did_you_mean
 from .changes import Assign, Deal, Gather, Move, RandomSet, Shuffle, ZoneRef, _random_item
 from .climb import ClimbAfter, ClimbNext, ClimbStart, _climb_cursor
 from .context import Ctx
@@ -385,7 +384,7 @@ class Choose(Instr):
             if cid is None:
                 have = sum(1 for i in zone if cards[i].name == name)
                 if name not in state.game.card_names:
-                    guess = _did_you_mean(name, state.game.card_names).strip()
+                    guess = did_you_mean(name, state.game.card_names).strip()
                     return f"there is no card named {name!r} in this game" + (f" ({guess})" if guess else "")
                 return f"not enough {name} in {where} ({have} held)"
             if not self.may_join(ctx, prefix, cid):

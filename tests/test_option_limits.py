@@ -115,3 +115,12 @@ def test_two_refused_options_are_two_errors_and_the_spec_s_own_error_still_shows
     messages = [d.message for d in exc.value.diagnostics]
     assert messages[0] == "option rounds must be at least 1 and at most 10, not 0"
     assert len(messages) == 2 and "nothing" in messages[1]
+
+
+def test_a_failed_constraint_lists_the_options_as_typed():
+    from pathlib import Path
+    game = load_game(Path(__file__).resolve().parents[1] / "specs" / "oh_hell.yaml", {"num_tricks_fixed": 50})
+    with pytest.raises(RulebookError) as exc:
+        game.new_state(3, 0)
+    assert "num_tricks_fixed=50" in str(exc.value) and "off_bid_penalty=false" in str(exc.value)
+    assert "False" not in str(exc.value)

@@ -164,8 +164,8 @@ def _seat_items(value):
 
 def _unknown_cards(game, names) -> str:
     """A hint on the names in ``names`` (card names, or action texts whose words may be card names)
-    that close-match a card of ``game`` but are none (a typo): ``" ('mermiad' is no card of GAME:
-    did you mean 'mermaid'?)"``, else ``""``. Anything not a string is ignored."""
+    that close-match a card of ``game`` but are none (a typo): ``" ('blue-l' is no card of GAME:
+    did you mean 'blue-1'?)"``, else ``""``. Anything not a string is ignored."""
     words = []
     for item in names if isinstance(names, list) else [names]:
         for x in item if isinstance(item, list) else [item]:

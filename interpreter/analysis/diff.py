@@ -335,7 +335,7 @@ def _option_changes(a, b) -> list[str]:
 
 
 def _settings(preset) -> str:
-    """A preset's option values, as typed with ``--option``: ``kraken=true, rounds=10``."""
+    """A preset's option values, as typed with ``--option``: ``variant=true, rounds=10``."""
     if not isinstance(preset, dict):
         return f"`{clean(_canon(preset))}`"
     return ", ".join(f"{k}={_value(v)}" for k, v in preset.items()) or "no options"

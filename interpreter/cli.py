@@ -100,10 +100,28 @@ class _Commands:
         return _Undeclared()
 
 
+class _Version(argparse.Action):
+    """``rulebook --version``: prints ``rulebook VERSION`` (the installed package's version, from
+    :mod:`importlib.metadata`, read only when asked) and exits with status 0."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            number = version("rulebook")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed: pip install -e .)"
+        sys.stdout.write(f"rulebook {number}\n")  # on standard output, as argparse's own version action
+        parser.exit()
+
+
 def build_parser(argv=None) -> argparse.ArgumentParser:
     """The ``rulebook`` argument parser. With ``argv`` (the arguments to parse), only the command
     they name gets its arguments declared; without, every command does."""
     p = argparse.ArgumentParser(prog="rulebook", description="Run card games from their rules (YAML specs).")
+    p.add_argument("--version", action=_Version, help="print Rulebook's version and exit")
     subparsers = p.add_subparsers(dest="command", required=True)
     # the command: the first argument not an option (no top-level option takes a value); when it
     # names no command, argparse says so and lists them

@@ -53,3 +53,13 @@ class IllegalAction(RulebookError):
 class RuleError(RulebookError):
     """The rules, as written in the spec, failed while running (e.g. a division by zero,
     a decision with no legal option, a loop with no end). Names the spec location when known."""
+
+
+def did_you_mean(name, known) -> str:
+    """``"did you mean 'x'? "`` for the names of ``known`` (an iterable of names) close to ``name``
+    (a typo; up to three, by :func:`difflib.get_close_matches`, cutoff 0.7), else ``""``. The one
+    helper of every did-you-mean hint: spec validation, scenarios, refused actions."""
+    import difflib  # only when a name is wrong
+    # (str: a YAML key may be a number, and a number is nobody's typo to compare)
+    close = difflib.get_close_matches(str(name), sorted(map(str, known)), n=3, cutoff=0.7)
+    return f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""

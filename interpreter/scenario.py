@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .engine.run import _plainify, advance
-from .errors import Diagnostic, IllegalAction, RulebookError, SpecError
+from .errors import Diagnostic, IllegalAction, RulebookError, SpecError, did_you_mean
 from .expr.compiler import ExprNameError, ExprSyntaxError, parse
 from .model.state import State, has_nested, nested_keys
 from .spec.loader import load_game, read_text, schema_diagnostics
@@ -162,6 +162,25 @@ def _seat_items(value):
     return value.items() if isinstance(value, dict) else enumerate(value or [])
 
 
+def _unknown_cards(game, names) -> str:
+    """A hint on the names in ``names`` (card names, or action texts whose words may be card names)
+    that close-match a card of ``game`` but are none (a typo): ``" ('blue-l' is no card of GAME:
+    did you mean 'blue-1'?)"``, else ``""``. Anything not a string is ignored."""
+    words = []
+    for item in names if isinstance(names, list) else [names]:
+        for x in item if isinstance(item, list) else [item]:
+            if isinstance(x, str):
+                words += [x] if x in game.card_names else [x, *x.replace(",", " ").split()]
+    seen, notes = set(), []
+    for w in words:
+        if w in game.card_names or w in seen:
+            continue
+        seen.add(w)
+        if hint := did_you_mean(w, game.card_names):
+            notes.append(f"{w!r} is no card of {game.name}: {hint.strip()}")
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
 def _known(names) -> str:
     names = list(names)
     return ", ".join(names) if names else "none"
@@ -285,7 +304,8 @@ def _take(game, state, name, where, path):
             return cid
     if name not in game.card_names:
         raise where.error(path, f"there is no card named {name!r} in {game.name}",
-                          "cards are written by name, as in the actions' texts (play NAME)")
+                          did_you_mean(name, game.card_names)
+                          + "cards are written by name, as in the actions' texts (play NAME)")
     raise where.error(path, f"no copy of {name!r} is left to place",
                       "each card exists only as often as the deck has it")
 
@@ -349,7 +369,8 @@ def _cardify(game, value, where, path):
         try:
             return game.card(value["card"])
         except RulebookError as exc:
-            raise where.error(path, str(exc), "cards are written by name") from None
+            raise where.error(path, str(exc), did_you_mean(value["card"], game.card_names)
+                              + "cards are written by name") from None
     return value
 
 
@@ -492,9 +513,11 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
                 continue
             got = {a.text for a in state.legal_actions(seat)}
             if kind == "legal" and sorted(want) != sorted(got):
-                fails.append(f"{at}.legal[{key}]: expected {sorted(want)}, got {sorted(got)}")
+                fails.append(f"{at}.legal[{key}]: expected {sorted(want)}, got {sorted(got)}"
+                             + _unknown_cards(game, [w for w in want if w not in got]))
             elif kind == "legal_includes" and (missing := [w for w in want if w not in got]):
-                fails.append(f"{at}.legal_includes[{key}]: {missing} not legal; legal: {sorted(got)}")
+                fails.append(f"{at}.legal_includes[{key}]: {missing} not legal; legal: {sorted(got)}"
+                             + _unknown_cards(game, missing))
             elif kind == "legal_excludes" and (present := [w for w in want if w in got]):
                 fails.append(f"{at}.legal_excludes[{key}]: {present} are legal; the rules forbid them")
     if "current_players" in expect:
@@ -576,11 +599,13 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
                         continue
                     got = names(state.zones[zone][game.zone_seat(zone, seat, n)])
                     if got != wanted(cards):
-                        fails.append(f"{at}.zones.{zone}[{key}]: expected {wanted(cards)}, got {got}")
+                        fails.append(f"{at}.zones.{zone}[{key}]: expected {wanted(cards)}, got {got}"
+                                     + _unknown_cards(game, cards))
             else:
                 got = names(state.zones[zone])
                 if not isinstance(want, list) or got != wanted(want):
-                    fails.append(f"{at}.zones.{zone}: expected {wanted(want)!r}, got {got}")
+                    fails.append(f"{at}.zones.{zone}: expected {wanted(want)!r}, got {got}"
+                                 + _unknown_cards(game, want))
     if "terminal" in expect:
         result.checks += 1
         if state.is_terminal() != expect["terminal"]:
@@ -593,7 +618,7 @@ def _check(game, state, expect: dict, result: ScenarioResult, at: str, where: _W
             continue
         got = sorted(name for z in _zone_views(state.observation(seat)) for name in z.get("seen", []))
         if got != sorted(want):
-            fails.append(f"{at}.seen[{key}]: expected {sorted(want)}, got {got}")
+            fails.append(f"{at}.seen[{key}]: expected {sorted(want)}, got {got}" + _unknown_cards(game, want))
     for key, want in (expect.get("history") or {}).items():
         # the last actions as the seat reads them: "SEAT: action", or "SEAT: hidden text" for an
         # action it may not read (visible_to), as every per-seat output shows them

@@ -435,3 +435,12 @@ def test_each_command_parses_as_when_every_command_is_declared():
     argv = ["simulate", str(SK), "-n", "3", "-p", "4", "--quiet", "--bot", "0=greedy"]
     assert vars(build_parser(argv).parse_args(argv)) == vars(full.parse_args(argv))
     assert build_parser(["--help"]).format_help() == full.format_help()
+
+
+def test_version_prints_the_installed_package_version(capsys):
+    from importlib.metadata import version
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.strip() == f"rulebook {version('rulebook')}"

@@ -151,3 +151,29 @@ def test_a_misspelt_variable_written_by_a_step_has_did_you_mean_and_a_quick_fix(
     title, fline, start, end, replacement = quick_fix(lines, d)
     fixed = lines[fline][:start] + replacement + lines[fline][end:]
     assert fixed == lines[fline].replace(new, old)
+
+
+@pytest.mark.parametrize("old, new, needle, words", [
+    # the target of add:/set: is a zone (a player's, then a game zone)
+    ("- add: {leader.tricks: 1, leader.bonus:", "- add: {leader.hand: 1, leader.bonus:", "leader.hand",
+     ["add: leader.hand is a zone (it holds cards), not a variable", "a number cannot be added to it",
+      "move: {from: ZONE, to: leader.hand", "count(leader.hand)"]),
+    ("- set: {ghost_leads: \"next_lead == null\"", "- set: {trick: 0, ghost_leads: \"next_lead == null\"", "trick: 0",
+     ["set: trick is a zone (it holds cards), not a variable", "it cannot be given a value", "count(trick)"]),
+])
+def test_a_zone_as_the_target_of_add_or_set(tmp_path, old, new, needle, words):
+    path, text = _edit(tmp_path, old, new)
+    line, col = _line_col(text, needle, _line_col(text, "flow:")[0])
+    _found(check_spec(path), line, col, words)
+
+
+def test_a_zone_added_to_a_number(tmp_path):
+    """add: {p.score: p.hand} (the value a zone), and a zone in a sum with a number, fail when the
+    rules run: reported at the value and at the operator, with count(...) as the fix."""
+    path, text = _edit(tmp_path, "- add: {p.score: p.round_points}", "- add: {p.score: p.hand}")
+    line, col = _line_col(text, "p.hand}", _line_col(text, "flow:")[0])
+    _found(check_spec(path), line, col, ["add: p.score holds a number", "the zone p.hand (a list of cards)",
+                                         "add: {p.score: count(p.hand)}"])
+    path, text = _edit(tmp_path, "- add: {p.score: p.round_points}", "- add: {p.score: \"p.round_points + p.hand\"}")
+    line, col = _line_col(text, "+ p.hand", _line_col(text, "flow:")[0])
+    _found(check_spec(path), line, col, ["'+' between a number and a list", "p.hand is a zone", "count(p.hand)"])

@@ -83,3 +83,44 @@ def test_assert_and_constraints_appear_in_the_doc_and_the_diagram(path):
     assert "The rules require `x < 5`" in doc
     labels = [d.get("label") for _, d in flow_graph(game).nodes(data=True)]
     assert "the rules require x < 5" in labels
+
+
+@pytest.mark.parametrize("option, words", [
+    ("num_suits=0", "option num_suits cannot be 0"),  # a deck without suits: c.suit read three times
+    ("num_suits=abc", "option num_suits must be int, not 'abc'"),
+    ("num_cards_per_suit=1", "option num_cards_per_suit must be at least 2 and at most 13, not 1"),
+])
+def test_a_refused_option_is_the_only_error_not_a_cascade(capsys, option, words):
+    """An option value that breaks the spec (Oh Hell with 0 suits) is one error, at the option:
+    the spec is checked with the default instead, so no error follows from the refused value."""
+    from pathlib import Path
+
+    from interpreter.cli import main
+    spec = Path(__file__).resolve().parents[1] / "specs" / "oh_hell.yaml"
+    assert main(["validate", str(spec), "--option", option]) == 1
+    out = capsys.readouterr().out  # validate prints its report on standard output
+    lines = [line for line in out.splitlines() if ": error: " in line]
+    assert len(lines) == 1 and words in lines[0], out
+    assert "1 error(s)" in out
+
+
+def test_two_refused_options_are_two_errors_and_the_spec_s_own_error_still_shows(path, tmp_path):
+    with pytest.raises(SpecError) as exc:
+        load_game(path, {"rounds": 99})
+    assert [d.message for d in exc.value.diagnostics] == ["option rounds must be at least 1 and at most 10, not 99"]
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(SPEC.replace('- assert: "x == 0"', '- assert: "x == nothing"'))
+    with pytest.raises(SpecError) as exc:
+        load_game(broken, {"rounds": 0})
+    messages = [d.message for d in exc.value.diagnostics]
+    assert messages[0] == "option rounds must be at least 1 and at most 10, not 0"
+    assert len(messages) == 2 and "nothing" in messages[1]
+
+
+def test_a_failed_constraint_lists_the_options_as_typed():
+    from pathlib import Path
+    game = load_game(Path(__file__).resolve().parents[1] / "specs" / "oh_hell.yaml", {"num_tricks_fixed": 50})
+    with pytest.raises(RulebookError) as exc:
+        game.new_state(3, 0)
+    assert "num_tricks_fixed=50" in str(exc.value) and "off_bid_penalty=false" in str(exc.value)
+    assert "False" not in str(exc.value)

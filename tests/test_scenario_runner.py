@@ -184,3 +184,38 @@ def test_expect_seen_and_history_check_what_a_seat_may_read(tmp_path):
     assert "expect.history: there is no seat 9 (4 players: seats 0..3)" in text
     ok = HEAD + "actions:\n  - \"0: bid 0\"\nexpect:\n  seen: {1: []}\n  history: {0: [\"0: bid 0\"], 1: [\"0: P0 has chosen\"]}\n"
     assert run_scenario(_write(tmp_path, "ok.yaml", ok)).passed
+
+
+TRICK = """\
+rule: "a rule"
+game: skull_king
+players: 3
+start: trick
+setup:
+  vars: {leader: 0, round: 2, cards_dealt: 2}
+  zones:
+    hand: {0: [green-5, green-9], 1: [purple-1, purple-2], 2: [green-7, yellow-3]}
+"""
+
+
+@pytest.mark.parametrize("text, words", [
+    # setup: a card placed in a zone, and a variable holding a card
+    (TRICK.replace("green-9]", "gren-9]"), "hint: did you mean 'green-9'"),
+    (TRICK.replace("cards_dealt: 2}", "cards_dealt: 2, drawn: {card: mermiad}}"),
+     "hint: did you mean 'mermaid'?"),
+    # an action's card, refused by the rules
+    (TRICK + "actions: ['0: play gren-5']\n", "did you mean 'green-5'"),
+    # expected zones, legal actions and what a seat saw
+    (TRICK + "expect: {zones: {hand: {1: [purple-1, purpel-2]}}}\n",
+     "'purpel-2' is no card of Skull King: did you mean 'purple-2'"),
+    (TRICK + "expect: {zones: {trick: [skul-king]}}\n", "'skul-king' is no card of Skull King: did you mean 'skull-king'"),
+    (TRICK + "expect: {legal: {0: [play green-5, play gren-9]}}\n", "'gren-9' is no card of Skull King: did you mean"),
+    (TRICK + "expect: {legal_includes: {0: [play gren-9]}}\n", "did you mean 'green-9'"),
+])
+def test_a_misspelt_card_name_gets_a_did_you_mean(tmp_path, text, words):
+    assert words in _failures(tmp_path, text)
+
+
+def test_a_card_name_that_is_close_to_nothing_gets_no_guess(tmp_path):
+    text = _failures(tmp_path, TRICK + "expect: {zones: {trick: [qqqqqqq]}}\n")
+    assert "expected ['qqqqqqq'], got []" in text and "did you mean" not in text

@@ -202,3 +202,12 @@ def test_queen_of_scots_games_keep_invariants(players):
                         assert (shown == {"count": len(state.zones["hand"][seat])}) == (seat != viewer)
         assert max(state.scores()) >= 300 and state.winners()
         assert game.replay(players, seed, state.history).to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("bad, guess", [("meld mary elizabth crown-jewels", "did you mean 'elizabeth'?"),
+                                        ("pick knx", "did you mean 'knox'?")])
+def test_a_misspelt_card_in_a_set_gets_a_did_you_mean(bad, guess):
+    state = _ready(_meld_position())
+    with pytest.raises(IllegalAction) as refused:
+        state.apply(bad, 0)
+    assert "there is no card named" in refused.value.reason and guess in refused.value.reason

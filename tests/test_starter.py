@@ -42,3 +42,27 @@ def test_validate_warns_about_a_modeline_naming_no_file(tmp_path):
     assert "../schemas/game.schema.json does not exist" in d.message
     assert "$schema=file://" in d.hint and "rulebook lsp" in d.hint
     assert check_spec(ROOT / "specs" / "skull_king.yaml") == []  # in specs/, it resolves
+
+
+def test_new_prints_next_steps_that_run_as_pasted_from_the_cwd(tmp_path, monkeypatch, capsys):
+    """A path with spaces, outside the current directory: each printed command is one line, its
+    paths quoted for the shell and valid from here; the spec's comments name the files from its folder."""
+    import shlex
+    (tmp_path / "my games").mkdir()
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    assert main(["new", "../my games/house rules"]) == 0
+    out = capsys.readouterr().out
+    commands = [line.strip() for line in out.splitlines() if line.strip().startswith("rulebook ")]
+    assert [shlex.split(c)[:3] for c in commands] == [
+        ["rulebook", "validate", "../my games/house rules.yaml"],
+        ["rulebook", "test", "../my games/scenarios/house rules"],
+        ["rulebook", "play", "../my games/house rules.yaml"]]
+    for command in commands[:2]:  # as the user pastes them, here
+        assert main(shlex.split(command)[1:]) == 0, command
+    assert "1 passed, 0 failed" in capsys.readouterr().out
+    text = (tmp_path / "my games" / "house rules.yaml").read_text()
+    assert "`rulebook validate 'house rules.yaml'`" in text and "`rulebook test 'scenarios/house rules'`" in text
+    # an absolute path below the current directory is printed relative to it
+    assert main(["new", str(tmp_path / "here" / "inside")]) == 0
+    assert "  rulebook validate inside.yaml\n" in capsys.readouterr().out

@@ -98,3 +98,33 @@ def test_diff_shows_text_as_written(tmp_path):
     edited.write_text(text.replace(old, 'doc: "§7 / A2 (house): bonus when a Mermaid captures the Skull King'))
     out = spec_diff(load_game(SK), load_game(edited))
     assert "§7 / A2 (house)" in out and "\\u00a7" not in out
+
+
+def test_diff_describes_option_and_preset_changes_in_words(tmp_path):
+    """An option's changes read as its name and old → new default, range, values or doc (a new-user
+    trial read JSON objects); a new option is described by its kind, default and range."""
+    oh = (ROOT / "specs" / "oh_hell.yaml").read_text()
+    edits = [("    values: [1, 2, 3, 4]\n    default: 4", "    values: [1, 2, 3, 4, 5]\n    default: 3"),
+             ("    default: 13\n    min: 2\n    max: 13", "    default: 10\n    min: 3\n    max: 13"),
+             ('  points_per_trick:\n    type: int\n    default: 1\n',
+              '  bonus:\n    type: int\n    default: 10\n    min: 0\n    max: 50\n    doc: "for an exact bid"\n'
+              '  points_per_trick:\n    type: int\n    default: 1\n    min: 0\n')]
+    for old, new in edits:
+        assert old in oh
+        oh = oh.replace(old, new)
+    edited = tmp_path / "oh.yaml"
+    edited.write_text(oh)
+    out = spec_diff(load_game(ROOT / "specs" / "oh_hell.yaml"), load_game(edited))
+    assert "- option **num_suits**: default 4 → 3; values 1, 2, 3, 4 → 1, 2, 3, 4, 5\n" in out
+    assert "- option **num_cards_per_suit**: default 13 → 10; range 2 to 13 → 3 to 13\n" in out
+    assert "- option **points_per_trick**: allowed values any → at least 0\n" in out
+    assert "- new option **bonus**: int, default 10, 0 to 50: “for an exact bid”\n" in out
+    assert '{"default"' not in out
+    sk = SK.read_text()
+    old = "rulebook_2021: {lead_suit: official, mermaid_captures_king_bonus: 40}"
+    assert old in sk
+    edited.write_text(sk.replace(old, "rulebook_2021: {lead_suit: official, mermaid_captures_king_bonus: 50, "
+                                      "kraken: true}\n  quick: {kraken: false}"))
+    out = spec_diff(load_game(SK), load_game(edited))
+    assert "- new preset **quick**: kraken=false\n" in out
+    assert "- preset **rulebook_2021**: kraken=true added, mermaid_captures_king_bonus 40 → 50\n" in out

@@ -1,7 +1,8 @@
 """``rulebook diff A.yaml B.yaml``: which rules two specs differ in, said in words.
 
 :func:`spec_diff` compares two compiled games (each with its default options) part by part —
-options and presets, cards (by name: added, removed, copies, attributes), zones, variables,
+options (their type, default, values and doc, in words) and presets (the option values
+each sets), cards (by name: added, removed, copies, attributes), zones, variables,
 definitions, the steps of the flow and of every phase, scoring and the winner — and returns
 Markdown lines. Steps are matched by their content (a step moved or renumbered is not a
 change), and each changed step is named by the label the rule-flow diagram gives it, with its
@@ -60,6 +61,35 @@ class _Diff:
             if _canon(da[k]) != _canon(db[k]):
                 lines.append(f"{what} **{k}** changed: {describe(da[k])} → {describe(db[k])}")
         self.section(title, sorted(lines, key=lambda s: s.split("**")[1] if "**" in s else s))
+
+    def options(self):
+        """Options added, removed or changed, in words: kind, default, allowed values or range, doc."""
+        da, db = self.a.spec.get("options") or {}, self.b.spec.get("options") or {}
+        lines = [f"new option **{k}**: {_option_words(db[k])}" for k in db.keys() - da.keys()]
+        lines += [f"option **{k}** removed (was {_option_words(da[k])})" for k in da.keys() - db.keys()]
+        for k in da.keys() & db.keys():
+            if _canon(da[k]) != _canon(db[k]):
+                lines.append(f"option **{k}**: " + "; ".join(_option_changes(da[k], db[k])))
+        self.section("Options", sorted(lines, key=lambda s: s.split("**")[1]))
+
+    def presets(self):
+        """Presets added, removed or changed: the option values each sets."""
+        da, db = self.a.spec.get("presets") or {}, self.b.spec.get("presets") or {}
+        lines = [f"new preset **{k}**: {_settings(db[k])}" for k in db.keys() - da.keys()]
+        lines += [f"preset **{k}** removed (was {_settings(da[k])})" for k in da.keys() - db.keys()]
+        for k in da.keys() & db.keys():
+            va, vb = da[k], db[k]
+            if _canon(va) == _canon(vb):
+                continue
+            if not isinstance(va, dict) or not isinstance(vb, dict):
+                lines.append(f"preset **{k}**: {_settings(va)} → {_settings(vb)}")
+                continue
+            changes = [f"{o}={_value(vb[o])} added" for o in vb if o not in va]
+            changes += [f"{o}={_value(va[o])} removed" for o in va if o not in vb]
+            changes += [f"{o} {_value(va[o])} → {_value(vb[o])}" for o in va
+                        if o in vb and _canon(va[o]) != _canon(vb[o])]
+            lines.append(f"preset **{k}**: " + ", ".join(changes))
+        self.section("Presets", sorted(lines, key=lambda s: s.split("**")[1]))
 
     def cards(self):
         ca, cb = _cards(self.a), _cards(self.b)
@@ -171,8 +201,8 @@ class _Diff:
         if (a.min_players, a.max_players) != (b.min_players, b.max_players):
             head.append(f"players: {a.min_players}–{a.max_players} → {b.min_players}–{b.max_players}")
         self.section("Game", head)
-        self.keyed("Options", "option", a.spec.get("options") or {}, b.spec.get("options") or {})
-        self.keyed("Presets", "preset", a.spec.get("presets") or {}, b.spec.get("presets") or {})
+        self.options()
+        self.presets()
         self.cards()
         self.keyed("Zones", "zone", a.spec.get("zones") or {}, b.spec.get("zones") or {})
         self.keyed("Variables", "variable", a.spec.get("variables") or {}, b.spec.get("variables") or {})
@@ -233,6 +263,82 @@ def _nested(step_a, step_b):
             for role in ("then", "do", "actions"):
                 if isinstance(v.get(role), list) or isinstance(va.get(role), list):
                     yield (k, role), va.get(role) or [], v.get(role) or []
+
+
+def _value(value) -> str:
+    """An option's value as a user types it with ``--option`` (``true``, ``3``, ``rascal``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, dict)):
+        return clean(_canon(value))
+    return str(value)
+
+
+def _kind(option) -> str:
+    """An option's type: as declared, else as its default's (bool, int, choice)."""
+    if option.get("type"):
+        return str(option["type"])
+    default = option.get("default")
+    return "bool" if isinstance(default, bool) else "int" if isinstance(default, int) else "choice"
+
+
+def _range(option) -> str:
+    """The values an option allows, in words: ``one of a, b``, ``2 to 13``, ``at least 1``, or ``""``."""
+    if option.get("values") is not None:
+        values = option["values"]
+        return "one of " + ", ".join(map(_value, values)) if isinstance(values, list) else _value(values)
+    lo, hi = option.get("min"), option.get("max")
+    if lo is not None and hi is not None:
+        return f"{_value(lo)} to {_value(hi)}"
+    if lo is not None:
+        return f"at least {_value(lo)}"
+    if hi is not None:
+        return f"at most {_value(hi)}"
+    return ""
+
+
+def _option_words(option) -> str:
+    """One option's declaration in words: ``int, default 10, 0 to 50: “points for an exact bid”``."""
+    if not isinstance(option, dict):
+        return f"`{clean(_canon(option))}`"
+    words = f"{_kind(option)}, default {_value(option.get('default'))}"
+    if _range(option):
+        words += f", {_range(option)}"
+    return words + (f": “{option['doc']}”" if option.get("doc") else "")
+
+
+def _option_changes(a, b) -> list[str]:
+    """What changed in one option's declaration, each in words: ``default 13 → 10``,
+    ``range 2 to 13 → 3 to 13``, ``values 1, 2 → 1, 2, 3``, ``type int → choice``,
+    ``doc “...” → “...”``."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return [f"`{clean(_canon(a))}` → `{clean(_canon(b))}`"]
+    out = []
+    if _kind(a) != _kind(b):
+        out.append(f"type {_kind(a)} → {_kind(b)}")
+    if _canon(a.get("default")) != _canon(b.get("default")):
+        out.append(f"default {_value(a.get('default'))} → {_value(b.get('default'))}")
+    if _range(a) != _range(b):
+        both_lists = a.get("values") is not None and b.get("values") is not None
+        both_bounds = a.get("values") is None and b.get("values") is None and _range(a) and _range(b)
+        if both_lists:  # values 1, 2, 3, 4 → 1, 2, 3, 4, 5
+            out.append(f"values {_range(a)[len('one of '):]} → {_range(b)[len('one of '):]}")
+        elif both_bounds:  # range 2 to 13 → 3 to 13
+            out.append(f"range {_range(a)} → {_range(b)}")
+        else:
+            out.append(f"allowed values {_range(a) or 'any'} → {_range(b) or 'any'}")
+    if a.get("doc") != b.get("doc"):
+        out.append(f"doc “{a.get('doc') or ''}” → “{b.get('doc') or ''}”")
+    return out or [f"`{clean(_canon(a))}` → `{clean(_canon(b))}`"]  # (a change these words miss)
+
+
+def _settings(preset) -> str:
+    """A preset's option values, as typed with ``--option``: ``variant=true, rounds=10``."""
+    if not isinstance(preset, dict):
+        return f"`{clean(_canon(preset))}`"
+    return ", ".join(f"{k}={_value(v)}" for k, v in preset.items()) or "no options"
 
 
 def _quoted(label: str) -> str:

@@ -40,9 +40,10 @@ def cmd_validate(args) -> int:
 
 def cmd_new(args) -> int:
     """``rulebook new NAME``: a starter spec and its scenario folder (:mod:`interpreter.starter`)."""
-    from ..starter import write_starter
+    from ..starter import next_steps, shell_path, write_starter
     spec, scenario = write_starter(args.name)
-    console.print(f"wrote {_escape(str(spec))} and {_escape(str(scenario))}\n"
-                  f"next: rulebook validate {_escape(str(spec))}; rulebook test {_escape(str(scenario.parent))}; "
-                  f"rulebook play {_escape(str(spec))} -p 3 --human 0")
+    # one command a line, never wrapped, paths quoted and valid from here: ready to paste
+    console.print(f"wrote {_escape(shell_path(spec))} and {_escape(shell_path(scenario))}\nnext:", soft_wrap=True)
+    for line in next_steps(spec, scenario):
+        console.print(f"  {_escape(line)}", soft_wrap=True, highlight=False)
     return 0

@@ -261,7 +261,8 @@ class Game:
             if not ok:
                 pos = self.position(path)
                 message = message or f"the check {self.spec['constraints'][path[1]]['check']!r} does not hold"
-                options = ", ".join(f"{k}={v}" for k, v in self.options.items()) or "none"
+                options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"  # as typed: true, not True
+                                    for k, v in self.options.items()) or "none"
                 raise RulebookError(f"{self.file}:{pos.line}:{pos.column}: these options cannot be played by "
                                     f"{state.num_players} players: {message}\n    hint: options now: {options}")
 

@@ -7,7 +7,7 @@ Each instruction's ``run(state, ctx, frame)`` does its work and sets ``frame[1]`
 """
 from __future__ import annotations
 
-from ..errors import RuleError
+from ..errors import RuleError, did_you_mean
 from ..expr.compiler import check_value
 from ..model.saved import MAX_STACK
 from ..model.state import TURN_KEY
@@ -383,8 +383,10 @@ class Choose(Instr):
             cid = next((i for i in zone if cards[i].name == name and i not in prefix), None)
             if cid is None:
                 have = sum(1 for i in zone if cards[i].name == name)
-                return (f"there is no card named {name!r} in this game" if name not in state.game.card_names
-                        else f"not enough {name} in {where} ({have} held)")
+                if name not in state.game.card_names:
+                    guess = did_you_mean(name, state.game.card_names).strip()
+                    return f"there is no card named {name!r} in this game" + (f" ({guess})" if guess else "")
+                return f"not enough {name} in {where} ({have} held)"
             if not self.may_join(ctx, prefix, cid):
                 return f"{name} may not join {', '.join(cards[i].name for i in prefix) or 'the set'}"
             prefix.append(cid)

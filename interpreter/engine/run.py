@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import IllegalAction, RuleError, RulebookError
+from ..errors import IllegalAction, RuleError, RulebookError, did_you_mean
 from ..model.cards import Card
 from ..model.state import Action
 from .chance import ChanceNeeded
@@ -423,7 +423,8 @@ def _why_illegal(state, player, text, opts) -> str:
     if getattr(instr, "is_set", False) and verb == "pick":
         name = text[4:].strip()
         if name not in state.game.card_names:
-            return f"there is no card named {name!r} in this game (legal: {sample})"
+            return (f"there is no card named {name!r} in this game "
+                    f"({did_you_mean(name, state.game.card_names)}legal: {sample})")
         return f"{name} cannot be added to this set now: either not held, or no valid set could include it (legal: {sample})"
     if getattr(instr, "is_set", False) and verb == "undo":
         return f"no card has been picked yet (legal: {sample})"
@@ -440,7 +441,8 @@ def _why_illegal(state, player, text, opts) -> str:
             if len(same) == 1:
                 card_name = same[0]
         if card_name not in known:
-            return f"there is no card named {card_name!r} in this game (legal: {sample})"
+            return (f"there is no card named {card_name!r} in this game "
+                    f"({did_you_mean(card_name, state.game.card_names)}legal: {sample})")
         zone_cards = {state.game.cards[i].name for i in instr.cards.cards(state, _ctx_for(state, player, instr))}
         if card_name not in zone_cards:
             where = f"their {instr.cards.name}" if instr.cards.owner is not None else instr.cards.name

@@ -368,6 +368,13 @@ class SpecCompiler(OptionsMixin, CardListMixin, StepsMixin, RecursionCheckMixin)
             self.diags.append(Diagnostic(
                 self.file, line, col, f"add: {target} holds a number, and adding the text {value} to it fails when "
                 "the rules run", f"write the number without quotes: add: {{{target}: {value.strip(chr(39) + chr(34))}}}"))
+        for path, (target, value, zone) in kinds.list_adds.items():
+            line, col = self._expr_position(path, 1, 1)
+            what = f"the zone {value} (a list of cards)" if zone else f"{value}, a list,"
+            self.diags.append(Diagnostic(
+                self.file, line, col, f"add: {target} holds a number, and adding {what} to it fails when the "
+                "rules run", f"add how many cards it holds: add: {{{target}: count({value})}}" if zone else
+                f"add a number made from the list, e.g. add: {{{target}: count({value})}} or sum(...)"))
 
     def build_columns(self) -> list:
         """The score table's columns: ``[(title, f(ctx) with p bound)]``."""

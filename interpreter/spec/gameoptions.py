@@ -85,18 +85,24 @@ class OptionsMixin:
             else:
                 for k, v in presets[preset].items():
                     values[k] = v
+        bad = set()  # options whose value was refused: one error each, and the rest built without it
         for k, v in given.items():
             if k not in declared:
                 self.error(("options",), f"unknown option {k!r}",
                            "options: " + (", ".join(declared) or "none"), key=True)
                 continue
+            before = len(self.diags)
             values[k] = coerce_option(declared[k] or {}, v, k, self)
             decl = declared[k] or {}
             if not isinstance(v, str) and decl.get("values") is None and not _fits(decl, values[k]):
                 self.error(("options", k), f"option {k} must be a {_option_type(decl)}, not {v!r}", key=True)
+            if len(self.diags) > before:
+                bad.add(k)
         for k, v in values.items():
             decl = declared.get(k) or {}
             low, high = decl.get("min"), decl.get("max")
+            if k in bad:
+                continue
             if isinstance(v, (int, float)) and not isinstance(v, bool) and (
                     (low is not None and v < low) or (high is not None and v > high)):
                 limits = " and ".join(x for x in (f"at least {low}" if low is not None else "",
@@ -105,7 +111,20 @@ class OptionsMixin:
                 self.error(where, f"option {k} must be {limits}, not {v!r}",
                            decl.get("doc") or f"e.g. --option {k}={low if low is not None else high}",
                            key=where == ("options", k))
-            if decl.get("values") is not None and v not in decl["values"]:
+                bad.add(k)
+            elif decl.get("values") is not None and v not in decl["values"]:
                 self.error(("options", k), f"option {k} cannot be {v!r}",
                            "choose one of: " + ", ".join(map(str, decl["values"])), key=True)
+                bad.add(k)
+        # the rest of the spec is built with the default of a refused value (when the default itself is
+        # allowed), so that value's error is the only one it causes: a deck of 0 suits would otherwise
+        # make every expression reading c.suit an error of its own, after the one that matters
+        for k in bad:
+            decl = declared.get(k) or {}
+            default = decl.get("default")
+            low, high = decl.get("min"), decl.get("max")
+            in_range = not isinstance(default, (int, float)) or isinstance(default, bool) or (
+                (low is None or default >= low) and (high is None or default <= high))
+            if _fits(decl, default) and in_range:
+                values[k] = default
         return values

@@ -26,7 +26,7 @@ import re
 from ..expr.syntax import Token, Tree
 
 from ..errors import Diagnostic
-from .types import NUMBER, TEXT, operand_span, surely
+from .types import NUMBER, TEXT, element, operand_span, surely
 
 _ORDER_OPS = {"<", "<=", ">", ">="}
 NUMERIC = re.compile(r"^\s*-?\d+(\.\d+)?\s*$")  # a text that reads as a number
@@ -209,6 +209,8 @@ class LiteralChecker:
             return
         if self.kinds is None or op_token is None:
             return
+        if self._list_and_number(a, b, op, op_token):
+            return
         # a name that holds a text (a bid chosen from "['0', '1']") against a number
         for x, y, kx in ((a, b, ka), (b, a, kb)):
             why = self.kinds.describe(x, self._env, self._shadowed)
@@ -223,6 +225,25 @@ class LiteralChecker:
                     f"{shown} can be a text", (why + "; " if why else "") +
                     "write numbers without quotes (options: \"[0, 1, 2]\", not \"['0', '1', '2']\")"))
                 return
+
+    def _list_and_number(self, a, b, op, op_token) -> bool:
+        """Report ``op`` between a value that is surely a list (a zone: ``p.hand + 1``) and one that
+        is surely a number, at the operator; whether it was reported."""
+        for x, y in ((a, b), (b, a)):
+            if element(self._kinds(x)) is None:
+                continue
+            if not (surely(self._kinds(y), NUMBER) or self._kind(y) == "number"):
+                continue
+            shown = " ".join(_source(self._text, x).split()) or "a value"
+            zone = self.kinds._is_zone(shown, {**self._env, **{k: None for k in self._shadowed}})
+            line, col = self._where(op_token)
+            self.out.append(Diagnostic(
+                self.file, line, col, f"{op} between a number and a list fails when the rules run: {shown} is "
+                + ("a zone (a list of cards)" if zone else "a list"),
+                f"count({shown}) is how many cards it holds" if zone else
+                f"make a number of the list first: count({shown}), sum({shown}), or one item: first({shown})"))
+            return True
+        return False
 
     def _where(self, token) -> tuple[int, int]:
         tline = getattr(token, "line", None)

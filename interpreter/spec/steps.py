@@ -160,6 +160,8 @@ class StepsMixin:
                         out.append(("local", name, None, fval))
                     elif name in n.game_vars:
                         out.append(("var", name, None, fval))
+                    elif name in n.game_zones:
+                        raise self._zone_target(key, name, name)
                     elif name in n.player_vars:
                         raise ExprNameError(f"cannot set {name!r}: it belongs to a player",
                                             f"write p.{name} (with p a player)")
@@ -170,6 +172,8 @@ class StepsMixin:
                 elif tree.data == "attr":
                     obj, name = tree.children
                     name = str(name)
+                    if name in n.player_zones:
+                        raise self._zone_target(key, str(target), name)
                     if name not in n.player_vars:
                         raise ExprNameError(f"{name!r} is not a player variable",
                                             _did_you_mean(name, n.player_vars) + "declare it under player_variables")
@@ -184,6 +188,18 @@ class StepsMixin:
             except ExprNameError as exc:
                 self.error(tpath, exc.message, exc.hint, key=True)
         return out
+
+    @staticmethod
+    def _zone_target(key: str, target: str, zone: str) -> ExprNameError:
+        """The error for ``set``/``add``/``random`` whose ``target`` names the zone ``zone``: a zone
+        holds cards, which only the card steps change; it never takes a value."""
+        why = "a number cannot be added to it" if key == "add" else "it cannot be given a value"
+        declare = (f"player_variables: {{{zone}_points: 0}}, then {key}: {{p.{zone}_points: ...}}" if "." in target
+                   else f"variables: {{{zone}_points: 0}}, then {key}: {{{zone}_points: ...}}")
+        return ExprNameError(
+            f"{key}: {target} is a zone (it holds cards), not a variable: {why}",
+            f"move cards with move: {{from: ZONE, to: {target}, count: N}} (or deal:); count({target}) is how "
+            f"many cards it holds; to keep a number, declare a variable ({declare})")
 
     def step_set(self, step, path, locs, prog, add=False):
         targets = self._targets(step, "add" if add else "set", path, locs)

@@ -119,6 +119,8 @@ class KindFacts:
                 self.var_kinds[prefix + str(name)] = of_value(v)
         self.declared = dict(self.var_kinds)
         self.text_adds: dict = {}  # spec path of an add's value -> (target, value): a text added
+        self.list_adds: dict = {}  # spec path of an add's value -> (target, value, zone?): a list added
+        #                            to a variable declared a number (a zone's cards, say)
         self._envs: dict = {}
         self._depth = 0
         for _ in range(_MAX_ROUNDS):
@@ -210,6 +212,8 @@ class KindFacts:
         elif kind == "add" and new is not None:
             if surely(new, TEXT) and TEXT not in (self.declared[key] or {TEXT}):
                 self.text_adds[path] = (target, str(value).strip())
+            elif element(new) is not None and surely(self.declared[key], NUMBER):
+                self.list_adds[path] = (target, str(value).strip(), self._is_zone(value, env))
             new = new - {NULL}  # null + x is x
         old = self.var_kinds[key]
         self.var_kinds[key] = join(old, new)
@@ -217,6 +221,16 @@ class KindFacts:
             # the spec path, not its line: positions are looked up only when a hint needs one (a
             # clean load from the cache never decodes them)
             self.text_from[key] = (path, str(value).strip())
+
+    def _is_zone(self, text, env) -> bool:
+        """Whether the expression ``text`` is a zone named as such: ``pile``, ``p.hand``."""
+        try:
+            t = parse(str(text))
+        except ExprSyntaxError:
+            return False
+        if t.data == "name":
+            return str(t.children[0]) in self.game_zones and str(t.children[0]) not in env
+        return t.data == "attr" and str(t.children[1]) in self.player_zones
 
     # -- expressions ----------------------------------------------------------------------------
     def kind_text(self, text, env):

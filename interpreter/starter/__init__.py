@@ -12,6 +12,8 @@ Rulebook is upgraded). On another machine, ``validate`` says the file is missing
 """
 from __future__ import annotations
 
+import os
+import shlex
 from pathlib import Path
 
 from ..errors import RulebookError
@@ -42,9 +44,12 @@ def write_starter(name: str) -> list[Path]:
                                 f"    hint: choose another name, or move {path} away")
     if not spec.parent.is_dir():
         raise RulebookError(f"rulebook new {name}: the folder {spec.parent} does not exist\n"
-                            f"    hint: create it first (mkdir -p {spec.parent})")
+                            f"    hint: create it first (mkdir -p {shell_path(spec.parent)})")
     title = base.name.replace("_", " ").replace("-", " ").strip().capitalize() or base.name
-    fill = {"<name>": title, "<file>": str(spec), "<scenarios>": str(folder),
+    # the spec's comments name the files from the spec's own folder (the cwd of this run is not the
+    # reader's); shell-quoted, so a name with spaces is one argument
+    fill = {"<name>": title, "<file>": shlex.quote(spec.name),
+            "<scenarios>": shlex.quote(f"scenarios/{base.name}"),
             "<schema>": schema_uri("game"), "<scenario_schema>": schema_uri("scenario"),
             "<spec>": f"../../{spec.name}"}
     try:
@@ -54,6 +59,29 @@ def write_starter(name: str) -> list[Path]:
     except OSError as exc:
         raise RulebookError(f"rulebook new {name}: cannot write: {exc.strerror or exc}") from None
     return [spec, scenario]
+
+
+def shell_path(path: Path) -> str:
+    """``path`` as a shell argument that names it from the current directory: relative when it is
+    at or below the current directory, else as given (relative with ``..``) or absolute, normalised
+    (no ``./``) and quoted with :func:`shlex.quote` (spaces, quotes, ``$``)."""
+    text = os.path.normpath(path)
+    if os.path.isabs(text):
+        try:
+            rel = os.path.relpath(text)
+        except ValueError:  # another drive (Windows)
+            rel = text
+        if not rel.startswith(os.pardir):
+            text = rel
+    return shlex.quote(text)
+
+
+def next_steps(spec: Path, scenario: Path) -> list[str]:
+    """The commands to run next on a starter written by :func:`write_starter` (``spec``, its
+    ``scenario``), each a line to paste into a shell in the current directory."""
+    return [f"rulebook validate {shell_path(spec)}",
+            f"rulebook test {shell_path(scenario.parent)}",
+            f"rulebook play {shell_path(spec)} -p 3 --human 0"]
 
 
 def _write(path: Path, template: str, fill: dict) -> None:

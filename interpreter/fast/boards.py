@@ -21,6 +21,7 @@ the lowering makes.
 from __future__ import annotations
 
 from ..model.board import DIRECTIONS, MAX_SIDE, parse_cell
+from . import textsets
 from .lowtypes import BOOL, ERR_INDEX, INT, NJIT, NULL, RI_ERROR, TEXT, TEXT_BASE, ListT, NotTyped, _fold, _names
 
 CELL_K = 2 ** 30  # a cell's place in the text table: CELL_K + row * ROW + col (other texts: 0, 1, 2...)
@@ -122,7 +123,12 @@ def colour_at(low, args, env):
     _args(low, args, 2, "colour_at")
     k, t = _board(low, args[0], env)
     x = _cell(low, args[1], env)
-    return f"{t['colour']}({k}, {x})", TEXT
+    return textsets.note(low, f"{t['colour']}({k}, {x})", _colours(low)), TEXT
+
+
+def _colours(low) -> set:
+    """Every colour of the spec's boards (texts)."""
+    return {str(c) for g in (getattr(low.game, "boards", None) or {}).values() for c in g.colours.values()}
 
 
 def _neighbour_loop(low, k, x, t):
@@ -288,7 +294,9 @@ def domino_colours(low, args, env):
                 f"                    {a} = {t['colour']}({kk}, {x})",
                 f"                    {b} = {t['colour']}({kk}, {y})"] + \
             ["                    " + ln for ln in body]
-    return ListT(TupT((TEXT, TEXT)), loop, refs=_names(k, q) | low.scope_names(env) & _names(*free_x, *free_y))
+    out = ListT(TupT((TEXT, TEXT)), loop, refs=_names(k, q) | low.scope_names(env) & _names(*free_x, *free_y))
+    out.part_sets = (frozenset(_colours(low)),) * 2  # (each part a colour: joins of them, textsets.py)
+    return out
 
 
 CALLS = {"domino_colours": domino_colours, "cells": cells, "colour_at": colour_at, "neighbours": neighbours, "step": step,

@@ -11,7 +11,8 @@
   once the table is complete (:func:`finish`): every text of the table joined to the constant,
   the joined text numbered too. A run-time text outside the table (a numeral made by ``str()``,
   null) flags the game (``RI_ERROR`` :data:`~interpreter.fast.lowtypes.ERR_INDEX`): the step API
-  replays it. Two texts both known only at run time do not type.
+  replays it. Two texts both known only at run time join when each is one of a set of texts known
+  while lowering (:mod:`interpreter.fast.textsets`); otherwise they do not type.
 - **A variable not yet typed** (only null so far, read as a number) may stand beside a text in
   ``x if c else y`` and ``+``: the variable's type is learnt from the steps that set it, and the
   type pass runs again (see ``typepass._lower``), so the reading is checked once it is known.
@@ -24,6 +25,7 @@ import re
 
 from ..expr.compiler import parse
 from . import lowtypes as tp
+from . import textsets
 
 _CANNOT = ("name", "id", "played_by", "mode")
 _MAX_TEXTS = 2000  # the most texts the lookups of joined texts are written for
@@ -113,7 +115,13 @@ def text_plus(low, a, b):
     if ka is not None and kb is not None:
         return str(low.text(ka + kb)), tp.TEXT
     if ka is None and kb is None:
-        raise tp.NotTyped("+ of two texts both known only at run time", low.path)
+        found = textsets.join(low, a[0], b[0])  # each side one of a set of texts known here (textsets.py)
+        if found is None:
+            raise tp.NotTyped("+ of two texts both known only at run time", low.path)
+        return found
+    found = textsets.join(low, a[0], b[0])  # a text of a known set and a constant: a lookup in the set
+    if found is not None:
+        return found
     const, var, left = (kb, a[0], False) if ka is None else (ka, b[0], True)
     name = low.fresh("h")
     low.text_joins.append((name, const, left))

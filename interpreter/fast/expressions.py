@@ -13,7 +13,7 @@ from ..expr.compiler import parse
 from . import cardmeld, partread
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
+from . import bestmelds, compound, derived, textsets, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
 from .boards import calls_for as boards_calls
 from .flatlists import tuple_as_list
 from . import raggedrows
@@ -336,8 +336,12 @@ class Expressions:
             # x if c else y in a step generator: numba 0.68 may lose the type of its join (a spec's
             # "Cannot type generator: state variable types cannot be found"): in a helper, lazily
             out = self.fresh("t")
-            return self.helper(env, [f"if {cc}:", f"    {out} = {ra[0]}", "else:", f"    {out} = {rb[0]}"], out), ty
-        return f"(({ra[0]}) if {cc} else ({rb[0]}))", ty
+            code = self.helper(env, [f"if {cc}:", f"    {out} = {ra[0]}", "else:", f"    {out} = {rb[0]}"], out)
+        else:
+            code = f"(({ra[0]}) if {cc} else ({rb[0]}))"
+        if ty == TEXT:  # one of the texts of either side (joins: textsets.py)
+            textsets.union(self, code, ra[0], rb[0])
+        return code, ty
 
     def e_attr(self, t, env):
         obj, name = t.children
@@ -365,7 +369,10 @@ class Expressions:
             if self.max_modes and a < self.n_attrs:  # a declared mode may set it (marks, as get_attr)
                 return (f"attr_mode(ATTR, MD, {a}, {code}, {self.nmodes_row}, {self.max_modes}, {self.n_attrs})",
                         self.attr_types[name])
-            return f"attr_get(ATTR, {a}, {code})", self.attr_types[name]
+            code = f"attr_get(ATTR, {a}, {code})"
+            if self.attr_types[name] == TEXT:  # one of the texts the cards hold (joins: textsets.py)
+                textsets.attribute(self, code, name)
+            return code, self.attr_types[name]
         if ty in (INT, BOOL):  # a seat
             if name in self.pmaps:
                 self.map_read_whole(name)
@@ -430,6 +437,8 @@ class Expressions:
         env2 = dict(env)
         env2[var] = self.zone_list(inner) if src.elem == setzones.SET else \
             meldlists.bind(self, inner, src.elem) or compound.bind(inner, src.elem)
+        if getattr(src, "part_sets", None) and isinstance(src.elem, compound.TupT):  # (texts of known sets: textsets.py)
+            textsets.parts(self, compound.parts_of(inner, len(src.elem)), src.part_sets)
         cond_code = self.truth(cond, env2) if cond is not None else None
         if cond_code is not None and self.steps and _locals(cond_code) <= self.scope_names(env2):
             # in a step generator the filter is a helper's: numba 0.68 fails to type a generator whose

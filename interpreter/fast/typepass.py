@@ -42,7 +42,8 @@ round-robin scheduler) in :mod:`interpreter.fast.realtime`, ``climb`` steps in
 :mod:`interpreter.fast.setzones`, ``without()``, ``sort_by`` and slicing in
 :mod:`interpreter.fast.listops`, melds of sets in :mod:`interpreter.fast.melds`, seats sitting out
 (``turns: skip``), ``for … until`` and ``end`` in :mod:`interpreter.fast.turnorder`, derived card
-attributes and texts joined with ``+`` in :mod:`interpreter.fast.derived`. The rows of ``TMP``/``OPT``
+attributes and texts joined with ``+`` in :mod:`interpreter.fast.derived` (two run-time texts of
+known sets of texts in :mod:`interpreter.fast.textsets`). The rows of ``TMP``/``OPT``
 are as wide as the longest list of constant length a step keeps (``info["width"]``, at least
 MAX_LIST); a list whose length is known only at run time is checked as it is kept (error 6).
 

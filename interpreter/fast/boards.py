@@ -200,24 +200,26 @@ def _col_row(low, env, code, lines):
     return c, r
 
 
+def _two_cells(low, args, env, name):
+    """``(lines, out, (ca, ra), (cb, rb))`` for a built-in of two cells: the lines reading each
+    cell's column and row (-100 when it is not a cell) and a fresh name for the result."""
+    _args(low, args, 2, name)
+    lines = []
+    a = _col_row(low, env, _cell(low, args[0], env), lines)
+    b = _col_row(low, env, _cell(low, args[1], env), lines)
+    return lines, low.fresh("t"), a, b
+
+
 def adjacent(low, args, env):
     """``adjacent(a, b)``: whether two cell names share an edge (false when either is not a cell)."""
-    _args(low, args, 2, "adjacent")
-    lines = []
-    ca, ra = _col_row(low, env, _cell(low, args[0], env), lines)
-    cb, rb = _col_row(low, env, _cell(low, args[1], env), lines)
-    out = low.fresh("t")
+    lines, out, (ca, ra), (cb, rb) = _two_cells(low, args, env, "adjacent")
     lines += [f"{out} = {ca} >= 0 and {cb} >= 0 and abs({ca} - {cb}) + abs({ra} - {rb}) == 1"]
     return low.helper(env, lines, out), BOOL
 
 
 def direction(low, args, env):
     """``direction(a, b)``: the direction (a text) from cell ``a`` to the cell next to it ``b``, or null."""
-    _args(low, args, 2, "direction")
-    lines = []
-    ca, ra = _col_row(low, env, _cell(low, args[0], env), lines)
-    cb, rb = _col_row(low, env, _cell(low, args[1], env), lines)
-    out = low.fresh("t")
+    lines, out, (ca, ra), (cb, rb) = _two_cells(low, args, env, "direction")
     lines += [f"{out} = NULL", f"if {ca} >= 0 and {cb} >= 0:"]
     for w, (dx, dy) in DIRECTIONS.items():
         lines += [f"    if {cb} - {ca} == {dx} and {rb} - {ra} == {dy}:", f"        {out} = {low.text(w)}"]

@@ -41,7 +41,7 @@ RUNS = [("specs/oh_hell.yaml", {}), ("specs/oh_hell.yaml", {"num_suits": 2, "num
         ("tests/specs/lay_offs.yaml", {"longest": 4}), ("tests/specs/turn_record.yaml", {}),
         ("tests/specs/mode_when.yaml", {}),
         ("tests/specs/board_steps.yaml", {}), ("tests/specs/list_starts.yaml", {}), ("tests/specs/group_maps.yaml", {}),
-        ("tests/specs/text_joins.yaml", {})]
+        ("tests/specs/text_joins.yaml", {}), ("tests/specs/nested_lists.yaml", {})]
 
 
 RUNS += [("tests/specs/ragged_parts.yaml", {}), ("tests/specs/card_or_meld.yaml", {}),

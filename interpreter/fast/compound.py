@@ -435,7 +435,9 @@ def index(low, t, env):
         n = len(obj.parts)
         if not -n <= k < n:
             raise NotTyped(f"index {k} of a list of {n}", low.path)
-        from . import partread
+        from . import partread, nestedlists
+        if isinstance(obj.parts[k][1], nestedlists.SubT):  # a list kept in an item (nestedlists.py)
+            return nestedlists.part_list(low, obj.parts[k][0], obj.parts[k][1])
         return partread.part(low, obj, k, env)  # (a part some items lack: checked, partread.py)
     if isinstance(obj, MapV) and hasattr(obj, "types"):  # a map of list literals (tablemaps.TableV)
         return obj.index(low, t.children[1], env)

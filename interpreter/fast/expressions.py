@@ -16,7 +16,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ER
 from . import bestmelds, compound, derived, textsets, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
 from .boards import calls_for as boards_calls
 from .flatlists import tuple_as_list
-from . import raggedrows
+from . import nestedlists, raggedrows
 
 
 def _locals(code: str) -> set:
@@ -174,6 +174,8 @@ class Expressions:
             if isinstance(it, ListT) or not isinstance(it, tuple):
                 pairs = compound.tuple_list(self, items)  # a list of list literals: a list of tuples
                 if pairs is None:
+                    pairs = nestedlists.literal(self, items)  # single values and lists made at run time
+                if pairs is None:
                     raise NotTyped("a list of lists (of several lengths, or made at run time)", self.path)
                 return pairs
             types.add(it[1])
@@ -258,6 +260,11 @@ class Expressions:
         if found is not None:
             return found
         x, coll = t.children
+        rx = compound.as_tuple(self, self.e(x, env))
+        if isinstance(rx, compound.TupleV):  # a pair in a list of pairs (nestedlists.py)
+            found = nestedlists.tuple_in(self, rx, self.e(coll, env), env)
+            if found is not None:
+                return found
         cx, tx = self.scalar(x, env)
         r = self.e(coll, env)
         if isinstance(r, compound.TupleV):  # x in a pair

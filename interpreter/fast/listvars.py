@@ -20,6 +20,7 @@ Generated code comes only from the fixed templates below (integer holes, generat
 from __future__ import annotations
 
 from .compound import MapV, RecT, TupT, _sorted_entries, join, parts_of, record_lines, record_type
+from . import nestedlists
 
 
 def _join_items(old, new, low):
@@ -123,7 +124,12 @@ def store(low, which, r, path):
         r.elem = low.list_rows[name][1] if name in low.list_rows else r.elem
     if r.elem == NUL:
         return None  # (only nulls so far: typed once something else is stored)
-    _register(low, name, r.elem)
+    fresh, made = r.elem, None
+    if nestedlists.has_lists(fresh):  # items holding lists: each list part kept in a pool (nestedlists.py)
+        pooled, made = nestedlists.pools(low, name, fresh)
+        _register(low, name, pooled)
+    else:
+        _register(low, name, r.elem)
     row, ty = low.list_rows[name]
     k = len(ty) if isinstance(ty, TupT) else 1
     base = low.depth
@@ -131,12 +137,16 @@ def store(low, which, r, path):
     low.max_depth = max(low.max_depth, low.depth)
     n, v = low.fresh("t"), low.fresh("v")
     parts = parts_of(v, k) if isinstance(ty, TupT) else [v]
-    body = [f"if {n} >= len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return"] + \
-        [f"TMP[{base + j}, {n}] = {p}" for j, p in enumerate(parts)] + [f"{n} += 1"]
-    value = [f"{n} = 0"] + r.loop(v, body) + [f"if {n} > len(Z[0]):", f"    RI[{RI_ERROR}] = 6", "    return"]
+    head, copy = [], []
+    if made is not None:
+        head, puts, copy = nestedlists.store_lines(low, fresh, made, n, base, v)
+    else:
+        puts = [f"TMP[{base + j}, {n}] = {p}" for j, p in enumerate(parts)]
+    body = [f"if {n} >= len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return"] + puts + [f"{n} += 1"]
+    value = head + [f"{n} = 0"] + r.loop(v, body) + [f"if {n} > len(Z[0]):", f"    RI[{RI_ERROR}] = 6", "    return"]
     i = low.fresh("i")
     stores = [f"for {i} in range({n}):"] + [f"    Z[{row + j}, {i}] = TMP[{base + j}, {i}]" for j in range(k)] + \
-        [f"ZN[{row}] = {n}"]
+        [f"ZN[{row}] = {n}"] + copy
     # the rows stay taken until the set step's stores have run (the caller gives them back): another
     # list set in the same step keeps its items in rows of its own
     return value, stores

@@ -1,0 +1,53 @@
+"""Lists inside the items of a list variable in the typed kernel (interpreter/fast/nestedlists.py):
+a variable set to a comprehension whose items hold numbers and lists made at run time, read by
+``[a, b] in e[k]``, ``x in e[k]``, ``count(e[k])`` and comprehensions over ``e[k]``: the same games as
+the step API, seed by seed; a list of lists the kernel cannot keep is still refused, with its line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter import load_game
+from interpreter.fast.kernel import kernel_for, why_not
+from interpreter.sim.simulate import _play_one, simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = ROOT / "tests" / "specs" / "nested_lists.yaml"
+
+
+def test_lists_kept_in_a_list_variable_play_the_step_apis_games():
+    game = load_game(SPEC)
+    assert why_not(game, 2) is None
+    for players in (2, 4):
+        scores, lengths, errors = kernel_for(game).run(players, 100, 40)
+        seen = set()
+        for i in range(40):
+            want, _, length = _play_one(game, players, 100, i, None)
+            assert errors[i] == 0, (players, 100 + i)
+            assert list(scores[i]) == list(want) and lengths[i] == length, (players, 100 + i)
+            seen.add(tuple(want))
+        assert len(seen) > 20  # the hands, and so the lists kept, differ from game to game
+    fast, plain = simulate(game, 20, 3, seed=7, fast=True), simulate(game, 20, 3, seed=7)
+    assert fast.fast and fast.scores == plain.scores and fast.lengths == plain.lengths
+
+
+def _variant(tmp_path, old, new):
+    text = SPEC.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "variant.yaml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return load_game(path), 1 + text[:text.index(old)].count("\n")
+
+
+def test_a_list_inside_a_list_read_before_it_is_kept_is_refused_with_its_line(tmp_path):
+    """The comprehension's lists are read where it is made, not from the variable: not typed."""
+    old = "- add: {p.points: \"sum([count(e[3]) for e in slots where c.rank in e[3]])\"}"
+    game, line = _variant(tmp_path, old, "- add: {p.points: \"sum([count(e[3]) for e in all_slots])\"}")
+    reason = why_not(game, 2)
+    assert "a list inside a list read before it is kept in a variable" in reason and f"spec line {line}" in reason, reason
+
+
+def test_lists_of_lists_of_lists_are_refused_with_their_line(tmp_path):
+    old = "flatten([[k.rank, k.rank] for k in q.hand])]"
+    game, _ = _variant(tmp_path, old, "[[[k.rank] for j in [1]] for k in q.hand]]")
+    reason = why_not(game, 2)
+    assert reason is not None and "a list of lists" in reason and "spec line" in reason, reason

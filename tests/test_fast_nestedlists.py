@@ -51,3 +51,22 @@ def test_lists_of_lists_of_lists_are_refused_with_their_line(tmp_path):
     game, _ = _variant(tmp_path, old, "[[[k.rank] for j in [1]] for k in q.hand]]")
     reason = why_not(game, 2)
     assert reason is not None and "a list of lists" in reason and "spec line" in reason, reason
+
+
+def test_lists_longer_than_the_pool_stop_the_kernels_game_and_the_step_api_replays_it(tmp_path):
+    """2 seats x 4 cards x 700 ranks: more items than the pool holds (error 6, then replayed)."""
+    old = "flatten([[k.rank, k.rank] for k in q.hand])]"
+    game, _ = _variant(tmp_path, old, "flatten([[k.rank for j in range(0, 700)] for k in q.hand])]")
+    assert why_not(game, 2) is None
+    _, _, errors = kernel_for(game).run(2, 100, 3)
+    assert list(errors) == [6, 6, 6]
+    fast, plain = simulate(game, 3, 2, seed=7, fast=True), simulate(game, 3, 2, seed=7)
+    assert fast.scores == plain.scores and fast.lengths == plain.lengths
+
+
+def test_lists_whose_items_hold_lists_joined_by_plus_are_refused_with_their_line(tmp_path):
+    """Two such lists joined by + (their lists kept in different places) do not type."""
+    old = "- set: {slots: all_slots}"
+    game, line = _variant(tmp_path, old, "- set: {slots: \"all_slots + all_slots\"}")
+    reason = why_not(game, 2)
+    assert "+ of a list whose items hold lists" in reason and f"spec line {line}" in reason, reason

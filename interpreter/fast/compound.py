@@ -262,7 +262,9 @@ def nested_map(low, t, env):
         for v, src in reversed(list(zip(names, srcs))):
             core = src.loop(v, core)
         return core
-    return ListT(elem, loop, refs=refs)
+    out = ListT(elem, loop, refs=refs)
+    out.nested = getattr(rb, "nested", False)  # items holding lists made here (nestedlists.py)
+    return out
 
 
 # -- lists of tuples written out, and `in` of a tuple ----------------------------------------------
@@ -312,6 +314,8 @@ def in_tuple(low, cx, tx, tv):
 def snapshot_parts(low, lst):
     """Lines copying a list of tuples into rows of TMP (one per part: a ``for`` step loops over the
     list as it was when the step began); returns ``(lines, first row, length name)``."""
+    from . import nestedlists
+    nestedlists.refuse(low, "a copy (a for step's)", lst.elem)
     k = len(lst.elem)
     row = low.depth
     low.depth += k
@@ -397,6 +401,8 @@ def concat(low, a, b):
         return b
     if b.length == "0":
         return a
+    from . import nestedlists
+    nestedlists.refuse(low, "+", a.elem, b.elem)
     elem = join_elem(low, a.elem, b.elem)
     if elem is None or isinstance(elem, TupT) != isinstance(a.elem, TupT):
         from . import ragged  # lists of different shapes (ragged.py)
@@ -437,7 +443,7 @@ def index(low, t, env):
             raise NotTyped(f"index {k} of a list of {n}", low.path)
         from . import partread, nestedlists
         if isinstance(obj.parts[k][1], nestedlists.SubT):  # a list kept in an item (nestedlists.py)
-            return nestedlists.part_list(low, obj.parts[k][0], obj.parts[k][1])
+            return nestedlists.part_list(low, obj.parts[k][0], obj.parts[k][1], parts_of)
         return partread.part(low, obj, k, env)  # (a part some items lack: checked, partread.py)
     if isinstance(obj, MapV) and hasattr(obj, "types"):  # a map of list literals (tablemaps.TableV)
         return obj.index(low, t.children[1], env)
@@ -528,6 +534,8 @@ def tuple_options(low, lst, value, where_of, env_opt, as_name, offset=None, seat
     ``(lines, count name, row)``; ``where_of(env)`` lowers the choice's ``where`` with the option
     bound. The rows are taken from ``low.depth`` (the caller gives them back after the pick)."""
     from .lowtypes import CARD, _indent
+    from . import nestedlists
+    nestedlists.refuse(low, "a choice", lst.elem)
     n_parts = len(lst.elem)
     row = low.depth
     low.depth += n_parts

@@ -174,7 +174,7 @@ class Expressions:
             if isinstance(it, ListT) or not isinstance(it, tuple):
                 pairs = compound.tuple_list(self, items)  # a list of list literals: a list of tuples
                 if pairs is None:
-                    pairs = nestedlists.literal(self, items)  # single values and lists made at run time
+                    pairs = nestedlists.literal(self, items, compound.TupleV)  # single values and lists made at run time
                 if pairs is None:
                     raise NotTyped("a list of lists (of several lengths, or made at run time)", self.path)
                 return pairs
@@ -262,7 +262,7 @@ class Expressions:
         x, coll = t.children
         rx = compound.as_tuple(self, self.e(x, env))
         if isinstance(rx, compound.TupleV):  # a pair in a list of pairs (nestedlists.py)
-            found = nestedlists.tuple_in(self, rx, self.e(coll, env), env)
+            found = nestedlists.tuple_in(self, rx, self.e(coll, env), env, compound.parts_of)
             if found is not None:
                 return found
         cx, tx = self.scalar(x, env)
@@ -324,6 +324,8 @@ class Expressions:
                 return out
             if elem is None:
                 raise NotTyped("x if c else y with lists of different kinds", self.path)
+            if ra.length != "0" and rb.length != "0":
+                nestedlists.refuse(self, "x if c else y", ra.elem, rb.elem)
 
             def loop(var, body):
                 return [f"if {cc}:"] + _indent(ra.loop(var, body) or ["pass"]) + ["else:"] + \
@@ -467,7 +469,9 @@ class Expressions:
                 core = [f"if {cond_code}:"] + _indent(core)
             return src.loop(inner, core)
         bound = {inner} | (set(compound.parts_of(inner, len(src.elem))) if isinstance(src.elem, compound.TupT) else set())
-        return ListT(elem, loop, refs=(src.refs | reads | _names(cond_code)) - bound)
+        out = ListT(elem, loop, refs=(src.refs | reads | _names(cond_code)) - bound)
+        out.nested = getattr(rb, "nested", False)  # items holding lists made here (nestedlists.py)
+        return out
 
     def e_lambda_(self, t, env):
         raise NotTyped("a lambda outside argmax/argmin", self.path)

@@ -82,6 +82,8 @@ def assign(low, name, r: GroupV, path):
     if low.gmaps.get(name) != row:
         low.gmaps[name] = row  # (mapvars.around_gather keeps ZN of this row across gather)
         low.changed = True
+    from . import nestedlists
+    nestedlists.refuse(low, "group_by", src.elem)
     parts = parts_of(v, n_parts) if isinstance(src.elem, TupT) else [v]
     base = low.depth
     low.depth += 1 + n_parts

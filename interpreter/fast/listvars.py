@@ -126,6 +126,9 @@ def store(low, which, r, path):
         return None  # (only nulls so far: typed once something else is stored)
     fresh, made = r.elem, None
     if nestedlists.has_lists(fresh):  # items holding lists: each list part kept in a pool (nestedlists.py)
+        if not getattr(r, "nested", False):
+            raise NotTyped(f"variable {name!r} set to a list whose items hold lists, other than by a comprehension "
+                           f"making them", path)
         pooled, made = nestedlists.pools(low, name, fresh)
         _register(low, name, pooled)
     else:
@@ -139,7 +142,7 @@ def store(low, which, r, path):
     parts = parts_of(v, k) if isinstance(ty, TupT) else [v]
     head, copy = [], []
     if made is not None:
-        head, puts, copy = nestedlists.store_lines(low, fresh, made, n, base, v)
+        head, puts, copy = nestedlists.store_lines(low, fresh, made, n, base, v, parts_of)
     else:
         puts = [f"TMP[{base + j}, {n}] = {p}" for j, p in enumerate(parts)]
     body = [f"if {n} >= len(TMP[0]):", f"    RI[{RI_ERROR}] = 6", "    return"] + puts + [f"{n} += 1"]

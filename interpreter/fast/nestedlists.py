@@ -44,23 +44,22 @@ class SubT:
     @property
     def width(self):
         """Rows per block: the parts of an inner item (1 for a single value)."""
-        from .compound import TupT
-        return len(self.elem) if isinstance(self.elem, TupT) else 1
+        return len(self.elem) if isinstance(self.elem, tuple) else 1
 
 
 def _check_elem(low, elem):
-    from .compound import RecT, TupT
-    if isinstance(elem, RecT) or elem not in (INT, BOOL, TEXT, CARD, NUL) and not isinstance(elem, TupT):
+    # (a tuple of single values; a record's parts are tuples themselves, refused here)
+    if isinstance(elem, tuple) and any(t not in (INT, BOOL, TEXT, CARD) for t in elem):
+        raise NotTyped("a list of lists holding lists of lists of lists (or of maps, or of values of several kinds)",
+                       low.path)
+    if not isinstance(elem, tuple) and elem not in (INT, BOOL, TEXT, CARD, NUL):
         raise NotTyped(f"a list of lists holding lists of {elem}s", low.path)
-    if isinstance(elem, TupT) and any(t not in (INT, BOOL, TEXT, CARD) for t in elem):
-        raise NotTyped("a list of lists holding lists of lists of lists (or of values of several kinds)", low.path)
     return INT if elem == NUL else elem
 
 
-def literal(low, items):
+def literal(low, items, TupleV):
     """A list literal whose items are single values and lists made at run time (at least one), as a
-    ``compound.TupleV`` with :class:`SubT` parts; None when some item is something else."""
-    from .compound import TupleV
+    ``TupleV`` (compound's, passed in) with :class:`SubT` parts; None when some item is something else."""
     if not any(isinstance(it, ListT) for it in items):
         return None
     parts, refs = [], set()
@@ -76,6 +75,7 @@ def literal(low, items):
             return None
     out = TupleV(parts, low.path)
     out.refs = out.refs | refs
+    out.nested = True  # (a comprehension of these items may be kept in a variable: see store_lines)
     return out
 
 
@@ -85,9 +85,8 @@ def has_lists(ty) -> bool:
 
 
 def pools(low, name, ty):
-    """The variable's item type with every list part given its pool (rows of Z made once, kept
-    across the lowering's passes): ``(type, {part: (pool row, staging row)})``."""
-    from .compound import TupT
+    """The variable's item type (a ``compound.TupT``) with every list part given its pool (rows of Z
+    made once, kept across the lowering's passes): ``(type, {part: (pool row, staging row)})``."""
     made = low.__dict__.setdefault("nest_pools", {}).setdefault(name, {})
     out = []
     for j, t in enumerate(ty):
@@ -99,14 +98,16 @@ def pools(low, name, ty):
                 low.changed = True
             t = SubT(t.elem, pool=made[j][0])
         out.append(t)
-    return TupT(out), made
+    return type(ty)(out), made
 
 
-def store_lines(low, fresh_ty, made, n, base, v):
+def store_lines(low, fresh_ty, made, n, base, v, parts_of):
     """For a set step of a variable with list parts: ``(lines before the loop, lines per item
     storing its parts into ``TMP[base + j, n]``, lines copying the staged lists into the pools)``.
-    ``fresh_ty`` is the value's item type (its SubT parts carry the lists), ``v`` the item's name."""
-    from .compound import TupT, parts_of
+    ``fresh_ty`` is the value's item type (its SubT parts carry the lists), ``v`` the item's name,
+    ``parts_of`` compound's (the names of a tuple's parts)."""
+    if not all(isinstance(t, SubT) and t.lst is not None or not isinstance(t, SubT) for t in fresh_ty):
+        raise NotTyped("a list of lists whose inner lists are not made where it is set", low.path)
     k = len(fresh_ty)
     parts = parts_of(v, k)
     head, body, copy = [], [], []
@@ -114,13 +115,11 @@ def store_lines(low, fresh_ty, made, n, base, v):
         if not isinstance(t, SubT):
             body.append(f"TMP[{base + j}, {n}] = {parts[j]}")
             continue
-        if t.lst is None:
-            raise NotTyped("a list of lists whose inner lists are not made where it is set", low.path)
         pool, stage = made[j]
         w = t.width
         cur, s, u, i, q = (low.fresh(x) for x in "ttvit")
         head.append(f"{cur} = 0")
-        uparts = parts_of(u, w) if isinstance(t.elem, TupT) else [u]
+        uparts = parts_of(u, w) if isinstance(t.elem, tuple) else [u]
         put = [f"if {cur} >= {POOL_BLOCKS} * len(Z[0]) or {cur} >= {NEST}:", f"    RI[{RI_ERROR}] = 6", "    return"] + \
             [f"Z[{stage} + ({cur} // len(Z[0])) * {w} + {r}, {cur} % len(Z[0])] = {p}" for r, p in enumerate(uparts)] + \
             [f"{cur} += 1"]
@@ -130,16 +129,16 @@ def store_lines(low, fresh_ty, made, n, base, v):
     return head, body, copy
 
 
-def part_list(low, code, ty: SubT):
-    """The list a list part holds (``code`` the part's value, ``ty`` its SubT), as a ListT."""
-    from .compound import TupT, parts_of
+def part_list(low, code, ty: SubT, parts_of):
+    """The list a list part holds (``code`` the part's value, ``ty`` its SubT), as a ListT
+    (``parts_of``: compound's)."""
     if ty.pool is None:
         raise NotTyped("a list inside a list read before it is kept in a variable", low.path)
     pool, w = ty.pool, ty.width
 
     def loop(var, body):
         s, m, i, q = (low.fresh(x) for x in "ttit")
-        names = parts_of(var, w) if isinstance(ty.elem, TupT) else [var]
+        names = parts_of(var, w) if isinstance(ty.elem, tuple) else [var]
         return [f"{s} = ({code}) // {NEST}", f"{m} = ({code}) % {NEST}", f"for {i} in range({m}):",
                 f"    {q} = {s} + {i}"] + \
             [f"    {p} = Z[{pool} + ({q} // len(Z[0])) * {w} + {r}, {q} % len(Z[0])]" for r, p in enumerate(names)] + \
@@ -147,13 +146,14 @@ def part_list(low, code, ty: SubT):
     return ListT(ty.elem, loop, length=f"(({code}) % {NEST})", refs=_names(code))
 
 
-def tuple_in(low, x, lst, env):
-    """``[a, b] in xs`` (``x`` a ``compound.TupleV``, ``xs`` a ListT of tuples): whether some item
-    equals it part by part, as ``(code, BOOL)``; None when ``x`` is not a tuple or ``xs`` not a
-    list of tuples of its length."""
-    from .compound import TupleV, TupT, parts_of
-    if not isinstance(x, TupleV) or not isinstance(lst, ListT) or not isinstance(lst.elem, TupT):
-        return None
+def tuple_in(low, x, lst, env, parts_of):
+    """``[a, b] in xs`` (``x`` a ``compound.TupleV``, ``xs`` a ListT of tuples; ``parts_of``
+    compound's): whether some item equals it part by part, as ``(code, BOOL)``; None when ``xs``
+    is not a list of tuples of single values."""
+    if not isinstance(lst, ListT) or not isinstance(lst.elem, tuple) or x.null is not None or \
+            any(t not in (INT, BOOL, TEXT, CARD) for t in lst.elem) or \
+            any(t not in (INT, BOOL, TEXT, CARD, NUL) for _, t in x.parts):
+        return None  # (anything else: the caller's lowering, which says why it does not type)
     if len(lst.elem) != len(x.parts):
         return "0", BOOL  # (lists of different lengths are never equal)
     found, v = low.fresh("t"), low.fresh("v")
@@ -164,3 +164,10 @@ def tuple_in(low, x, lst, env):
         tests.append(f"({p} == {c})")
     lines = [f"{found} = False"] + lst.loop(v, [f"if {' and '.join(tests)}:", f"    {found} = True"])
     return low.helper(env, lines, found), BOOL
+
+
+def refuse(low, what, *types):
+    """NotTyped (``what`` says where) when one of the item ``types`` has a list part: the places
+    that copy, compare, group or join items part by part keep single values only."""
+    if any(has_lists(t) for t in types):
+        raise NotTyped(f"{what} of a list whose items hold lists", low.path)

@@ -125,6 +125,8 @@ def compare_tuples(low, op, ra, rb, TupleV, as_tuple):
     ra, rb = as_tuple(low, ra), as_tuple(low, rb)
     if not (isinstance(ra, TupleV) and isinstance(rb, TupleV)):
         return None
+    from . import nestedlists
+    nestedlists.refuse(low, "== or !=", ra.types, rb.types)
     terms = [f"({x.null})" for x in (ra, rb) if x.null is not None]
     terms = [f"(not {c})" for c in terms]
     for k in range(max(len(ra.parts), len(rb.parts))):

@@ -6,6 +6,7 @@ numba is installed by the `test` extra (it includes `fast`): nothing here is ski
 from __future__ import annotations
 
 import hashlib
+import sys
 import random
 from pathlib import Path
 
@@ -883,3 +884,23 @@ def test_texts_joined_at_run_time_play_the_step_apis_games():
         fast, plain = simulate(game, 30, players, seed=100, fast=True), simulate(game, 30, players, seed=100)
         assert fast.fast and fast.scores == plain.scores and fast.lengths == plain.lengths
     assert len(scored) >= 4  # the joined texts matched names and texts of the rules in these games
+
+
+def test_a_numba_that_fails_to_import_is_not_called_missing(monkeypatch):
+    """An installed numba whose import fails (a broken install) is named with its error; only an
+    absent one reads 'not installed'."""
+    import builtins
+    import importlib.util
+    from interpreter.fast import kernel
+    real_import = builtins.__import__
+
+    def broken(name, *args, **kwargs):
+        if name == "numba":
+            raise ImportError("numpy.core.multiarray failed to import")
+        return real_import(name, *args, **kwargs)
+    monkeypatch.delitem(sys.modules, "numba", raising=False)  # not served from sys.modules
+    monkeypatch.setattr(builtins, "__import__", broken)
+    assert "failed to import: numpy.core.multiarray" in kernel.unavailable()
+    assert not kernel.available()
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    assert kernel.unavailable().startswith("numba is not installed")

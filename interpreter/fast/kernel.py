@@ -32,12 +32,21 @@ EMAX = 64    # draws of one game seeded ahead at most (more are seeded one by on
 
 
 def available() -> bool:
-    """Whether numba is installed (the ``fast`` extra)."""
+    """Whether numba is installed (the ``fast`` extra) and imports."""
+    return unavailable() is None
+
+
+def unavailable() -> str | None:
+    """Why the kernel cannot run here (a text), or None: numba not installed, or installed but
+    failing to import (a broken or half-written install; its error is given, not hidden)."""
     try:
         import numba  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    except ImportError as exc:
+        import importlib.util
+        if importlib.util.find_spec("numba") is None:
+            return "numba is not installed (pip install -e '.[fast]')"
+        return f"numba is installed but failed to import: {exc} (reinstall it: pip install -e '.[fast]')"
+    return None
 
 
 def _folder() -> Path:
@@ -198,8 +207,8 @@ def built_once(store: dict, game, build):
                 raise hit[1]
             return hit[1]
         try:
-            if not available():
-                raise NotTyped("numba is not installed (pip install -e '.[fast]')")
+            if (missing := unavailable()) is not None:
+                raise NotTyped(missing)
             made = build(game)
         except NotTyped as exc:
             store[id(game)] = (game, exc)
@@ -239,8 +248,8 @@ def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds
         widest = max(abs(first), abs(first + n - 1))
         if widest * 1_000_003 + 64 >= 2 ** 63:
             return f"seeds this far from 0 (|seed| up to {widest}) overflow the kernel's 64-bit numbers"
-    if not available():
-        return "numba is not installed (pip install -e '.[fast]')"
+    if (missing := unavailable()) is not None:
+        return missing
     for seat, kind in sorted((bots or {}).items()):
         name, _, budget = kind.partition(":")
         if name not in ("random", "ismcts", "greedy"):

@@ -13,7 +13,7 @@ from ..expr.compiler import parse
 from . import cardmeld, partread
 from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ERROR, TEXT, _empty_list, _fold, _indent,
                        _join, _known, _names)
-from . import bestmelds, compound, derived, textsets, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps
+from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps, textsets
 from .boards import calls_for as boards_calls
 from .flatlists import tuple_as_list
 from . import nestedlists, raggedrows
@@ -260,13 +260,14 @@ class Expressions:
         if found is not None:
             return found
         x, coll = t.children
-        rx = compound.as_tuple(self, self.e(x, env))
-        if isinstance(rx, compound.TupleV):  # a pair in a list of pairs (nestedlists.py)
-            found = nestedlists.tuple_in(self, rx, self.e(coll, env), env, compound.parts_of)
+        r = self.e(coll, env)
+        if isinstance(r, ListT) and isinstance(r.elem, tuple):  # a pair in a list of pairs (nestedlists.py)
+            rx = compound.as_tuple(self, self.e(x, env))
+            found = nestedlists.tuple_in(self, rx, r, env, compound.parts_of) \
+                if isinstance(rx, compound.TupleV) else None
             if found is not None:
                 return found
         cx, tx = self.scalar(x, env)
-        r = self.e(coll, env)
         if isinstance(r, compound.TupleV):  # x in a pair
             return compound.in_tuple(self, cx, tx, r), BOOL
         lst = bestmelds.meld_list(self, coll, env)  # (or one meld's cards)

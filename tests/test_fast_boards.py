@@ -30,6 +30,18 @@ def _same_games(game, players: int, seed: int, n: int) -> set:
     return seen
 
 
+def kernel_is_the_step_api(game, counts, min_distinct: int = 20) -> None:
+    """The spec types, its kernel plays the step API's games (40 seeds at each player count in
+    ``counts``, more than ``min_distinct`` different scores at each, so the construct under test
+    varies), and ``simulate --fast`` matches ``simulate``."""
+    assert why_not(game, counts[0]) is None
+    for players in counts:
+        seen = _same_games(game, players, 100, 40)
+        assert len({s[:-1] for s in seen}) > min_distinct
+    fast, plain = simulate(game, 20, 3, seed=7, fast=True), simulate(game, 20, 3, seed=7)
+    assert fast.fast and fast.scores == plain.scores and fast.lengths == plain.lengths
+
+
 @pytest.mark.parametrize("name", ["board_steps", "colour_walk", "list_starts", "group_maps"])
 def test_board_and_list_start_specs_type(name):
     assert why_not(load_game(SPECS / f"{name}.yaml"), 2) is None

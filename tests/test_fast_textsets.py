@@ -9,21 +9,14 @@ from pathlib import Path
 from interpreter import load_game
 from interpreter.fast.kernel import why_not
 from interpreter.fast.typepass import lower
-from interpreter.sim.simulate import simulate
-from test_fast_boards import _same_games
+from test_fast_boards import kernel_is_the_step_api
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "tests" / "specs" / "text_joins.yaml"
 
 
 def test_texts_joined_from_known_sets_play_the_step_apis_games():
-    game = load_game(SPEC)
-    assert why_not(game, 2) is None
-    for players in (2, 3):
-        seen = _same_games(game, players, 100, 40)
-        assert len({s[:-1] for s in seen}) > 20  # the hands, and so the texts joined, differ from game to game
-    fast, plain = simulate(game, 20, 3, seed=7, fast=True), simulate(game, 20, 3, seed=7)
-    assert fast.fast and fast.scores == plain.scores and fast.lengths == plain.lengths
+    kernel_is_the_step_api(load_game(SPEC), (2, 3))
 
 
 def test_the_joined_texts_join_the_table_of_texts():

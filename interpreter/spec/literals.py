@@ -235,7 +235,7 @@ class LiteralChecker:
             if not (surely(self._kinds(y), NUMBER) or self._kind(y) == "number"):
                 continue
             shown = " ".join(_source(self._text, x).split()) or "a value"
-            zone = self.kinds._is_zone(shown, {**self._env, **{k: None for k in self._shadowed}})
+            zone = self.kinds.is_zone(shown, {**self._env, **{k: None for k in self._shadowed}})
             line, col = self._where(op_token)
             self.out.append(Diagnostic(
                 self.file, line, col, f"{op} between a number and a list fails when the rules run: {shown} is "

@@ -213,7 +213,7 @@ class KindFacts:
             if surely(new, TEXT) and TEXT not in (self.declared[key] or {TEXT}):
                 self.text_adds[path] = (target, str(value).strip())
             elif element(new) is not None and surely(self.declared[key], NUMBER):
-                self.list_adds[path] = (target, str(value).strip(), self._is_zone(value, env))
+                self.list_adds[path] = (target, str(value).strip(), self.is_zone(value, env))
             new = new - {NULL}  # null + x is x
         old = self.var_kinds[key]
         self.var_kinds[key] = join(old, new)
@@ -222,7 +222,7 @@ class KindFacts:
             # clean load from the cache never decodes them)
             self.text_from[key] = (path, str(value).strip())
 
-    def _is_zone(self, text, env) -> bool:
+    def is_zone(self, text, env) -> bool:
         """Whether the expression ``text`` is a zone named as such: ``pile``, ``p.hand``."""
         try:
             t = parse(str(text))

@@ -233,10 +233,13 @@ def test_the_kernel_covers_the_specs_it_should():
     assert ("rummy_500", ()) in typed
     # lists of lists of different lengths (the contracts), melds_for(...) != null, runs with wild cards
     assert ("contract_rummy", ()) in typed
+    # real-time options that are lists of 4 or 6 parts made by +, name() of a card, a key in a let's group_by
+    assert ("ligretto", ()) in typed
 
 
-# long games played short here (the step API's side is slow): one hand of Canasta, one deal of Contract Rummy
-SHORT = {"canasta": {"max_hands": 1}, "contract_rummy": {"deals": 1}}
+# long games played short here (the step API's side is slow): one hand of Canasta, one deal of Contract
+# Rummy, two rounds of board Ligretto
+SHORT = {"canasta": {"max_hands": 1}, "contract_rummy": {"deals": 1}, "ligretto": {"rounds": 2}}
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])

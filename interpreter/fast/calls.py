@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from .lowtypes import BOOL, INT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
+from .lowtypes import BOOL, CARD, INT, TEXT, ListT, NJIT, NUL, NULL, NotTyped, STATE_ARGS, UNSET, _indent, _join, _names
 from . import bestmelds, compound, derived, flatlists, groupmaps, groups, hoist, listops, meldkind, meldlist, melds, setlists, setzones, tablemaps, turnorder, turnrecord
-from . import meldsfor
+from . import meldsfor, ragged, textsets
 
 
 _CALL = re.compile(r"\bh[0-9]+\([^()]*\)")
@@ -130,10 +130,15 @@ class Calls:
         """The generated local names the values and lists of ``env`` read."""
         out = set()
         for v in env.values():
-            out |= v.refs if isinstance(v, (ListT, compound.TupleV, compound.MapV)) else _names(v[0])
+            out |= v.refs if isinstance(v, (ListT, compound.TupleV, compound.MapV, groupmaps.GroupV)) else _names(v[0])
         return out
 
     def call_count(self, args, env):
+        arg = args[0]
+        if getattr(arg, "data", None) == "name" and len(args) == 1:  # a chosen option kept as its parts (ragged.py)
+            found = ragged.count_parts(env.get(str(arg.children[0])), compound.TupleV)
+            if found is not None:
+                return found
         lst = bestmelds.meld_list(self, args[0], env)  # (or one meld's cards)
         if lst.length is not None and len(args) == 1:
             return f"({lst.length})", INT
@@ -305,6 +310,22 @@ class Calls:
 
     def call_str(self, args, env):
         return compound.call_str(self, args, env)
+
+    def call_name(self, args, env):
+        """``name(x)`` of a card (its name, as ``str``) or a text (itself); a seat's name (a
+        player's name, known only to the step API) does not type."""
+        if len(args) != 1:
+            raise NotTyped("name with other than one argument", self.path)
+        c, ty = self.scalar(args[0], env)
+        if ty == TEXT:
+            return c, TEXT
+        if ty != CARD:
+            raise NotTyped(f"name() of a {ty} (a seat's name is the player's, not known to the kernel)", self.path)
+        x = self.fresh("t")
+        code = self.helper(env, [f"{x} = {c}"],
+                           f"(attr_get(ATTR, {self.attr_index['name']}, {x}) if {x} != NULL else {self.text('none')})")
+        textsets.note(self, code, [card.name for card in self.game.cards] + ["none"])  # (joins: textsets.py)
+        return code, TEXT
 
     def call_without(self, args, env):
         return listops.call_without(self, args, env)

@@ -130,6 +130,9 @@ def as_tuple(low, r):
     if getattr(r, "alts", None) is not None:  # x if c else y of list literals (ragged.py)
         from . import ragged
         return ragged.if_tuple(low, r, TupleV, as_tuple)
+    if getattr(r, "joined", None) is not None:  # xs + ys of list literals (ragged.py)
+        from . import ragged
+        return ragged.joined_tuple(low, r, TupleV, as_tuple)
     items = getattr(r, "items", None)
     if items is None:
         return r

@@ -16,7 +16,7 @@ from .lowtypes import (BOOL, CARD, EMPTY, INT, ListT, NUL, NULL, NotTyped, RI_ER
 from . import bestmelds, compound, derived, listops, listvars, mapvars, meldlists, meldvalue, ragged, setzones, tablemaps, textsets
 from .boards import calls_for as boards_calls
 from .flatlists import tuple_as_list
-from . import nestedlists, raggedrows
+from . import groupmaps, nestedlists, raggedrows
 
 
 def _locals(code: str) -> set:
@@ -205,6 +205,10 @@ class Expressions:
         op = str(op)
         ra, rb = cardmeld.listed(self, self.e(a, env)), cardmeld.listed(self, self.e(b, env))
         ra, rb = (meldvalue.as_list(self, r[0]) if isinstance(r, tuple) and r[1] == meldvalue.MELDL else r for r in (ra, rb))
+        if op == "+":
+            found = ragged.tuple_plus(self, ra, rb, compound.TupleV, compound.concat)  # an option's parts (ragged.py)
+            if found is not None:
+                return found
         if op == "+" and isinstance(ra, ListT) and isinstance(rb, ListT):
             return compound.concat(self, ra, rb)
         if isinstance(ra, ListT) or isinstance(rb, ListT):
@@ -268,6 +272,8 @@ class Expressions:
             if found is not None:
                 return found
         cx, tx = self.scalar(x, env)
+        if isinstance(r, groupmaps.GroupV):  # x in group_by(...) held in a let name (groupmaps.py)
+            return groupmaps.key_in(self, cx, tx, r, env)
         if isinstance(r, compound.TupleV):  # x in a pair
             return compound.in_tuple(self, cx, tx, r), BOOL
         lst = bestmelds.meld_list(self, coll, env)  # (or one meld's cards)
@@ -314,6 +320,13 @@ class Expressions:
         if known is not None:  # a condition on options (or constants) only: the other side never runs
             return self.e(a if known else b, env)
         ra, rb = self.e(a, env), self.e(b, env)
+        if isinstance(ra, compound.TupleV) != isinstance(rb, compound.TupleV) and \
+                all(ragged.tuple_like(x) for x in (ra, rb)):  # a list of values of several kinds beside a list literal
+            def unlisted(var, body):
+                raise NotTyped("x if c else y of lists of values of several kinds, read as a list", self.path)
+            out = ListT(None, unlisted, refs=set(ra.refs) | set(rb.refs) | _names(cc))
+            out.alts = (cc, ra, rb)  # (as an item of a list: ragged.if_tuple)
+            return out
         if isinstance(ra, ListT) and isinstance(rb, ListT):
             # an empty literal ([]) takes the other side's kind
             elem = rb.elem if ra.length == "0" else ra.elem if rb.length == "0" else _join(ra.elem, rb.elem)

@@ -32,6 +32,23 @@ class GroupV:
         raise NotTyped("group_by(...) other than as the value of a game variable's map (or in values())")
 
 
+def key_in(low, cx: str, tx, r: GroupV, env):
+    """``x in group_by(xs, y => KEY)`` (the map held in a ``let`` name, say): whether some item of
+    ``xs`` has the key ``x`` (``cx``, ``tx``: ``x`` lowered), as ``(code, BOOL)``: the map's keys
+    are the items' keys, so no map is built."""
+    src, (lam_var, lam_body) = r.src, r.lam.children
+    v = low.fresh("v")
+    env2 = dict(r.env)
+    env2[str(lam_var)] = bind(v, src.elem)
+    kcode, kt = low.scalar(lam_body, env2)
+    bound = {v} | (set(parts_of(v, len(src.elem))) if isinstance(src.elem, TupT) else set())
+
+    def loop(var, body):
+        return src.loop(v, [f"{var} = {kcode}"] + body)
+    keys = ListT(kt, loop, refs=set(src.refs) | (_names(kcode) - bound))
+    return low.reduce_in(cx, keys, env), BOOL
+
+
 def _maps(low) -> dict:
     """name -> (first row, item type, key type), kept across the lowering's passes."""
     if not hasattr(low, "group_maps"):

@@ -10,8 +10,13 @@ meet); it compares for equality as it is and reads as a number in arithmetic, wh
 the game (:data:`~interpreter.fast.lowtypes.ERR_INDEX`: the step API replays it and raises its
 error, as it does for a text in arithmetic). A place some items lack holds :data:`ABSENT`, its type
 ``"T or absent"`` (:func:`padded`): reading it is checked (:mod:`interpreter.fast.partread`: the
-step API raises an error reading past an item's end); an option's text skips it. Generated code comes only from the fixed
-templates below.
+step API raises an error reading past an item's end); an option's text skips it.
+
+One item may itself be of several lengths: ``[pair, 'at', x] + (['from', y] if c else [])``
+(:func:`tuple_plus`) is kept as one tuple of the parts of both lists, the places of the second
+holding :data:`ABSENT` where ``c`` is false; ``count(m)`` of a chosen one counts the places it has
+(:func:`count_parts`). Only the last list of such a sum may vary in length (an earlier one would
+move the later places). Generated code comes only from the fixed templates below.
 """
 from __future__ import annotations
 
@@ -139,3 +144,60 @@ def compare_tuples(low, op, ra, rb, TupleV, as_tuple):
         terms.append(f"(({ca}) == ({cb}))")
     code = "(" + " and ".join(terms or ["True"]) + ")"
     return (code if str(op) == "==" else f"(not {code})"), BOOL
+
+
+def tuple_like(r) -> bool:
+    """Whether ``r`` may be kept as one tuple value where it is an item of a list: a TupleV (a
+    list literal of values of several kinds), a list literal, ``x if c else y`` of them, or ``+``
+    of them (:func:`tuple_plus`)."""
+    return type(r).__name__ == "TupleV" or any(getattr(r, a, None) is not None for a in ("items", "alts", "joined"))
+
+
+def tuple_plus(low, ra, rb, TupleV, concat):
+    """``xs + ys`` of two list literals (or ``x if c else y`` of them, or such sums) where one of
+    them holds values of several kinds or lists of different lengths, as an item of a list
+    (choice options such as ``[pair, 'at', x, dir] + (['from', y] if c else [])``): a ListT that
+    :func:`joined_tuple` reads as one TupleV; as a list it is the plain ``+`` when its items are
+    of one kind. None when a side is no list literal (the caller joins the lists). ``TupleV``,
+    ``concat``: compound's (which imports this module)."""
+    if not (tuple_like(ra) and tuple_like(rb)):
+        return None
+    out = None
+    if isinstance(ra, ListT) and isinstance(rb, ListT) and ra.elem is not None and rb.elem is not None:
+        try:
+            out = concat(low, ra, rb)
+        except NotTyped:
+            out = None
+        if out is ra or out is rb:  # (one side empty: the other as it is)
+            return out
+    if out is None:
+        def unlisted(var, body):
+            raise NotTyped("+ of lists of values of several kinds, read as a list", low.path)
+        out = ListT(None, unlisted, refs=set(ra.refs) | set(rb.refs))
+    out.joined = (ra, rb)
+    return out
+
+
+def joined_tuple(low, r, TupleV, as_tuple):
+    """The TupleV of ``xs + ys`` kept by :func:`tuple_plus`: the parts of ``xs`` then those of
+    ``ys``. Only the last list may vary in length (its places then padded: see the module's doc);
+    an earlier one that may lack a place does not type (its later places would move)."""
+    ra, rb = r.joined
+    ta, tb = as_tuple(low, ra), as_tuple(low, rb)
+    if not (isinstance(ta, TupleV) and isinstance(tb, TupleV)):
+        raise NotTyped("+ of lists as an item of a list, one of them made at run time", low.path)
+    if ta.null is not None or tb.null is not None:
+        raise NotTyped("+ of a chosen option that may be null", low.path)
+    if any(is_padded(t) for _, t in ta.parts):
+        raise NotTyped("+ of lists as an item of a list, a list of several lengths before another", low.path)
+    return TupleV(ta.parts + tb.parts, low.path)
+
+
+def count_parts(r, TupleV):
+    """``count(x)`` of a tuple value ``x`` (a chosen option kept as its parts): its length, the
+    places it lacks (:data:`ABSENT`) not counted, as ``(code, INT)``; None for anything else."""
+    if not isinstance(r, TupleV) or r.null is not None:
+        return None
+    fixed = sum(1 for _, t in r.parts if not is_padded(t))
+    terms = [str(fixed)] + [f"(1 if ({c}) != {ABSENT} else 0)" for c, t in r.parts if is_padded(t)]
+    return "(" + " + ".join(terms) + ")", INT

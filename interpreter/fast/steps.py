@@ -61,15 +61,12 @@ class StepKernel:
                 self.tuple_sites[len(self.text_of)] = (None, site["set"]["row"])
                 text = None
             elif site.get("realtime"):  # a real-time block: each option's mode is its action's index
-                def text(v, m, alts=site["realtime"]):
-                    a = alts[m]
-                    if a["elem"] == "null":
-                        return a["verb"]
-                    if a["elem"] == "card":
-                        return f"{a['verb']} {names[v]}"
-                    word = text_of_value(v, texts) if a["elem"] == "text" else ("yes" if v else "no") \
-                        if a["elem"] == "bool" else v
-                    return f"{a['verb']} {word}"
+                alts = site["realtime"]
+                if any(a.get("tuple_row") is not None for a in alts):  # options that are lists: read in TMP
+                    self.tuple_sites[len(self.text_of)] = (_realtime_text(alts, texts, names), None)
+                    text = None
+                else:
+                    text = _realtime_text(alts, texts, names)(None)
             elif isinstance(site["elem"], list):  # options that are pairs: their parts are in rows of TMP
                 self.tuple_sites[len(self.text_of)] = (option_text_maker(verb, site["elem"], texts, names, NULL),
                                                        site["tuple_row"])
@@ -132,6 +129,8 @@ class StepKernel:
                 return make(tmp, row, v)
             if make is None:  # a set choice (interpreter.fast.multichoice)
                 text = multichoice.text_maker(self.info["sites"][site]["verb"], self.names, row, tmp)
+            elif row is None:  # a real-time block with options that are lists (_realtime_text)
+                text = make(tmp)
             optional = self.info["sites"][site].get("optional")
             if optional is not None:
                 def text(v, m, inner=text, verb=optional):
@@ -170,6 +169,30 @@ class StepKernel:
         if rg is not None:
             out[_RG] = rg
         return out
+
+
+def _realtime_text(alts, texts, names):
+    """The option texts of a real-time block's site (``alts``: each action's verb, option type and,
+    for options that are lists, the first TMP row of their parts): ``bind(tmp)`` gives
+    ``text(value, mode)``, the mode being the action's index (``tmp``: a state's TMP array, None
+    when no option is a list)."""
+    makers = [option_text_maker(a["verb"], a["elem"], texts, names, NULL) if a.get("tuple_row") is not None else None
+              for a in alts]
+
+    def bind(tmp):
+        def text(v, m):
+            a = alts[m]
+            if makers[m] is not None:
+                return makers[m](tmp, a["tuple_row"], v)
+            if a["elem"] == "null":
+                return a["verb"]
+            if a["elem"] == "card":
+                return f"{a['verb']} {names[v]}"
+            word = text_of_value(v, texts) if a["elem"] == "text" else ("yes" if v else "no") \
+                if a["elem"] == "bool" else v
+            return f"{a['verb']} {word}"
+        return text
+    return bind
 
 
 def step_kernel_for(game) -> StepKernel:

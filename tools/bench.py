@@ -119,7 +119,10 @@ def step_api_games(game, seed: int, budget: float, fast: bool = False, player: b
             continue
         while not state.is_terminal():
             for p in state.current_players():
-                state.apply(rng.choice(state.legal_actions(p)))
+                legal = state.legal_actions(p)
+                if not legal:  # a real-time block: another seat's action just took this seat's options
+                    continue
+                state.apply(rng.choice(legal))
                 decisions += 1
                 if state.is_terminal():
                     break

@@ -82,12 +82,17 @@ def test_an_illegal_id_moves_no_game_and_says_which():
     assert [s.history for s in venv.states] == before
 
 
-def test_specs_the_kernel_cannot_batch_are_refused_with_the_reason():
+def test_specs_the_kernel_cannot_batch_are_refused_with_the_reason(tmp_path):
     _need("numba")
     from interpreter.adapters.vector_env import VectorEnv
     with pytest.raises(RulebookError, match="does not run set choices"):
         VectorEnv(SPECS / "president.yaml", 4, num_envs=2)
+    with pytest.raises(RulebookError, match="real-time actions whose options are lists"):
+        VectorEnv(SPECS.parent / "tests" / "specs" / "realtime_lists.yaml", 2, num_envs=2)
+    untyped = tmp_path / "untyped.yaml"  # a seat's name (the player's, unknown to the kernel) in the score
+    untyped.write_text((SPECS.parent / "tests" / "specs" / "realtime_lists.yaml").read_text()
+                       .replace('score: "p.score"', 'score: "p.score + (1 if name(p) == \'x\' else 0)"'))
     with pytest.raises(RulebookError, match=r"the fast step API cannot run this game: .*spec line \d+"):
-        VectorEnv(SPECS / "ligretto.yaml", 2, num_envs=2)
+        VectorEnv(untyped, 2, num_envs=2)
     with pytest.raises(RulebookError, match="num_envs"):
         VectorEnv(SPECS / "oh_hell.yaml", 3, num_envs=0)

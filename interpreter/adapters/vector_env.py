@@ -80,6 +80,9 @@ class VectorEnv:
                                 f"to make: there is nothing to step")
         self._fast_state = fast_state
         self._kernel = kernel = step_kernel_for(self.game)
+        if any(a.get("tuple_row") is not None for site in kernel.info["sites"] for a in site.get("realtime") or ()):
+            raise RulebookError(f"{self.game.name}: the vectorised environment does not run real-time actions whose "
+                                f"options are lists (their ids are not batched); use the PettingZoo environment")
         self._iloc, self._izn = STATE_ARGS.index("LOC"), STATE_ARGS.index("ZN")
         self._igv, self._ipv = STATE_ARGS.index("GV"), STATE_ARGS.index("PV")
         self._iopt, self._itmp = STATE_ARGS.index("OPT"), STATE_ARGS.index("TMP")

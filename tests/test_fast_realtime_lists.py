@@ -9,8 +9,6 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from interpreter import load_game
 from interpreter.fast.kernel import why_not
 from test_fast_boards import kernel_is_the_step_api
@@ -68,9 +66,11 @@ def test_an_earlier_list_of_several_lengths_is_refused_with_its_line(tmp_path):
     assert "a list of several lengths before another" in reason and "spec line" in reason, reason
 
 
-@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
-def test_board_ligretto_in_lock_step(players, seed):
+def test_board_ligretto_in_lock_step():
     """Board Ligretto's real-time block (place options of 4 or 6 parts, jokers of 2 or 4) in the
-    kernel's step API, one round, action by action against the State."""
-    texts = in_lock_step(load_game(ROOT / "specs" / "ligretto.yaml", options={"rounds": 1}), players, seed)
-    assert any(t.startswith("place ") for t in texts) and any(t.startswith("reveal") for t in texts)
+    kernel's step API, one round at 2, 3 and 4 players, action by action against the State (one
+    test: its module compiles once)."""
+    game = load_game(ROOT / "specs" / "ligretto.yaml", options={"rounds": 1})
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        texts = in_lock_step(game, players, seed)
+        assert any(t.startswith("place ") for t in texts) and any(t.startswith("reveal") for t in texts)

@@ -80,9 +80,6 @@ class VectorEnv:
                                 f"to make: there is nothing to step")
         self._fast_state = fast_state
         self._kernel = kernel = step_kernel_for(self.game)
-        if any(a.get("tuple_row") is not None for site in kernel.info["sites"] for a in site.get("realtime") or ()):
-            raise RulebookError(f"{self.game.name}: the vectorised environment does not run real-time actions whose "
-                                f"options are lists (their ids are not batched); use the PettingZoo environment")
         self._iloc, self._izn = STATE_ARGS.index("LOC"), STATE_ARGS.index("ZN")
         self._igv, self._ipv = STATE_ARGS.index("GV"), STATE_ARGS.index("PV")
         self._iopt, self._itmp = STATE_ARGS.index("OPT"), STATE_ARGS.index("TMP")
@@ -355,28 +352,28 @@ class VectorEnv:
         out[everyone, self._starts["seat"] + seats] = 1
         return out
 
-    def _lookup(self, index, texts) -> np.ndarray:
-        """``int64`` array: the one-hot column (in ``index``, a variable's vocabulary) of each text
-        code less ``TEXT_BASE`` (``texts``: {code: text}), or with ``texts`` None of each card id
-        (its name); -1 where the value has no column."""
-        from ..fast.lowtypes import TEXT_BASE
+    def _lookup(self, index, texts):
+        """The one-hot column (in ``index``, a variable's vocabulary) of each text code (``texts``:
+        {code: text}) as ``(codes, columns)``, two int64 arrays, the codes sorted, those with no
+        column left out (a board's cell names have codes far apart: a table indexed by code could
+        take gigabytes); with ``texts`` None, an int64 array of each card id's column (its name's),
+        -1 where it has none."""
         if texts is None:
             return np.array([index.get(c.name, -1) for c in self.game.cards], dtype=np.int64)
-        out = np.full(max([k - TEXT_BASE + 1 for k in texts], default=0), -1, dtype=np.int64)
-        for k, t in texts.items():
-            out[k - TEXT_BASE] = index.get(t, -1)
-        return out
+        pairs = sorted((k, index[t]) for k, t in texts.items() if t in index)
+        return np.array([k for k, _ in pairs], dtype=np.int64), np.array([c for _, c in pairs], dtype=np.int64)
 
     @staticmethod
     def _columns(values, by_text, by_card) -> np.ndarray:
         """The one-hot column of each of ``values`` (the kernel's int64, any shape) by the tables of
         :meth:`_lookup` (``by_card`` None: not a card variable), -1 for null or no column: the
         columns ``Spaces.observation`` sets for the State's values."""
-        from ..fast.lowtypes import TEXT_BASE
         col = np.full(values.shape, -1, dtype=np.int64)
-        code = values - TEXT_BASE
-        at = (code >= 0) & (code < by_text.size)
-        col[at] = by_text[code[at]]
+        codes, columns = by_text
+        if codes.size:
+            pos = np.minimum(np.searchsorted(codes, values), codes.size - 1)
+            hit = codes[pos] == values
+            col[hit] = columns[pos[hit]]
         if by_card is not None:
             at = (values >= 0) & (values < by_card.size)
             col[at] = by_card[values[at]]
@@ -431,8 +428,9 @@ class IdTable:
         self.kernel, self.text_of, self.id_of, self.null = kernel, kernel.text_of, id_of, NULL
         self.site_of = {id(f): s for s, f in enumerate(kernel.text_of) if f is not None}
         sites = kernel.info["sites"]
+        # (a real-time block whose options are lists, row None, is read through its legal actions' texts)
         self.parts = {s: (row, len(sites[s]["elem"])) for s, (make, row) in kernel.tuple_sites.items()
-                      if make is not None}
+                      if make is not None and row is not None}
         self.width = 3 + max([k for _, k in self.parts.values()], default=0)
         self.hashes = np.zeros(0, dtype=np.uint64)
         self.keys = np.zeros((0, self.width), dtype=np.int64)  # in hash order

@@ -150,7 +150,7 @@ def tuple_like(r) -> bool:
     """Whether ``r`` may be kept as one tuple value where it is an item of a list: a TupleV (a
     list literal of values of several kinds), a list literal, ``x if c else y`` of them, or ``+``
     of them (:func:`tuple_plus`)."""
-    return type(r).__name__ == "TupleV" or any(getattr(r, a, None) is not None for a in ("items", "alts", "joined"))
+    return any(getattr(r, a, None) is not None for a in ("parts", "items", "alts", "joined"))  # (parts: a TupleV)
 
 
 def tuple_plus(low, ra, rb, TupleV, concat):

@@ -15,7 +15,9 @@ compared with null (whether the cards hold the melds of a rummy contract), and
   never in one meld of the kind), and for each class with 0, 1, ... wild cards (the first ones not
   yet taken: the step API's melds take the first wild cards), every choice of the rest of the
   meld's cards among that class's cards not taken (past every choice whose first cards hold a card
-  taken), then the meld of wild cards only; each choice is checked (its cards in the list's order)
+  taken, or, for a run, two natural cards of one position or further apart than the meld's size:
+  a run's cards of one class come in order of position, and an ace that may count low or high
+  is never the one that rules a choice out), then the meld of wild cards only; each choice is checked (its cards in the list's order)
   and a meld goes to the next name; depth first, back on a dead end. Two names of one kind in a
   row take their melds in order of class (the same melds in another order are the same answer).
   Choices that mix classes are never made (a search through every choice of that many cards
@@ -94,15 +96,17 @@ def call_melds_for(low, args, env):
     more, krow, nk = low.snapshot(names, env)
     lines += more
     base = low.depth  # rows: the levels' kinds, sizes, choices, masks, groups, wild counts; the meld
-    # checked; per kind: wild flags, classes, natural cards by class, their groups' ends, wild cards
+    # checked; per kind: wild flags, classes, natural cards by class, their groups' ends, wild
+    # cards, run positions and whether a position is the only one (a run's ace may have two)
     nkd = len(kinds)
     lrow, srow, crow, mrow, cand, grow, wcrow, nrow = range(base, base + 8)
-    wrow, xrow, orow, erow, wlrow = (base + 8 + i * nkd for i in range(5))
-    low.depth += 8 + 5 * nkd
+    wrow, xrow, orow, erow, wlrow, prow, frow = (base + 8 + i * nkd for i in range(7))
+    low.depth += 8 + 7 * nkd
     low.max_depth = max(low.max_depth, low.depth)
     found, over, lvl, used, tries, fresh, kj, s, at, going, j, jj, m, q, w, cnt, ok, one = \
         (low.fresh("t") for _ in range(18))
     res, cv, skip, g, ge, k, nn, nw, avail, init, x, y = (low.fresh("t") for _ in range(12))
+    p1, p2, px, pb, pl, hb = (low.fresh("t") for _ in range(6))
     cv = low.fresh("v")
     cenv = {k_: v for k_, v in env.items() if k_.startswith("$")}
     cenv["c"] = (cv, CARD)
@@ -119,6 +123,14 @@ def call_melds_for(low, args, env):
         wild = low.truth(parse(str(d["wild"])), cenv) if d.get("wild") is not None else "False"
         cls = low.scalar(parse(str(d.get("key", "c.rank"))), cenv)[0] if d.get("form") == "set" else \
             meldruns.card_exprs(low, d, cenv)[0]
+        # a run's natural cards also by position: the first place (``p1``), and whether it is
+        # the only one (not an ace that may count low or high); a set's: one place, never alone
+        if d.get("form") == "run":
+            hi = (wildruns if d.get("wild") is not None else meldruns).span(low, name, d)[1]
+            place = meldruns.positions(d, meldruns.card_exprs(low, d, cenv)[1], hi, p1, p2) + \
+                [f"TMP[{prow + i}, {j}] = {p1}", f"TMP[{frow + i}, {j}] = 0 if {p2} == NULL else 1"]
+        else:
+            place = [f"TMP[{prow + i}, {j}] = 0", f"TMP[{frow + i}, {j}] = 1"]
         # the kind's wild cards in order (row wlrow + i, nrow[nkd + i] of them), its natural cards
         # sorted by class, in order within one (row orow + i, nrow[i] of them), and at each of those
         # the end of its class's group (row erow + i)
@@ -128,9 +140,11 @@ def call_melds_for(low, args, env):
                   f"    if TMP[{wrow + i}, {j}] == 1:",
                   f"        TMP[{wlrow + i}, TMP[{nrow}, {nkd + i}]] = {j}", f"        TMP[{nrow}, {nkd + i}] += 1",
                   "    else:",
-                  f"        {x} = {cls}", f"        TMP[{xrow + i}, {j}] = {x}",
+                  f"        {x} = {cls}", f"        TMP[{xrow + i}, {j}] = {x}"] + _indent(place, 2) + [
+                  f"        {px} = TMP[{prow + i}, {j}]",
                   f"        {y} = TMP[{nrow}, {i}]", f"        TMP[{nrow}, {i}] += 1",
-                  f"        while {y} > 0 and TMP[{xrow + i}, TMP[{orow + i}, {y} - 1]] > {x}:",
+                  f"        while {y} > 0 and (TMP[{xrow + i}, TMP[{orow + i}, {y} - 1]] > {x} or "
+                  f"TMP[{xrow + i}, TMP[{orow + i}, {y} - 1]] == {x} and TMP[{prow + i}, TMP[{orow + i}, {y} - 1]] > {px}):",
                   f"            TMP[{orow + i}, {y}] = TMP[{orow + i}, {y} - 1]", f"            {y} -= 1",
                   f"        TMP[{orow + i}, {y}] = {j}",
                   f"{y} = TMP[{nrow}, {i}]",
@@ -179,10 +193,18 @@ def call_melds_for(low, args, env):
             "    else:", f"        {g} = {ge}", f"        {w} = 0",
             f"        if {g} >= {nn}:", f"            {g} = {nn}", f"            {w} = {s}",
             f"TMP[{grow}, {lvl}] = {g}", f"TMP[{wcrow}, {lvl}] = {w}"]
-    # the choice: its natural cards not taken, and then its wild cards, checked; a meld: the next level
-    take = [f"{m} = 0", f"{skip} = -1",
+    # the choice: its natural cards not taken, and then its wild cards, checked; a meld: the next
+    # level. Past every choice whose first cards hold a card taken, or (a run) two natural cards
+    # of one position or further apart than the meld's size (each such place is the only one
+    # of its card; the cards come in order of place: any later card is no nearer)
+    take = [f"{m} = 0", f"{skip} = -1", f"{hb} = False", f"{pb} = 0", f"{pl} = 0",
             f"for {j} in range({k}):", f"    {q} = TMP[{orow} + {kj}, TMP[{crow}, {at} + {j}]]",
             f"    if ({used} >> {q}) & 1:", f"        {skip} = {j}", "        break",
+            f"    if TMP[{frow} + {kj}, {q}] == 0:",
+            f"        {px} = TMP[{prow} + {kj}, {q}]",
+            f"        if not {hb}:", f"            {hb} = True", f"            {pb} = {px}",
+            f"        elif {px} == {pl} or {px} - {pb} >= {s}:", f"            {skip} = {j}", "            break",
+            f"        {pl} = {px}",
             f"    {m} |= 1 << {q}",
             f"if {skip} < 0:",
             f"    {cnt} = 0",
@@ -206,5 +228,5 @@ def call_melds_for(low, args, env):
               f"        if {lvl} == 0:", "            break",
               f"        {lvl} -= 1", f"        {used} -= TMP[{mrow}, {lvl}]", f"        {skip} = -1"] + _indent(["else:"] + _indent(take)) + [
               f"{res} = 1 if {found} else NULL"]
-    low.depth -= 10 + 5 * nkd
+    low.depth -= 10 + 7 * nkd
     return low.helper(env, lines, res), FOUND

@@ -82,6 +82,16 @@ def test_contracts_are_the_step_apis_on_random_hands(seed, size, players):
     _same_games(game, players, seed, 3)
 
 
+@pytest.mark.parametrize("size,players", [(9, 4), (19, 2)])
+def test_runs_in_contracts_are_the_step_apis(size, players):
+    """melds_for(...) != null with runs of three without wild cards (ace high, low or either) and
+    with jokers, on hands of up to 19 cards (tests/specs/contract_runs.yaml): the kernel, which
+    passes over a run's choices whose natural cards share a position or lie further apart than the
+    run is long, plays the step API's games seed by seed."""
+    game = load_game(SPECS / "contract_runs.yaml", {"size": size})
+    _same_games(game, players, 11, 40)
+
+
 def test_melds_for_used_as_a_list_says_why(tmp_path):
     """melds_for is lowered where it is compared with null: counting its melds does not type."""
     from interpreter.fast.typepass import NotTyped, lower

@@ -12,6 +12,7 @@ from pathlib import Path
 from interpreter import load_game
 from interpreter.fast.kernel import why_not
 from test_fast_boards import kernel_is_the_step_api
+from test_vector_env import batch_is_single_environments
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "tests" / "specs" / "realtime_lists.yaml"
@@ -66,11 +67,14 @@ def test_an_earlier_list_of_several_lengths_is_refused_with_its_line(tmp_path):
     assert "a list of several lengths before another" in reason and "spec line" in reason, reason
 
 
-def test_board_ligretto_in_lock_step():
+def test_board_ligretto_in_lock_step_and_in_a_batch():
     """Board Ligretto's real-time block (place options of 4 or 6 parts, jokers of 2 or 4) in the
-    kernel's step API, one round at 2, 3 and 4 players, action by action against the State (one
-    test: its module compiles once)."""
+    kernel's step API, one round at 2, 3 and 4 players, action by action against the State; and
+    its vectorised environment beside single PettingZoo environments (real-time options that are
+    lists, ids by their texts; text variables holding board cells, whose codes lie far apart). One
+    test: the step module compiles once."""
     game = load_game(ROOT / "specs" / "ligretto.yaml", options={"rounds": 1})
     for players, seed in ((2, 1), (3, 2), (4, 3)):
         texts = in_lock_step(game, players, seed)
         assert any(t.startswith("place ") for t in texts) and any(t.startswith("reveal") for t in texts)
+    batch_is_single_environments(load_game(ROOT / "specs" / "ligretto.yaml"), 2, 150)

@@ -31,9 +31,9 @@ def _compiling_line(progress, task):
     from contextlib import contextmanager
 
     @contextmanager
-    def compiling(compiles):
-        progress.update(task, description="compiling the kernel (once per spec)" if compiles
-                        else "loading the kernel")
+    def compiling(compiles, behind=False):
+        progress.update(task, description="simulating on the step API while the kernel compiles (once per spec)"
+                        if behind else "compiling the kernel (once per spec)" if compiles else "loading the kernel")
         try:
             yield
         finally:
@@ -41,9 +41,13 @@ def _compiling_line(progress, task):
     return compiling
 
 
-def _kernel_words(ready) -> str:
-    """How the kernel was made ready, for the line of games per second (which leaves it out)."""
+def _kernel_words(ready, step_api_games=None) -> str:
+    """How the kernel was made ready, for the line of games per second (which leaves it out,
+    unless the games played on meanwhile: ``step_api_games``)."""
     cpu, wall, compiled = ready
+    if step_api_games is not None:
+        return (f"; the first {step_api_games} on the step API while another process compiled the kernel "
+                f"in {cpu:.1f} s CPU ({wall:.1f} s wall), the others in the kernel")
     return (f"; kernel compiled in {cpu:.1f} s CPU ({wall:.1f} s wall), not counted" if compiled else
             f"; kernel loaded in {wall:.2f} s, not counted")
 
@@ -91,7 +95,7 @@ def cmd_simulate(args) -> int:
         result = simulate(game, args.games, args.players, args.seed, progress=report, trace=trace,
                           jobs=1 if trace is not None else args.jobs, schedule=args.schedule, speeds=speeds,
                           bots=bots, backend=args.backend, address=args.address, fast=args.fast,
-                          note=note, compiling=compiling)
+                          note=note, compiling=compiling, compile_behind=not args.compile_first)
     if args.fast and result.fast_note:
         err_console.print(_escape(f"--fast: played by the step API instead: {result.fast_note}"))
     # files first: a failure to write them must not come after (or hide) the statistics' output
@@ -117,7 +121,7 @@ def cmd_simulate(args) -> int:
             timing = f"; {args.schedule} schedule"
         console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
                       f"seed {args.seed}{timing}")
-        kernel = _kernel_words(result.kernel_ready) if result.kernel_ready is not None else ""
+        kernel = _kernel_words(result.kernel_ready, result.step_api_games) if result.kernel_ready is not None else ""
         console.print(f"{summary['games_per_second']:.3g} games/s ({result.seconds:.2f} s{kernel}); "
                       f"mean game length {summary['mean_length']:.1f} actions")
         table = Table(box=None, padding=(0, 2), header_style="bold")

@@ -104,6 +104,9 @@ class SimulationResult:
     # the kernel's machine code made ready before the games (not in `seconds`): CPU and wall
     # seconds, and whether numba compiled it (else it was loaded from the cache)
     kernel_ready: tuple | None = None
+    # with compile_behind: the games the step API played while another process compiled the
+    # kernel (kernel_ready is then that process's compile; both phases are in `seconds`)
+    step_api_games: int | None = None
     teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
     team_wins: dict = field(default_factory=dict)  # team -> wins (a win of a team counts once)
     team_names: list = field(default_factory=list)
@@ -184,6 +187,8 @@ class SimulationResult:
         if self.kernel_ready is not None:
             cpu, wall, compiled = self.kernel_ready
             out["kernel"] = {"compiled": compiled, "ready_cpu_seconds": cpu, "ready_seconds": wall}
+            if self.step_api_games is not None:
+                out["kernel"].update(compiled_behind=True, step_api_games=self.step_api_games)
         if self.teams is not None:
             rows = []
             for t in sorted(set(self.teams)):
@@ -300,12 +305,11 @@ def _take_fast(game, start, scores, lengths, errors, num_players, seed, add, sch
         add(start + k, (row, [p for p, x in enumerate(row) if x == best], int(lengths[k])))
 
 
-def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None):
-    """The games of a run, played by the typed kernel in this process, counted by
-    :func:`_take_fast` in chunks of FAST_CHUNK games (progress is reported between them)."""
+def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, result=None, done=0):
+    """The games ``done .. n_games - 1`` of a run, played by the typed kernel in this process,
+    counted by :func:`_take_fast` in chunks of FAST_CHUNK games (progress is reported between them)."""
     from ..fast.kernel import kernel_for
     kernel = kernel_for(game)
-    done = 0
     while done < n_games:
         n = min(FAST_CHUNK, n_games - done)
         _take_fast(game, done, *kernel.run(num_players, seed + done, n), num_players, seed, add, schedule, speeds,
@@ -313,6 +317,47 @@ def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, sp
         done += n
         if progress is not None:
             progress(done)
+
+
+def _games_while_compiling(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note,
+                           compiling) -> tuple:
+    """A run's first games played on the step API while another process compiles the kernel
+    (:mod:`interpreter.sim.behind`), until it is done or the games are: ``(games played, the
+    compile's (CPU s, wall s, True) or None)``. ``(0, None)`` when there is nothing to compile
+    (the kernel is in the cache), no cache for the two processes to share, or no file to send."""
+    from contextlib import nullcontext
+    from ..cache import cache_dir
+    from ..fast.kernel import kernel_for
+    from ..spec.compile import fingerprint
+    from ..spec.loader import read_text
+    from .behind import CompileBehind
+    kernel = kernel_for(game)
+    if kernel.compiled or cache_dir() is None or not game.file:
+        return 0, None
+    try:
+        text = read_text(game.file)
+    except RulebookError:
+        return 0, None
+    if fingerprint(text, game.options) != game.fingerprint:
+        return 0, None  # (the file changed since it was loaded: the child would compile another game)
+    try:
+        behind = CompileBehind(game, text, kernel)
+    except OSError:
+        return 0, None
+    if note is not None:
+        note("compiling the kernel of this spec in another process (the first run only; the machine code is "
+             "cached for later runs): the first games play on the step API meanwhile, the same games")
+    i = 0
+    with behind, (compiling(True, behind=True) if compiling is not None else nullcontext()):
+        while i < n_games and not behind.done():
+            add(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots))
+            i += 1
+            if progress is not None:
+                progress(i)
+        ready = behind.outcome()
+    if ready is not None:
+        kernel.compiled = True
+    return i, ready
 
 
 def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices, max_actions=None):
@@ -356,7 +401,7 @@ def _run_parallel(game, num_players, seed, n_games, jobs, backend, address, extr
 def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None, trace: dict | None = None,
              jobs: int = 1, schedule: str = "round-robin", speeds: dict | None = None, bots: dict | None = None,
              backend: str = "process", address: str | None = None, on_game=None, fast: bool = False,
-             note=None, compiling=None):
+             note=None, compiling=None, compile_behind: bool = False):
     """Play ``n_games`` games (game ``i`` with seed ``seed + i``: the same results whatever
     ``jobs`` or ``backend``). ``bots`` maps seats to ``KIND[:budget]`` texts (see
     :mod:`interpreter.agents.registry`); other seats are random bots. ``progress(done)`` is called
@@ -385,6 +430,12 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     ``compiling(compiles)``, when given, is a context manager held while the kernel is made ready
     (``compiles``: numba compiles it, else it loads from the cache), e.g. a progress line. That
     time is not in ``result.seconds`` (nor in games per second): ``result.kernel_ready`` holds it.
+    ``compile_behind=True`` (random bots in this process): a kernel not in the cache yet compiles
+    in another process while the first games play on the step API (the same games), the kernel
+    playing the rest once ready (``compiling(True, behind=True)`` is held meanwhile;
+    ``result.step_api_games`` counts the games played before, ``result.kernel_ready`` is that
+    compile's); a run whose games are all played first stops the compile (``result.fast`` False,
+    ``fast_note`` says so). See :mod:`interpreter.sim.behind`.
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""
@@ -435,15 +486,29 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             return result
         if not result.fast_note:
             bulk = result if on_game is None else None
-            result.kernel_ready = _kernel_ready(game, note, compiling)  # (in the cache before workers start)
-            start = time.perf_counter()
+            first, behind = 0, None
+            if compile_behind and jobs == 1 and backend == "process":
+                first, behind = _games_while_compiling(game, n_games, num_players, seed, add, progress, schedule,
+                                                       speeds, bots, note, compiling)
+                if first == n_games:
+                    result.seconds = time.perf_counter() - start
+                    result.fast_note = (f"the kernel was still compiling when the step API had played the "
+                                        f"{n_games} games (the compile was stopped; a run long enough for it "
+                                        f"to finish leaves it in the cache)")
+                    return result
+            before = time.perf_counter() - start if first else 0.0
+            loaded = _kernel_ready(game, note, compiling)  # (in the cache before workers start)
+            result.kernel_ready = loaded if not first else (behind or loaded)
+            if first:
+                result.step_api_games = first
+            start = time.perf_counter() - before
             if n_games > 1 and (jobs > 1 or backend == "dask"):
                 size = max(1, min(FAST_CHUNK, n_games // (max(jobs, 1) * 4)))
                 _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (game.max_actions,), add,
                               progress, fn=_fast_chunk, size=size, take=lambda chunk: _take_fast(
                                   game, *chunk, num_players, seed, add, schedule, speeds, bots, bulk))
             else:
-                _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk)
+                _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk, first)
             result.seconds = time.perf_counter() - start
             result.fast = True
             return result

@@ -1,0 +1,90 @@
+"""A spec's first ``simulate --fast`` run: the kernel compiles in another process while the first
+games play on the step API (interpreter/sim/behind.py); the statistics are the same games'."""
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from interpreter.cli import main
+from interpreter.spec.loader import load_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# a fresh process (no kernel module imported or compiled before it), an empty cache: the run with
+# compile_behind, then the same run in the kernel alone (which loads what the child compiled)
+SCRIPT = """
+import json, sys
+from interpreter.sim.simulate import simulate
+from interpreter.spec.loader import load_game
+game = load_game(sys.argv[1])
+runs = []
+for behind in (True, False):
+    games = []
+    r = simulate(game, int(sys.argv[2]), 4, seed=7, fast=True, compile_behind=behind,
+                 on_game=lambda i, scores, winners, length: games.append((i, scores, winners, length)))
+    runs.append({"fast": r.fast, "step_api_games": r.step_api_games, "ready": r.kernel_ready, "games": games,
+                 "kernel": r.summary().get("kernel")})
+print(json.dumps(runs))
+"""
+
+
+def test_the_first_games_play_while_the_kernel_compiles(tmp_path):
+    """With an empty cache, the run's first games are the step API's while a child compiles; the
+    kernel plays the rest once the child is done, and every game (scores, winners, length, in
+    order) is the kernel's own run's. The child's machine code is in the shared cache: the second
+    run loads it (compiles nothing)."""
+    n = 30_000  # the step API alone would take minutes: the compile ends first
+    env = dict(os.environ, RULEBOOK_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT / "specs" / "oh_hell.yaml"), str(n)],
+                         capture_output=True, text=True, env=env, timeout=900)
+    assert out.returncode == 0, out.stderr
+    behind, alone = json.loads(out.stdout)
+    assert behind["fast"] and 0 < behind["step_api_games"] < n
+    assert behind["ready"][2] is True and behind["ready"][0] > 0  # the child's compile, (CPU s, wall s, compiled)
+    assert behind["kernel"]["compiled_behind"] and behind["kernel"]["step_api_games"] == behind["step_api_games"]
+    assert alone["fast"] and alone["step_api_games"] is None and alone["ready"][2] is False  # from the cache
+    assert [g[0] for g in behind["games"]] == list(range(n))
+    assert behind["games"] == alone["games"]
+
+
+def test_a_run_done_before_the_compile_stops_it(tmp_path, monkeypatch, capsys):
+    """Three games end long before the kernel compiles: they are the step API's, the compile is
+    stopped (no process left behind), and the command says the step API played them and why."""
+    from interpreter import cache
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_DIR", [])
+    spec = tmp_path / "short.yaml"
+    # a spec text of its own: its kernel module is one no test has imported in this process
+    spec.write_text((ROOT / "specs" / "oh_hell.yaml").read_text() + "\n# compile-behind test\n")
+    assert main(["simulate", str(spec), "-n", "3", "-p", "4", "--fast", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "played by the step API instead: the kernel was still compiling" in captured.err.replace("\n", " ")
+    assert "kernel" not in json.loads(captured.out)
+    assert multiprocessing.active_children() == []
+    assert main(["simulate", str(spec), "-n", "3", "-p", "4", "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    first = json.loads(captured.out)
+    assert [s["mean"] for s in first["seats"]] == [s["mean"] for s in plain["seats"]]
+    assert first["mean_length"] == plain["mean_length"]
+
+
+def test_compile_first_waits_for_the_kernel(monkeypatch):
+    """``compile_behind=False`` (the command's --compile-first) compiles before the first game, as
+    before: no child is started; with ``compile_behind=True`` one is (here refused: the run then
+    compiles in its own process, as without)."""
+    from interpreter.fast.kernel import kernel_for
+    from interpreter.sim import behind, simulate as sim
+    started = []
+
+    def refuse(self, *args):
+        started.append(args)
+        raise OSError("no process here")
+    monkeypatch.setattr(behind.CompileBehind, "__init__", refuse)
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    monkeypatch.setattr(kernel_for(game), "compiled", False)
+    result = sim.simulate(game, 5, 4, fast=True, compile_behind=False)
+    assert result.fast and result.step_api_games is None and started == []
+    result = sim.simulate(game, 5, 4, fast=True, compile_behind=True)
+    assert result.fast and result.step_api_games is None and len(started) == 1

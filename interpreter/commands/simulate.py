@@ -46,8 +46,8 @@ def _kernel_words(ready, step_api_games=None) -> str:
     unless the games played on meanwhile: ``step_api_games``)."""
     cpu, wall, compiled = ready
     if step_api_games is not None:
-        return (f"; the first {step_api_games} on the step API while another process compiled the kernel "
-                f"in {cpu:.1f} s CPU ({wall:.1f} s wall), the others in the kernel")
+        return (f"; the first {step_api_games} on the step API while the kernel compiled "
+                f"({cpu:.1f} s CPU, {wall:.1f} s wall), the others in the kernel")
     return (f"; kernel compiled in {cpu:.1f} s CPU ({wall:.1f} s wall), not counted" if compiled else
             f"; kernel loaded in {wall:.2f} s, not counted")
 

@@ -313,6 +313,15 @@ class Expressions:
             raise NotTyped("or of values of different kinds", self.path)
         return f"(({ca}) if truthy({ca}) else ({cb}))", _join(ta, tb)
 
+    def _item_only(self, why: str, cc: str, ra, rb, **refs) -> ListT:
+        """``ra if cc else rb`` of two lists of different shapes: usable only as an item of a list
+        (``alts``, read by ragged.if_tuple); read as a list, it is refused (NotTyped ``why``)."""
+        def unlisted(var, body):
+            raise NotTyped(why, self.path)
+        out = ListT(None, unlisted, **refs)
+        out.alts = (cc, ra, rb)
+        return out
+
     def e_ifelse(self, t, env):
         a, cond, b = t.children
         cc = self.truth(cond, env)
@@ -322,20 +331,13 @@ class Expressions:
         ra, rb = self.e(a, env), self.e(b, env)
         if isinstance(ra, compound.TupleV) != isinstance(rb, compound.TupleV) and \
                 all(ragged.tuple_like(x) for x in (ra, rb)):  # a list of values of several kinds beside a list literal
-            def unlisted(var, body):
-                raise NotTyped("x if c else y of lists of values of several kinds, read as a list", self.path)
-            out = ListT(None, unlisted, refs=set(ra.refs) | set(rb.refs) | _names(cc))
-            out.alts = (cc, ra, rb)  # (as an item of a list: ragged.if_tuple)
-            return out
+            return self._item_only("x if c else y of lists of values of several kinds, read as a list", cc, ra, rb,
+                                   refs=set(ra.refs) | set(rb.refs) | _names(cc))
         if isinstance(ra, ListT) and isinstance(rb, ListT):
             # an empty literal ([]) takes the other side's kind
             elem = rb.elem if ra.length == "0" else ra.elem if rb.length == "0" else _join(ra.elem, rb.elem)
             if elem is None and all(hasattr(x, "items") or hasattr(x, "alts") for x in (ra, rb)):
-                def unlisted(var, body):
-                    raise NotTyped("x if c else y with lists of different kinds", self.path)
-                out = ListT(None, unlisted)
-                out.alts = (cc, ra, rb)  # lists of different shapes: only an item of a list (ragged.if_tuple)
-                return out
+                return self._item_only("x if c else y with lists of different kinds", cc, ra, rb)
             if elem is None:
                 raise NotTyped("x if c else y with lists of different kinds", self.path)
             if ra.length != "0" and rb.length != "0":

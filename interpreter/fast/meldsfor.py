@@ -105,7 +105,7 @@ def call_melds_for(low, args, env):
     low.max_depth = max(low.max_depth, low.depth)
     found, over, lvl, used, tries, fresh, kj, s, at, going, j, jj, m, q, w, cnt, ok, one = \
         (low.fresh("t") for _ in range(18))
-    res, cv, skip, g, ge, k, nn, nw, avail, init, x, y = (low.fresh("t") for _ in range(12))
+    res, skip, g, ge, k, nn, nw, avail, init, x, y = (low.fresh("t") for _ in range(11))
     p1, p2, px, pb, pl, hb = (low.fresh("t") for _ in range(6))
     cv = low.fresh("v")
     cenv = {k_: v for k_, v in env.items() if k_.startswith("$")}

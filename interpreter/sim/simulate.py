@@ -487,7 +487,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         if not result.fast_note:
             bulk = result if on_game is None else None
             first, behind = 0, None
-            if compile_behind and jobs == 1 and backend == "process":
+            if compile_behind and n_games > 0 and jobs == 1 and backend == "process":
                 first, behind = _games_while_compiling(game, n_games, num_players, seed, add, progress, schedule,
                                                        speeds, bots, note, compiling)
                 if first == n_games:

@@ -54,8 +54,9 @@ class CompileBehind:
         self._told = None
 
     def done(self) -> bool:
-        """Whether the child has finished (compiled, failed, or was stopped)."""
-        return not self._proc.is_alive()
+        """Whether the child has told its outcome (its cache files are written by then: it need
+        not have exited, tearing down a large compile takes a while) or has ended."""
+        return self._told is not None or self._conn.poll() or not self._proc.is_alive()
 
     def outcome(self):
         """``(CPU s, wall s, True)`` of the child's compile once it is done, else None (still
@@ -68,7 +69,7 @@ class CompileBehind:
         return self._told[1] if self._told is not None and self._told[0] == "ready" else None
 
     def stop(self) -> None:
-        """End the child if it is still compiling, and wait for it."""
+        """End the child if it is still compiling (or tearing down), and wait for it."""
         if self._proc.is_alive():
             self._proc.terminate()
         self._proc.join()

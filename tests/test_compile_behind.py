@@ -1,7 +1,6 @@
 """A spec's first ``simulate --fast`` run: the kernel compiles in another process while the first
 games play on the step API (interpreter/sim/behind.py); the statistics are the same games'."""
 import json
-import multiprocessing
 import os
 import subprocess
 import sys
@@ -51,18 +50,27 @@ def test_the_first_games_play_while_the_kernel_compiles(tmp_path):
 
 def test_a_run_done_before_the_compile_stops_it(tmp_path, monkeypatch, capsys):
     """Three games end long before the kernel compiles: they are the step API's, the compile is
-    stopped (no process left behind), and the command says the step API played them and why."""
+    stopped (its process has exited), and the command says the step API played them and why."""
     from interpreter import cache
+    from interpreter.sim import behind
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_DIR", [])
+    children = []
+    start = behind.CompileBehind.__init__
+
+    def started(self, *args):
+        children.append(self)
+        start(self, *args)
+    monkeypatch.setattr(behind.CompileBehind, "__init__", started)
     spec = tmp_path / "short.yaml"
     # a spec text of its own: its kernel module is one no test has imported in this process
     spec.write_text((ROOT / "specs" / "oh_hell.yaml").read_text() + "\n# compile-behind test\n")
     assert main(["simulate", str(spec), "-n", "3", "-p", "4", "--fast", "--json"]) == 0
     captured = capsys.readouterr()
-    assert "played by the step API instead: the kernel was still compiling" in captured.err.replace("\n", " ")
+    assert ("played by the step API instead: the step API played all the games of the run (3) before the kernel "
+            "compiled (the compile was stopped") in captured.err.replace("\n", " ")
     assert "kernel" not in json.loads(captured.out)
-    assert multiprocessing.active_children() == []
+    assert len(children) == 1 and children[0]._proc.poll() is not None
     assert main(["simulate", str(spec), "-n", "3", "-p", "4", "--json"]) == 0
     plain = json.loads(capsys.readouterr().out)
     first = json.loads(captured.out)
@@ -88,3 +96,46 @@ def test_compile_first_waits_for_the_kernel(monkeypatch):
     assert result.fast and result.step_api_games is None and started == []
     result = sim.simulate(game, 5, 4, fast=True, compile_behind=True)
     assert result.fast and result.step_api_games is None and len(started) == 1
+
+
+def test_a_failed_compile_behind_is_said_and_the_run_compiles_itself(monkeypatch, capsys):
+    """The other process fails after two games: the run says why, compiles the kernel itself (its
+    time left out of games/s, as --compile-first's), and does not claim the compile was behind."""
+    from interpreter.fast.kernel import kernel_for
+    from interpreter.sim import behind
+
+    class Failing:
+        def __init__(self, *args):
+            self.asked, self.failure = 0, ""
+
+        def done(self):
+            self.asked += 1
+            return self.asked > 2
+
+        def outcome(self):
+            self.failure = "MemoryError: out of memory"
+            return None
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+    monkeypatch.setattr(behind, "CompileBehind", Failing)
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    kernel = kernel_for(game)
+    kernel.ready()
+    monkeypatch.setattr(kernel, "compiled", False)
+    monkeypatch.setattr(kernel, "ready", lambda: (3.5, 4.0, True))
+    monkeypatch.setattr("interpreter.commands.simulate._load", lambda args: game)
+    assert main(["simulate", str(ROOT / "specs" / "oh_hell.yaml"), "-n", "50", "-p", "4", "--fast", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert "the kernel's compile in another process failed (MemoryError: out of memory): compiled here" in \
+        captured.err.replace("\n", " ")
+    kernel_json = json.loads(captured.out)["kernel"]
+    assert kernel_json == {"compiled": True, "ready_cpu_seconds": 3.5, "ready_seconds": 4.0,
+                           "compiled_behind": False, "step_api_games": 2}
+    assert main(["simulate", str(ROOT / "specs" / "oh_hell.yaml"), "-n", "50", "-p", "4", "--fast"]) == 0
+    line = capsys.readouterr().out.replace("\n", " ")
+    assert "the first 2 on the step API while another process tried to compile the kernel, the others in the " \
+           "kernel compiled here in 3.5 s CPU (4.0 s wall), not counted" in line

@@ -907,3 +907,27 @@ def test_a_numba_that_fails_to_import_is_not_called_missing(monkeypatch):
     assert not kernel.available()
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     assert kernel.unavailable().startswith("numba is not installed")
+
+
+def test_a_kernels_folder_that_cannot_be_written(tmp_path, monkeypatch):
+    """The cache's kernels folder not writable (a read-only mount): generated modules go to the
+    temporary folder instead, as with caching off; a module that cannot be written at all is a
+    reason the kernel is not used (NotTyped, said by --fast), not a traceback."""
+    import errno
+    import os
+    from interpreter import cache
+    from interpreter.fast import kernel as kmod
+    from interpreter.fast.typepass import NotTyped
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_DIR", [])
+    kernels = tmp_path / "cache" / "kernels"
+    assert kmod._folder() == kernels
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: False if Path(p) == kernels else real_access(p, mode))
+    assert kmod._folder().name.startswith("rulebook-kernels-")
+
+    def read_only(self, *args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(Path, "write_text", read_only)
+    with pytest.raises(NotTyped, match="cannot be written to .*Read-only file system.*RULEBOOK_CACHE"):
+        kmod.load_module("x = 1  # a module not written before\n", "rulebook_test_readonly")

@@ -32,8 +32,8 @@ def _compiling_line(progress, task):
 
     @contextmanager
     def compiling(compiles, behind=False):
-        progress.update(task, description="simulating on the step API while the kernel compiles (once per spec)"
-                        if behind else "compiling the kernel (once per spec)" if compiles else "loading the kernel")
+        progress.update(task, description="step API while the kernel compiles" if behind else
+                        "compiling the kernel (once per spec)" if compiles else "loading the kernel")
         try:
             yield
         finally:
@@ -41,13 +41,16 @@ def _compiling_line(progress, task):
     return compiling
 
 
-def _kernel_words(ready, step_api_games=None) -> str:
+def _kernel_words(result) -> str:
     """How the kernel was made ready, for the line of games per second (which leaves it out,
-    unless the games played on meanwhile: ``step_api_games``)."""
-    cpu, wall, compiled = ready
-    if step_api_games is not None:
-        return (f"; the first {step_api_games} on the step API while the kernel compiled "
-                f"({cpu:.1f} s CPU, {wall:.1f} s wall), the others in the kernel")
+    unless games played on meanwhile: ``result.step_api_games``)."""
+    cpu, wall, compiled = result.kernel_ready
+    if result.step_api_games is not None:
+        first = f"; the first {result.step_api_games} on the step API while "
+        if result.compiled_behind:
+            return first + f"the kernel compiled ({cpu:.1f} s CPU, {wall:.1f} s wall), the others in the kernel"
+        return first + (f"another process tried to compile the kernel, the others in the kernel compiled here "
+                        f"in {cpu:.1f} s CPU ({wall:.1f} s wall), not counted")
     return (f"; kernel compiled in {cpu:.1f} s CPU ({wall:.1f} s wall), not counted" if compiled else
             f"; kernel loaded in {wall:.2f} s, not counted")
 
@@ -58,6 +61,8 @@ def cmd_simulate(args) -> int:
         raise RulebookError("-n must be at least 1")
     if args.jobs < 1:
         raise RulebookError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.compile_first and not args.fast:
+        raise RulebookError("--compile-first is about --fast's kernel: add --fast, or drop it")
     if args.address is not None and args.backend != "dask":
         raise RulebookError("--address is the Dask scheduler's: add --backend dask")
     if args.backend == "dask" and args.trace:
@@ -98,6 +103,8 @@ def cmd_simulate(args) -> int:
                           note=note, compiling=compiling, compile_behind=not args.compile_first)
     if args.fast and result.fast_note:
         err_console.print(_escape(f"--fast: played by the step API instead: {result.fast_note}"))
+    if result.kernel_note and not args.quiet:  # (--quiet: told already, as a note)
+        err_console.print(_escape(f"--fast: {result.kernel_note}"))
     # files first: a failure to write them must not come after (or hide) the statistics' output
     notes = []
     if args.trace:
@@ -121,7 +128,7 @@ def cmd_simulate(args) -> int:
             timing = f"; {args.schedule} schedule"
         console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
                       f"seed {args.seed}{timing}")
-        kernel = _kernel_words(result.kernel_ready, result.step_api_games) if result.kernel_ready is not None else ""
+        kernel = _kernel_words(result) if result.kernel_ready is not None else ""
         console.print(f"{summary['games_per_second']:.3g} games/s ({result.seconds:.2f} s{kernel}); "
                       f"mean game length {summary['mean_length']:.1f} actions")
         table = Table(box=None, padding=(0, 2), header_style="bold")

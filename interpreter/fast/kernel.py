@@ -50,15 +50,22 @@ def unavailable() -> str | None:
 
 
 def _folder() -> Path:
+    """Where generated modules and their machine code go: the cache folder's ``kernels``, or (caching
+    off, or that folder not writable) a folder of this user's in the system's temporary folder."""
+    import os
     from ..cache import cache_dir
     base = cache_dir()
-    if base is None:
-        base = Path(tempfile.gettempdir()) / f"rulebook-kernels-{__import__('os').getuid()}"
-        base.mkdir(mode=0o700, exist_ok=True)
-        return base
-    folder = base / "kernels"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    return folder
+    if base is not None:
+        folder = base / "kernels"
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            if os.access(folder, os.W_OK):
+                return folder
+        except OSError:
+            pass
+    base = Path(tempfile.gettempdir()) / f"rulebook-kernels-{os.getuid()}"
+    base.mkdir(mode=0o700, exist_ok=True)
+    return base
 
 
 def state_arrays(game, info: dict, num_players: int, generators: int) -> dict:
@@ -185,8 +192,12 @@ def load_module(source: str, prefix: str):
     path = _folder() / f"{name}.py"
     if not path.exists() or path.read_text() != source:
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(source)
-        tmp.replace(path)
+        try:
+            tmp.write_text(source)
+            tmp.replace(path)
+        except OSError as exc:
+            raise NotTyped(f"the kernel's module cannot be written to {path.parent}: {exc.strerror or exc} "
+                           f"(set RULEBOOK_CACHE to a writable folder)") from None
     _compile_generated_at_lower_opt()
     module = sys.modules.get(name)
     if module is None:

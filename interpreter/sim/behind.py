@@ -9,74 +9,125 @@ statistics are those of a run played by either alone. A run that ends before the
 child: a short run never waits for a compile it does not need (and leaves nothing half-written:
 numba writes each cache file whole, by renaming).
 
-The child is a fresh interpreter (``spawn``: no lock held by this process's threads, such as a
-progress line's, is inherited). It is sent the spec's text, its options and the kernel module's
-text as this process wrote it, so both import the same module file and share its cache.
+The child is ``python -m interpreter.sim.behind``, a fresh interpreter (no lock held by this
+process's threads, such as a progress line's, is inherited, and no script is imported again, as
+multiprocessing's ``spawn`` would). It reads the spec's text, its options and the kernel module's
+text as this process wrote it (so both import the same module file and share its cache) from its
+standard input, writes one line with the outcome to its standard output, and exits when its
+standard input closes: when this process ends, however it ends, the child does not outlive it.
 """
 from __future__ import annotations
 
-import multiprocessing
+import json
+import os
+import pickle
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
-
-def _compile(conn, file: str, text: str, options: dict, source: str, info: dict) -> None:
-    """The child: the kernel of the spec ``text`` (module ``source``, layout ``info``) made ready,
-    numba writing its machine code to the cache; sends ``("ready", (CPU s, wall s, compiled))``
-    or ``("failed", reason)``."""
-    try:
-        from ..fast.kernel import Kernel, load_module
-        from ..spec.loader import load_game_text
-        game = load_game_text(text, file, options)
-        module, _ = load_module(source, "rulebook_kernel")
-        conn.send(("ready", Kernel(game, source, info, module).ready()))
-    except BaseException as exc:  # noqa: BLE001 (told to the parent, which compiles for itself)
-        conn.send(("failed", f"{type(exc).__name__}: {exc}"))
-    finally:
-        conn.close()
+_MARK = "rulebook-compile-behind "  # the outcome's line (anything else the child prints is passed over)
 
 
 class CompileBehind:
     """The compile of ``kernel`` (a :class:`~interpreter.fast.kernel.Kernel` numba has not compiled
-    yet) running in a child process. :meth:`done` tells whether the child has finished;
-    :meth:`outcome` gives its ``(CPU s, wall s, True)`` (the figures of ``Kernel.ready``) or None
-    when it failed (the parent then compiles as it would have); :meth:`stop` ends it. Use it as a
-    context manager: leaving stops the child if it is still running.
+    yet) running in a child process, which puts its machine code in the cache folder ``cache``
+    (``None``: caching off, the kernels' temporary folder). :meth:`done` tells whether the child
+    has told its outcome; :meth:`outcome` gives its ``(CPU s, wall s, True)`` (the figures of
+    ``Kernel.ready``) or None, the reason then in :attr:`failure`; :meth:`stop` ends it. Use it as
+    a context manager: leaving stops the child if it is still running.
 
     Raises OSError when the child cannot be started."""
 
-    def __init__(self, game, text: str, kernel):
-        ctx = multiprocessing.get_context("spawn")
-        self._conn, child_end = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_compile, name="rulebook kernel compile", daemon=True,
-                                 args=(child_end, game.file, text, dict(game.options or {}), kernel.source,
-                                       kernel.info))
-        self._proc.start()
-        child_end.close()
+    def __init__(self, game, text: str, kernel, cache):
+        root = str(Path(__file__).resolve().parents[2])  # (the child imports this checkout's package)
+        env = dict(os.environ, RULEBOOK_CACHE=str(cache) if cache is not None else "off",
+                   PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+        self._proc = subprocess.Popen([sys.executable, "-m", "interpreter.sim.behind"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, env=env)
         self._told = None
+        self.failure = ""
+        self._reader = threading.Thread(target=self._read, name="rulebook compile-behind reader", daemon=True)
+        self._reader.start()
+        try:
+            pickle.dump((game.file, text, dict(game.options or {}), kernel.source, kernel.info), self._proc.stdin)
+            self._proc.stdin.flush()
+        except OSError:
+            pass  # (the child is gone already: its outcome says so)
+
+    def _read(self) -> None:
+        """The reader thread: the child's outcome line, kept in ``_told``."""
+        told = ("failed", "the compiling process ended without a word")
+        for line in self._proc.stdout:
+            text = line.decode("utf-8", "replace")
+            if text.startswith(_MARK):
+                told = tuple(json.loads(text[len(_MARK):]))
+                break
+        self._told = told
 
     def done(self) -> bool:
         """Whether the child has told its outcome (its cache files are written by then: it need
-        not have exited, tearing down a large compile takes a while) or has ended."""
-        return self._told is not None or self._conn.poll() or not self._proc.is_alive()
+        not have exited) or has ended."""
+        return self._told is not None
 
     def outcome(self):
         """``(CPU s, wall s, True)`` of the child's compile once it is done, else None (still
-        running, failed, or stopped)."""
-        if self._told is None and self.done():
-            try:
-                self._told = self._conn.recv() if self._conn.poll() else ("failed", "the compile was stopped")
-            except (EOFError, OSError):
-                self._told = ("failed", "the compiling process ended without a word")
-        return self._told[1] if self._told is not None and self._told[0] == "ready" else None
+        running, or failed: :attr:`failure` says why)."""
+        if self._told is None:
+            return None
+        if self._told[0] != "ready":
+            self.failure = str(self._told[1])
+            return None
+        return tuple(self._told[1])
 
     def stop(self) -> None:
         """End the child if it is still compiling (or tearing down), and wait for it."""
-        if self._proc.is_alive():
+        if self._proc.poll() is None:
             self._proc.terminate()
-        self._proc.join()
-        self._conn.close()
+        try:
+            self._proc.stdin.close()
+        except OSError:
+            pass
+        self._proc.wait()
+        self._reader.join(timeout=5)
+        self._proc.stdout.close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def _compile_here() -> None:
+    """The child: reads ``(file, text, options, source, info)`` from standard input, makes the
+    kernel ready (numba writing its machine code to the cache) and writes the outcome line
+    ``["ready", [CPU s, wall s, compiled]]`` or ``["failed", reason]``; exits as soon as its
+    standard input closes (the parent ended or stopped it)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this process
+    stdin = sys.stdin.buffer
+    file, text, options, source, info = pickle.load(stdin)
+
+    def watch():
+        stdin.read()  # returns at end of file: the parent closed the pipe or is gone
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True).start()
+    try:
+        from ..fast.kernel import Kernel, load_module
+        from ..spec.loader import load_game_text
+        game = load_game_text(text, file, options)
+        module, _ = load_module(source, "rulebook_kernel")
+        told = ["ready", list(Kernel(game, source, info, module).ready())]
+    except Exception as exc:  # noqa: BLE001 (told to the parent, which compiles for itself and says why)
+        told = ["failed", f"{type(exc).__name__}: {exc}"]
+    try:
+        sys.stdout.write(_MARK + json.dumps(told) + "\n")
+        sys.stdout.flush()
+    except OSError:
+        pass  # (the parent is gone)
+    os._exit(0)  # (no teardown of the compiler's memory: nothing is left to write)
+
+
+if __name__ == "__main__":
+    _compile_here()

@@ -107,6 +107,8 @@ class SimulationResult:
     # with compile_behind: the games the step API played while another process compiled the
     # kernel (kernel_ready is then that process's compile; both phases are in `seconds`)
     step_api_games: int | None = None
+    compiled_behind: bool = False   # ... and that process compiled it (else it failed: this one did)
+    kernel_note: str = ""           # why the compile in another process failed, when it did
     teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
     team_wins: dict = field(default_factory=dict)  # team -> wins (a win of a team counts once)
     team_names: list = field(default_factory=list)
@@ -188,7 +190,7 @@ class SimulationResult:
             cpu, wall, compiled = self.kernel_ready
             out["kernel"] = {"compiled": compiled, "ready_cpu_seconds": cpu, "ready_seconds": wall}
             if self.step_api_games is not None:
-                out["kernel"].update(compiled_behind=True, step_api_games=self.step_api_games)
+                out["kernel"].update(compiled_behind=self.compiled_behind, step_api_games=self.step_api_games)
         if self.teams is not None:
             rows = []
             for t in sorted(set(self.teams)):
@@ -322,9 +324,9 @@ def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, sp
 def _games_while_compiling(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note,
                            compiling) -> tuple:
     """A run's first games played on the step API while another process compiles the kernel
-    (:mod:`interpreter.sim.behind`), until it is done or the games are: ``(games played, the
-    compile's (CPU s, wall s, True) or None)``. ``(0, None)`` when there is nothing to compile
-    (the kernel is in the cache), no cache for the two processes to share, or no file to send."""
+    (:mod:`interpreter.sim.behind`), until it is done or the games are: ``(games played, their
+    seconds, the compile's (CPU s, wall s, True) or None, why it failed or "")``; ``(0, 0.0, None,
+    "")`` when there is nothing to compile (the kernel is in the cache) or no spec file to send."""
     from contextlib import nullcontext
     from ..cache import cache_dir
     from ..fast.kernel import kernel_for
@@ -332,32 +334,34 @@ def _games_while_compiling(game, n_games, num_players, seed, add, progress, sche
     from ..spec.loader import read_text
     from .behind import CompileBehind
     kernel = kernel_for(game)
-    if kernel.compiled or cache_dir() is None or not game.file:
-        return 0, None
+    if kernel.compiled or not game.file:
+        return 0, 0.0, None, ""
     try:
         text = read_text(game.file)
     except RulebookError:
-        return 0, None
+        return 0, 0.0, None, ""
     if fingerprint(text, game.options) != game.fingerprint:
-        return 0, None  # (the file changed since it was loaded: the child would compile another game)
+        return 0, 0.0, None, ""  # (the file changed since it was loaded: the child would compile another game)
     try:
-        behind = CompileBehind(game, text, kernel)
+        behind = CompileBehind(game, text, kernel, cache_dir())
     except OSError:
-        return 0, None
+        return 0, 0.0, None, ""
     if note is not None:
         note("compiling the kernel of this spec in another process (the first run only; the machine code is "
              "cached for later runs): the first games play on the step API meanwhile, the same games")
     i = 0
+    start = time.perf_counter()
     with behind, (compiling(True, behind=True) if compiling is not None else nullcontext()):
         while i < n_games and not behind.done():
             add(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots))
             i += 1
             if progress is not None:
                 progress(i)
+        seconds = time.perf_counter() - start
         ready = behind.outcome()
     if ready is not None:
         kernel.compiled = True
-    return i, ready
+    return i, seconds, ready, behind.failure
 
 
 def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices, max_actions=None):
@@ -434,8 +438,10 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     in another process while the first games play on the step API (the same games), the kernel
     playing the rest once ready (``compiling(True, behind=True)`` is held meanwhile;
     ``result.step_api_games`` counts the games played before, ``result.kernel_ready`` is that
-    compile's); a run whose games are all played first stops the compile (``result.fast`` False,
-    ``fast_note`` says so). See :mod:`interpreter.sim.behind`.
+    compile's, ``result.compiled_behind`` True; if that process fails, this one compiles, as
+    without, and ``result.kernel_note`` says why); a run whose games are all played first stops the
+    compile (``result.fast`` False, ``fast_note`` says so). ``result.seconds`` then counts the games
+    of both phases. See :mod:`interpreter.sim.behind`.
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""
@@ -486,21 +492,25 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             return result
         if not result.fast_note:
             bulk = result if on_game is None else None
-            first, behind = 0, None
+            first, before, behind, failure = 0, 0.0, None, ""
             if compile_behind and n_games > 0 and jobs == 1 and backend == "process":
-                first, behind = _games_while_compiling(game, n_games, num_players, seed, add, progress, schedule,
-                                                       speeds, bots, note, compiling)
+                first, before, behind, failure = _games_while_compiling(
+                    game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note, compiling)
                 if first == n_games:
-                    result.seconds = time.perf_counter() - start
-                    result.fast_note = (f"the kernel was still compiling when the step API had played the "
-                                        f"{n_games} games (the compile was stopped; a run long enough for it "
-                                        f"to finish leaves it in the cache)")
+                    result.seconds = before
+                    result.fast_note = (f"the step API played all the games of the run ({n_games}) before the "
+                                        + ("kernel was ready (it is in the cache now: the next run uses it)"
+                                           if behind is not None else "kernel compiled (the compile was stopped; "
+                                           "a run long enough for it to finish leaves it in the cache)"))
                     return result
-            before = time.perf_counter() - start if first else 0.0
+            if failure:
+                result.kernel_note = f"the kernel's compile in another process failed ({failure}): compiled here"
+                if note is not None:
+                    note(result.kernel_note)
             loaded = _kernel_ready(game, note, compiling)  # (in the cache before workers start)
-            result.kernel_ready = loaded if not first else (behind or loaded)
+            result.kernel_ready = behind or loaded
             if first:
-                result.step_api_games = first
+                result.step_api_games, result.compiled_behind = first, behind is not None
             start = time.perf_counter() - before
             if n_games > 1 and (jobs > 1 or backend == "dask"):
                 size = max(1, min(FAST_CHUNK, n_games // (max(jobs, 1) * 4)))

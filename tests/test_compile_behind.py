@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from interpreter.cli import main
 from interpreter.spec.loader import load_game
 
@@ -21,7 +23,7 @@ game = load_game(sys.argv[1])
 runs = []
 for behind in (True, False):
     games = []
-    r = simulate(game, int(sys.argv[2]), 4, seed=7, fast=True, compile_behind=behind,
+    r = simulate(game, int(sys.argv[2]), 4, seed=7, fast=True, compile_behind=behind, jobs=int(sys.argv[3]),
                  on_game=lambda i, scores, winners, length: games.append((i, scores, winners, length)))
     runs.append({"fast": r.fast, "step_api_games": r.step_api_games, "ready": r.kernel_ready, "games": games,
                  "kernel": r.summary().get("kernel")})
@@ -29,14 +31,15 @@ print(json.dumps(runs))
 """
 
 
-def test_the_first_games_play_while_the_kernel_compiles(tmp_path):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_first_games_play_while_the_kernel_compiles(tmp_path, jobs):
     """With an empty cache, the run's first games are the step API's while a child compiles; the
-    kernel plays the rest once the child is done, and every game (scores, winners, length, in
-    order) is the kernel's own run's. The child's machine code is in the shared cache: the second
-    run loads it (compiles nothing)."""
+    kernel plays the rest once the child is done (in this process, or on ``jobs`` workers), and
+    every game (scores, winners, length, in order) is the kernel's own run's. The child's machine
+    code is in the shared cache: the second run loads it (compiles nothing)."""
     n = 30_000  # the step API alone would take minutes: the compile ends first
     env = dict(os.environ, RULEBOOK_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT / "specs" / "oh_hell.yaml"), str(n)],
+    out = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT / "specs" / "oh_hell.yaml"), str(n), str(jobs)],
                          capture_output=True, text=True, env=env, timeout=900)
     assert out.returncode == 0, out.stderr
     behind, alone = json.loads(out.stdout)

@@ -434,9 +434,9 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     ``compiling(compiles)``, when given, is a context manager held while the kernel is made ready
     (``compiles``: numba compiles it, else it loads from the cache), e.g. a progress line. That
     time is not in ``result.seconds`` (nor in games per second): ``result.kernel_ready`` holds it.
-    ``compile_behind=True`` (random bots in this process): a kernel not in the cache yet compiles
-    in another process while the first games play on the step API (the same games), the kernel
-    playing the rest once ready (``compiling(True, behind=True)`` is held meanwhile;
+    ``compile_behind=True`` (random bots, not on Dask): a kernel not in the cache yet compiles
+    in another process while the first games play on the step API here (the same games), the
+    kernel playing the rest once ready (on the ``jobs`` workers, when more than one) (``compiling(True, behind=True)`` is held meanwhile;
     ``result.step_api_games`` counts the games played before, ``result.kernel_ready`` is that
     compile's, ``result.compiled_behind`` True; if that process fails, this one compiles, as
     without, and ``result.kernel_note`` says why); a run whose games are all played first stops the
@@ -493,7 +493,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
         if not result.fast_note:
             bulk = result if on_game is None else None
             first, before, behind, failure = 0, 0.0, None, ""
-            if compile_behind and n_games > 0 and jobs == 1 and backend == "process":
+            if compile_behind and n_games > 0 and backend == "process":
                 first, before, behind, failure = _games_while_compiling(
                     game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note, compiling)
                 if first == n_games:
@@ -513,9 +513,9 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
                 result.step_api_games, result.compiled_behind = first, behind is not None
             start = time.perf_counter() - before
             if n_games > 1 and (jobs > 1 or backend == "dask"):
-                size = max(1, min(FAST_CHUNK, n_games // (max(jobs, 1) * 4)))
+                size = max(1, min(FAST_CHUNK, (n_games - first) // (max(jobs, 1) * 4)))
                 _run_parallel(game, num_players, seed, n_games, jobs, backend, address, (game.max_actions,), add,
-                              progress, fn=_fast_chunk, size=size, take=lambda chunk: _take_fast(
+                              progress, fn=_fast_chunk, size=size, first=first, take=lambda chunk: _take_fast(
                                   game, *chunk, num_players, seed, add, schedule, speeds, bots, bulk))
             else:
                 _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, bulk, first)
@@ -551,8 +551,8 @@ class _Pool:
         return done, pending
 
 
-def _run_chunks(pool, args, extra, n_games, add, progress, fn=None, size=None, take=None) -> None:
-    """Play games 0..n_games-1 in chunks of consecutive games on ``pool`` (``fn(*args, range,
+def _run_chunks(pool, args, extra, n_games, add, progress, fn=None, size=None, take=None, first=0) -> None:
+    """Play games first..n_games-1 in chunks of consecutive games on ``pool`` (``fn(*args, range,
     *extra)``, by default :func:`_play_chunk`; ``size`` games each, by default at most 25);
     ``take(result)`` counts a chunk's result in game order (a chunk that finishes early waits for
     those before it; by default ``add(i, outcome)`` for each of its ``(i, outcome)``), and
@@ -564,12 +564,12 @@ def _run_chunks(pool, args, extra, n_games, add, progress, fn=None, size=None, t
             for i, outcome in outcomes:
                 add(i, outcome)
     size = size or max(1, min(25, n_games // (workers * 4) or 1))
-    starts = iter(range(0, n_games, size))
+    starts = iter(range(first, n_games, size))
     in_flight = workers * 4
     pending, ready = set(), {}   # ready: chunk start -> (its end, its result), until those before it are taken
     games_of = {}                # a pending future -> its games (a range)
-    following = 0                # the next game to count
-    finished = 0
+    following = first            # the next game to count
+    finished = first
     while True:
         while len(pending) + len(ready) < in_flight:
             k = next(starts, None)

@@ -9,7 +9,7 @@ statistics are those of a run played by either alone. A run that ends before the
 child: a short run never waits for a compile it does not need (and leaves nothing half-written:
 numba writes each cache file whole, by renaming).
 
-The child is ``python -m interpreter.sim.behind``, a fresh interpreter (no lock held by this
+The child runs this module as ``__main__`` in a fresh interpreter (no lock held by this
 process's threads, such as a progress line's, is inherited, and no script is imported again, as
 multiprocessing's ``spawn`` would). It reads the spec's text, its options and the kernel module's
 text as this process wrote it (so both import the same module file and share its cache) from its
@@ -40,10 +40,13 @@ class CompileBehind:
     Raises OSError when the child cannot be started."""
 
     def __init__(self, game, text: str, kernel, cache):
-        root = str(Path(__file__).resolve().parents[2])  # (the child imports this checkout's package)
-        env = dict(os.environ, RULEBOOK_CACHE=str(cache) if cache is not None else "off",
-                   PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
-        self._proc = subprocess.Popen([sys.executable, "-m", "interpreter.sim.behind"], stdin=subprocess.PIPE,
+        # the child imports this process's package, first on its path: not a folder or module of the
+        # working directory that happens to be called `interpreter` (`-m` would put it first)
+        root = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ, RULEBOOK_CACHE=str(cache) if cache is not None else "off")
+        start = (f"import sys; sys.path.insert(0, {root!r}); "
+                 "import runpy; runpy.run_module('interpreter.sim.behind', run_name='__main__')")
+        self._proc = subprocess.Popen([sys.executable, "-c", start], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, env=env)
         self._told = None
         self.failure = ""
@@ -57,13 +60,14 @@ class CompileBehind:
 
     def _read(self) -> None:
         """The reader thread: the child's outcome line, kept in ``_told``."""
-        told = ("failed", "the compiling process ended without a word")
         for line in self._proc.stdout:
             text = line.decode("utf-8", "replace")
             if text.startswith(_MARK):
-                told = tuple(json.loads(text[len(_MARK):]))
-                break
-        self._told = told
+                self._told = tuple(json.loads(text[len(_MARK):]))
+                return
+        code = self._proc.wait()
+        how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+        self._told = ("failed", f"the compiling process ended without a word ({how})")
 
     def done(self) -> bool:
         """Whether the child has told its outcome (its cache files are written by then: it need

@@ -498,10 +498,11 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
                     game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note, compiling)
                 if first == n_games:
                     result.seconds = before
-                    result.fast_note = (f"the step API played all the games of the run ({n_games}) before the "
-                                        + ("kernel was ready (it is in the cache now: the next run uses it)"
-                                           if behind is not None else "kernel compiled (the compile was stopped; "
-                                           "a run long enough for it to finish leaves it in the cache)"))
+                    result.fast_note = f"the step API played all the games of the run ({n_games}) before the " + (
+                        "kernel was ready (it is in the cache now: the next run uses it)" if behind is not None else
+                        f"kernel compiled (its compile in another process failed: {failure})" if failure else
+                        "kernel compiled (the compile was stopped; a run long enough for it to finish leaves it "
+                        "in the cache)")
                     return result
             if failure:
                 result.kernel_note = f"the kernel's compile in another process failed ({failure}): compiled here"

@@ -436,12 +436,13 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     time is not in ``result.seconds`` (nor in games per second): ``result.kernel_ready`` holds it.
     ``compile_behind=True`` (random bots, not on Dask): a kernel not in the cache yet compiles
     in another process while the first games play on the step API here (the same games), the
-    kernel playing the rest once ready (on the ``jobs`` workers, when more than one) (``compiling(True, behind=True)`` is held meanwhile;
-    ``result.step_api_games`` counts the games played before, ``result.kernel_ready`` is that
-    compile's, ``result.compiled_behind`` True; if that process fails, this one compiles, as
-    without, and ``result.kernel_note`` says why); a run whose games are all played first stops the
-    compile (``result.fast`` False, ``fast_note`` says so). ``result.seconds`` then counts the games
-    of both phases. See :mod:`interpreter.sim.behind`.
+    kernel playing the rest once ready (on the ``jobs`` workers when more than one);
+    ``compiling(True, behind=True)`` is held meanwhile. ``result.step_api_games`` counts the games
+    played before, ``result.kernel_ready`` is that compile's and ``result.compiled_behind`` is
+    True; if that process fails, this one compiles, as without, and ``result.kernel_note`` says
+    why. A run whose games are all played first stops the compile (``result.fast`` False,
+    ``fast_note`` says so). ``result.seconds`` then counts the games of both phases. See
+    :mod:`interpreter.sim.behind`.
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""

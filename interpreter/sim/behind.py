@@ -1,7 +1,7 @@
 """A spec's kernel compiled in another process while a run's first games play on the step API.
 
-The first ``simulate --fast`` run of a spec waits for numba to compile its kernel (Oh Hell about
-5 s of CPU, Skull King 16 s, board Ligretto 80 s). Nothing obliges it to wait: the kernel plays the
+The first ``simulate --fast`` run of a spec waits for numba to compile its kernel (from about 5 s
+to over a minute of CPU, as the spec grows: see the README). Nothing obliges it to wait: the kernel plays the
 same games as the step API, seed by seed (the kernel's same-games tests), so the run can play its
 first games on the step API while a child process compiles the kernel into numba's on-disk cache,
 then load the kernel from that cache (under a second) and play the rest of the games in it. The

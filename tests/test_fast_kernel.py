@@ -632,7 +632,8 @@ def test_the_compile_is_announced_and_left_out_of_games_per_second(monkeypatch, 
     assert held == [True] and result.kernel_ready == (12.5, 20.0, True) and result.seconds < 1.0
     assert result.summary()["kernel"] == {"compiled": True, "ready_cpu_seconds": 12.5, "ready_seconds": 20.0}
     monkeypatch.setattr("interpreter.commands.simulate._load", lambda args: game)
-    assert main(["simulate", str(ROOT / "specs" / "oh_hell.yaml"), "-n", "3", "-p", "4", "--fast", "--compile-first"]) == 0
+    assert main(["simulate", str(ROOT / "specs" / "oh_hell.yaml"), "-n", "3", "-p", "4", "--fast",
+                 "--compile-first"]) == 0
     assert "kernel compiled in 12.5 s CPU (20.0 s wall), not counted" in capsys.readouterr().out
 
 

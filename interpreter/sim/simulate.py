@@ -321,6 +321,17 @@ def _simulate_fast(game, n_games, num_players, seed, add, progress, schedule, sp
             progress(done)
 
 
+def _spec_text(game) -> str:
+    """The text of ``game``'s spec file, to send to another process. Raises RulebookError when the
+    file cannot be read or has changed since the game was loaded."""
+    from ..spec.compile import fingerprint
+    from ..spec.loader import read_text
+    text = read_text(game.file)
+    if fingerprint(text, game.options) != game.fingerprint:
+        raise RulebookError(f"{game.file} changed since it was loaded: load it again to simulate it")
+    return text
+
+
 def _games_while_compiling(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note,
                            compiling) -> tuple:
     """A run's first games played on the step API while another process compiles the kernel
@@ -330,18 +341,14 @@ def _games_while_compiling(game, n_games, num_players, seed, add, progress, sche
     from contextlib import nullcontext
     from ..cache import cache_dir
     from ..fast.kernel import kernel_for
-    from ..spec.compile import fingerprint
-    from ..spec.loader import read_text
     from .behind import CompileBehind
     kernel = kernel_for(game)
     if kernel.compiled or not game.file:
         return 0, 0.0, None, ""
     try:
-        text = read_text(game.file)
+        text = _spec_text(game)  # (changed since it was loaded: the child would compile another game)
     except RulebookError:
         return 0, 0.0, None, ""
-    if fingerprint(text, game.options) != game.fingerprint:
-        return 0, 0.0, None, ""  # (the file changed since it was loaded: the child would compile another game)
     try:
         behind = CompileBehind(game, text, kernel, cache_dir())
     except OSError:
@@ -385,11 +392,7 @@ def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices, ma
 def _run_parallel(game, num_players, seed, n_games, jobs, backend, address, extra, add, progress, **chunks):
     """Play the games on ``jobs`` worker processes or on Dask (see :func:`simulate`), the spec's
     text sent to them; ``chunks``: :func:`_run_chunks`'s ``fn``, ``size`` and ``take``."""
-    from ..spec.compile import fingerprint
-    from ..spec.loader import read_text
-    text = read_text(game.file)
-    if fingerprint(text, game.options) != game.fingerprint:
-        raise RulebookError(f"{game.file} changed since it was loaded: load it again to simulate it")
+    text = _spec_text(game)
     args = (game.file, text, game.options, game.fingerprint, num_players, seed)
     _FORKED.update(pid=os.getpid(), games={game.fingerprint: game})
     if backend == "dask":

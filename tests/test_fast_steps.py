@@ -363,3 +363,93 @@ def test_draws_seeded_ahead_are_the_draws_seeded_one_by_one():
         rows, _, count, each = ahead.batch
         assert rows is not None and count >= 8 and 0 < each <= MOST
     assert ahead.draws == MOST  # Skull King's ten deals: eight seeded ahead
+
+
+def _random_games(runs) -> dict:
+    """{"core": the hot path's, "games": [[history, scores] of 4 random games per run]}."""
+    from interpreter.fast import steps
+    out = {"core": steps.CORE, "games": []}
+    for path, options, players in runs:
+        game = load_game(path, options=options or None)
+        for seed in range(4):
+            st, rng = game.new_state(players, seed=seed, fast=True), random.Random(seed)
+            while not st.is_terminal():
+                p = rng.choice(st.current_players())
+                st.apply(rng.choice(st.legal_actions(p)), p)
+            out["games"].append([st.history, st.scores()])
+    return out
+
+
+_PYTHON_CORE = """
+import json, sys
+from tests.test_fast_steps import _random_games
+print(json.dumps(_random_games(json.loads(sys.argv[1]))))
+"""
+
+
+def test_the_c_hot_path_and_the_python_one_play_the_same_games():
+    """The step API's hot path runs in C (interpreter/fast/_stepcore.c, built by the install: this
+    test fails where it was not, rather than testing Python twice) or in Python
+    (RULEBOOK_STEP_CORE=python, or no C compiler at install): the same games either way, at turns,
+    simultaneous bids (Skull King) and real-time blocks (classic Ligretto)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from interpreter.fast import steps
+    assert steps.CORE == "C", "the C extension interpreter/fast/_stepcore.c was not built: pip install -e ."
+    runs = [[str(ROOT / "specs/oh_hell.yaml"), {}, 4], [str(ROOT / "specs/skull_king.yaml"), {}, 3],
+            [str(ROOT / "specs/ligretto_classic.yaml"), {"max_rounds": 1}, 3],
+            [str(ROOT / "tests/specs/set_choices.yaml"), {}, 3]]
+    played = {"C": json.loads(json.dumps(_random_games(runs)))}  # (compiles here, the other process reads the cache)
+    done = subprocess.run([sys.executable, "-c", _PYTHON_CORE, json.dumps(runs)], cwd=ROOT,
+                          env=dict(os.environ, RULEBOOK_STEP_CORE="python"), capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    played["python"] = json.loads(done.stdout)
+    assert played["C"]["core"] == "C" and played["python"]["core"] == "python"
+    assert played["C"]["games"] == played["python"]["games"]
+    assert len(played["C"]["games"]) == 16 and all(len(h) > 3 for h, _ in played["C"]["games"])
+
+
+def test_the_hot_path_takes_its_arguments_as_the_state_does():
+    """legal_actions(player=...) and apply(action=..., player=...) by keyword, a seat given as
+    another kind of whole number, and wrong arguments refused with TypeError, nothing changed."""
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    st = game.new_state(4, seed=7, fast=True)
+    seat = st.current_players()[0]
+    assert st.legal_actions(player=seat) is st.legal_actions(seat) and st.legal_actions(player=None)
+    assert list(st.legal_actions(np.int64(seat))) == list(st.legal_actions(seat))
+    assert st.legal_actions(player=(seat + 1) % 4) == [] and st.legal_actions(seat + 0.5) == []
+    for bad in (lambda: st.legal_actions(seat, seat), lambda: st.legal_actions(seat=seat),
+                lambda: st.apply(), lambda: st.apply(0, seat, 1), lambda: st.apply(0, who=seat),
+                lambda: st.apply(player=seat)):
+        with pytest.raises(TypeError):
+            bad()
+    assert st.history == [] and st.current_players() == [seat]
+    first = st.legal_actions(seat)[0]
+    st.apply(action=first, player=seat)
+    assert st.history == [[seat, first.text]]
+    nxt = st.current_players()[0]
+    st.apply(action=0, player=nxt)  # an index, checked
+    assert len(st.history) == 2 and st.history[1][0] == nxt
+    with pytest.raises(IllegalAction, match="has nothing to choose now"):
+        st.apply(st.legal_actions()[0], player=(st.current_players()[0] + 1) % 4)
+    assert len(st.history) == 2
+
+
+def test_states_dropped_mid_game_are_collected():
+    """A state and its turn's list refer to each other: a game dropped before its end (its list
+    asked for) is a cycle the garbage collector frees, C core or not."""
+    import gc
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    gc.collect()
+    before = sum(isinstance(o, FastState) for o in gc.get_objects())
+    for seed in range(50):
+        st = game.new_state(4, seed=seed, fast=True)
+        for _ in range(3):
+            st.apply(st.legal_actions()[0])
+        st.legal_actions()
+    del st
+    gc.collect()
+    assert sum(isinstance(o, FastState) for o in gc.get_objects()) == before

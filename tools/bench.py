@@ -474,6 +474,8 @@ def step_api_vs_openspiel(args) -> dict:
             runs[name].append((spent[name], i, decisions[name]))
     per_decision = lambda run, other: other[0] / other[2] / (run[0] / run[2])  # noqa: E731
     out = {f"{k}_us_per_decision": med([t / d * 1e6 for t, _, d in v]) for k, v in runs.items() if v}
+    from interpreter.fast.steps import CORE
+    out["hot_path"] = CORE  # the step API's calls in C (the extension built) or Python
     out.update(per_round("player_vs_no_player", runs["apply(a, p)"], runs["apply(a)"], per_decision))
     if os_game is not None:
         out.update(per_round("player_vs_openspiel", runs["apply(a, p)"], runs["openspiel"], per_decision))
@@ -521,9 +523,10 @@ def report_focused(out: dict) -> None:
         if "why_not" in sa:
             console.print(f"[bold]Kernel step API[/bold]: n/a ({escape(sa['why_not'])})")
         else:
-            t = _table("Oh Hell, 4 players: the kernel's step API (new_state(fast=True)) and OpenSpiel driven from "
-                       "Python, interleaved game by game, µs of CPU per decision; ratio ≥ 1: the kernel's loop as fast "
-                       "or faster (median of the rounds')", ["loop", "µs/decision", "ratio"])
+            t = _table("Oh Hell, 4 players: the kernel's step API (new_state(fast=True), its hot path in "
+                       f"{sa.get('hot_path', '?')}) and OpenSpiel driven from Python, interleaved game by game, µs of "
+                       "CPU per decision; ratio ≥ 1: the kernel's loop as fast or faster (median of the rounds')",
+                       ["loop", "µs/decision", "ratio"])
             t.add_row("kernel step API, apply(a)", _f(sa["apply(a)_us_per_decision"], 2),
                       f"{sa['no_player_vs_openspiel']:.2f}x vs OpenSpiel ({rounds(sa['no_player_vs_openspiel_per_round'])})"
                       if "no_player_vs_openspiel" in sa else "")

@@ -22,6 +22,7 @@ Needs numba (``pip install -e '.[fast]'``).
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 import numpy as np
@@ -36,7 +37,6 @@ from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped
 
 _STEPS: dict = {}
 _new_tuple = tuple.__new__
-_new_object = object.__new__
 _copy = np.ndarray.copy
 _RI, _OPT, _TMP, _RG = (STATE_ARGS.index(k) for k in ("RI", "OPT", "TMP", "RG"))
 _NOTHING = object()  # no Action offered since the last move (None is not: apply(None) must be checked)
@@ -244,24 +244,120 @@ def _stopped_at_start(game, state, num_players: int, seed: int) -> None:
 _STALE = "these legal actions are of an earlier position: ask legal_actions() again"
 
 
-class FastActions(Sequence):
-    """The legal actions of the seat to choose at one position: a read-only sequence of
-    :class:`Action` built one at a time when read (``random.choice`` builds one). Valid until the
-    state moves on; reading it afterwards (even its length) raises RulebookError, where the
-    State's list would still read as it was. (A turn's list is one object per position, which
-    the move marks stale by setting its ``n`` to -1: the hot path's test of the index is the
-    test of staleness too.)"""
+class _PyTurn:
+    """The hot path of :class:`FastActions` in Python (used when the C extension
+    ``interpreter/fast/_stepcore.c``, which has the same, is not built): ``len`` and a whole-number
+    index in range; anything else goes to :meth:`FastActions._item`."""
 
     __slots__ = ("state", "n")
-
-    def _stale(self) -> bool:
-        return self.n < 0
 
     def __len__(self):
         n = self.n
         if n < 0:
             raise RulebookError(_STALE)
         return n
+
+    def __getitem__(self, i):
+        if i.__class__ is not int or not 0 <= i < self.n:  # (one test: stale lists fail it too)
+            return self._item(i)
+        st = self.state
+        st._offer = action = _new_tuple(Action, (st._seat, st._textf(st._vals[i], st._mods[i]), i))
+        return action
+
+
+class _PyCore:
+    """The hot path of :class:`FastState` in Python (used when the C extension, which has the same
+    methods and fields, is not built): a turn and the action the legal actions just built; anything
+    else goes to FastState's methods (``_players_sim``, ``_legal_sim``, ``_apply_checked``,
+    ``_ended``, ``_simultaneous``, ``_too_long``)."""
+
+    __slots__ = ("gen", "records", "_la", "_offer", "_textf", "_texts", "_sim", "_seat", "_n", "_limit", "_move",
+                 "_over")
+
+    def _bind(self, ri, opt) -> None:
+        """(The C core reads RI and OPT through pointers; this one through FastState's memoryviews.)"""
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self._over
+
+    def current_players(self) -> list:
+        """Seats that must choose now: ``[seat]`` in a turn, every seat yet to choose in a
+        simultaneous choice (in the choice's order), ``[]`` when the game is over."""
+        if self._sim is not None:
+            return self._players_sim()
+        return [] if self._over else [self._seat]
+
+    def legal_actions(self, player: int | None = None):
+        """The legal actions (a sequence of :class:`Action`, as the State's: same texts, same
+        order) of ``player`` (default: the first player to choose, as the State's); empty for
+        anyone else."""
+        if self._sim is not None:
+            return self._legal_sim(player)
+        if self._over or (player is not None and player != self._seat):
+            return []
+        actions = self._la  # one list per position (a move marks it stale)
+        if actions.n < 0:
+            actions = self._la = FastActions.__new__(FastActions)
+            actions.state = self
+            actions.n = self._n
+        return actions
+
+    def apply(self, action, player: int | None = None) -> None:
+        """Apply ``action`` (an :class:`Action`, its text, or its index in ``legal_actions``) for
+        ``player`` (default: the action's player, or the only player to choose) and run the rules
+        to the next choice (at a simultaneous choice, once every seat has chosen). Raises
+        :class:`IllegalAction` with the reason, leaving the state unchanged, when the game is over,
+        the player is not to act, or the action is not legal; a rule that fails, or a game past
+        ``game.max_actions`` actions, is reported as the step API reports it (the position is
+        replayed in a State to say what failed)."""
+        # the Action the legal actions just built is legal for its seat (a turn's: a simultaneous
+        # choice's lists do not offer theirs): only the player given (a whole number, that seat) is
+        # left to check, in two tests
+        if action is not self._offer or player is not None and (player.__class__ is not int or player != self._seat):
+            return self._apply_checked(action, player)
+        records = self.records
+        if len(records) >= self._limit:
+            self._too_long(action)
+        self._offer = _NOTHING
+        records.append(action)
+        self._ri[RI_CHOSEN] = action[2]
+        self._la.n = -1  # the position moves: its list is stale
+        try:
+            ask = next(self.gen)
+        except StopIteration:
+            return self._ended()
+        self._seat = seat = ask & 0xFFFF
+        self._n = (ask >> 16) & 0xFFFFF
+        self._textf = self._texts[ask >> 36]
+        if seat == 0xFFFF:
+            self._move += 1
+            self._simultaneous(ask >> 36)
+
+
+if os.environ.get("RULEBOOK_STEP_CORE") == "python":  # (the tests compare both)
+    _stepcore = None
+else:
+    try:
+        from . import _stepcore
+    except ImportError:  # not built (no C compiler at install): the same hot path in Python
+        _stepcore = None
+CORE = "python" if _stepcore is None else "C"  # which hot path the step API runs
+
+
+class FastActions(_PyTurn if _stepcore is None else _stepcore.Turn, Sequence):
+    """The legal actions of the seat to choose at one position: a read-only sequence of
+    :class:`Action` built one at a time when read (``random.choice`` builds one). Valid until the
+    state moves on; reading it afterwards (even its length) raises RulebookError, where the
+    State's list would still read as it was. (A turn's list is one object per position, which
+    the move marks stale by setting its ``n`` to -1: the hot path's test of the index is the
+    test of staleness too.) Its length and whole-number index run in C when the extension is
+    built (:data:`CORE`)."""
+
+    __slots__ = ()
+
+    def _stale(self) -> bool:
+        return self.n < 0
 
     def _index(self, i) -> int:
         if self._stale():
@@ -276,11 +372,11 @@ class FastActions(Sequence):
             raise IndexError("legal action index out of range")
         return i
 
-    def __getitem__(self, i):
-        if i.__class__ is not int or not 0 <= i < self.n:  # (the hot path: one test, stale lists fail it)
-            if i.__class__ is slice:
-                return [self[k] for k in range(*i.indices(len(self)))]
-            i = self._index(i)
+    def _item(self, i):
+        """``self[i]`` past the hot path: a slice, a negative or other index, a stale list."""
+        if i.__class__ is slice:
+            return [self[k] for k in range(*i.indices(len(self)))]
+        i = self._index(i)
         st = self.state
         st._offer = action = _new_tuple(Action, (st._seat, st._textf(st._vals[i], st._mods[i]), i))
         return action
@@ -295,8 +391,10 @@ class FastActions(Sequence):
         return repr(list(self))
 
 
-_DEAD = _new_object(FastActions)  # a state's turn list before any is asked for (stale: legal_actions makes one)
+_DEAD = FastActions.__new__(FastActions)  # a state's turn list before any is asked for (stale: legal_actions makes one)
 _DEAD.n = -1
+if _stepcore is not None:
+    _stepcore.configure(RulebookError, _STALE, Action, FastActions, _NOTHING, RI_CHOSEN)
 
 
 class SeatActions(FastActions):
@@ -325,14 +423,21 @@ class SeatActions(FastActions):
         return Action(self.seat, self.state._textf(self.vals[k], self.mods[k]), k - self.off)
 
 
-class FastState:
+_Core = _PyCore if _stepcore is None else _stepcore.Core
+# the fields of the hot path's base class (C or Python), which _fail copies with FastState's own
+_CORE_FIELDS = _PyCore.__slots__
+
+
+class FastState(_Core):
     """One game run by the step kernel (see the module's docstring). Create it with
     ``game.new_state(num_players, seed=..., fast=True)`` or :func:`fast_state`. ``records`` holds
     the :class:`Action` of every move, in order (a simultaneous choice's in the order they came).
-    ``into``: arrays to play in (see :meth:`StepKernel.start_arrays`)."""
+    ``into``: arrays to play in (see :meth:`StepKernel.start_arrays`). Its hot path
+    (:meth:`is_terminal`, :meth:`current_players`, :meth:`legal_actions`, :meth:`apply` at a turn)
+    runs in C when the extension is built (:data:`CORE`), else in Python (``_PyCore``), the
+    same rules either way."""
 
-    __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "gen", "records", "_move", "_la", "_ri",
-                 "_vals", "_mods", "_seat", "_n", "_textf", "_texts", "_offer", "_over", "_sim", "_limit")
+    __slots__ = ("kernel", "game", "num_players", "seed", "arrays", "RI", "_ri", "_vals", "_mods")
 
     def __init__(self, kernel: StepKernel, num_players: int, seed: int = 0, into: dict | None = None):
         self.kernel, self.game, self.num_players, self.seed = kernel, kernel.game, num_players, seed
@@ -346,6 +451,7 @@ class FastState:
             self._ri[RI_FIRST_DRAW], self._ri[RI_AHEAD] = 0, ahead[1]
         opt = arrays[_OPT]
         self._vals, self._mods = memoryview(opt[0]), memoryview(opt[1])
+        self._bind(self.RI, opt)
         self.records = []
         self._limit = self.game.max_actions
         self._move = 0  # positions moved through, as SeatActions read it (turns need not count: see _la)
@@ -411,33 +517,17 @@ class FastState:
         return Action(seat, self._textf(vals[off + i], mods[off + i]), i)
 
     # -- the State's play API ---------------------------------------------------------------
-    def current_players(self) -> list:
-        """Seats that must choose now: ``[seat]`` in a turn, every seat yet to choose in a
-        simultaneous choice (in the choice's order), ``[]`` when the game is over."""
-        if self._sim is None:
-            return [] if self._over else [self._seat]
-        chosen = self._sim["chosen"]
-        return [p for p in self._sim["order"] if p not in chosen]
-
-    def is_terminal(self) -> bool:
-        return self._over
-
     def is_chance_node(self) -> bool:
         return False
 
-    def legal_actions(self, player: int | None = None):
-        """The legal actions (a sequence of :class:`Action`, as the State's: same texts, same
-        order) of ``player`` (default: the first player to choose, as the State's); empty for
-        anyone else."""
-        if self._sim is None:  # a turn (the hot path: FastActions made without a call to __init__)
-            if self._over or (player is not None and player != self._seat):
-                return []
-            actions = self._la  # one list per position (a move marks it stale)
-            if actions.n < 0:
-                actions = self._la = _new_object(FastActions)
-                actions.state = self
-                actions.n = self._n
-            return actions
+    def _players_sim(self) -> list:
+        """:meth:`current_players` at a simultaneous choice: every seat yet to choose, in the
+        choice's order."""
+        chosen = self._sim["chosen"]
+        return [p for p in self._sim["order"] if p not in chosen]
+
+    def _legal_sim(self, player):
+        """:meth:`legal_actions` at a simultaneous choice."""
         if player is None:  # as the State: the first seat still to choose
             waiting = self.current_players()
             if not waiting:
@@ -447,37 +537,6 @@ class FastState:
         if found is None:
             return []
         return SeatActions(self, player, *found)
-
-    def apply(self, action, player: int | None = None) -> None:
-        """Apply ``action`` (an :class:`Action`, its text, or its index in ``legal_actions``) for
-        ``player`` (default: the action's player, or the only player to choose) and run the rules
-        to the next choice (at a simultaneous choice, once every seat has chosen). Raises
-        :class:`IllegalAction` with the reason, leaving the state unchanged, when the game is over,
-        the player is not to act, or the action is not legal; a rule that fails, or a game past
-        ``game.max_actions`` actions, is reported as the step API reports it (the position is
-        replayed in a State to say what failed)."""
-        # the Action the legal actions just built is legal for its seat (a turn's: a simultaneous
-        # choice's lists do not offer theirs): only the player given (a whole number, that seat) is
-        # left to check, in two tests
-        if action is not self._offer or player is not None and (player.__class__ is not int or player != self._seat):
-            return self._apply_checked(action, player)
-        records = self.records
-        if len(records) >= self._limit:
-            self._too_long(action)
-        self._offer = _NOTHING
-        records.append(action)
-        self._ri[RI_CHOSEN] = action[2]
-        self._la.n = -1  # the position moves: its list is stale
-        try:  # what _advance does, written out: this is the hot path
-            ask = next(self.gen)
-        except StopIteration:
-            return self._ended()
-        self._seat = seat = ask & 0xFFFF
-        self._n = (ask >> 16) & 0xFFFFF
-        self._textf = self._texts[ask >> 36]
-        if seat == 0xFFFF:
-            self._move += 1
-            self._simultaneous(ask >> 36)
 
     def _apply_checked(self, action, player) -> None:
         """:meth:`apply` of an action to check (any but the one just offered, or another
@@ -566,8 +625,10 @@ class FastState:
             state.apply(a.index, a.player)
         fresh = self._replayed(self.records[:-1])
         last = self.records[-1]
-        for k in self.__slots__:
+        for k in self.__slots__ + _CORE_FIELDS:
             setattr(self, k, getattr(fresh, k))
+        self._bind(self.RI, self.arrays[_OPT])
+        self._la, self._offer = _DEAD, _NOTHING  # (fresh's list and Action are of fresh)
         state.apply(last.index, last.player)  # raises the rule's error (RuleError, with where and why)
         raise RulebookError(f"the kernel stopped the game (code {int(self.RI[RI_ERROR])}) where the step API plays on: "
                             f"use new_state(..., fast=False) and please report this game (seed {self.seed})")

@@ -932,3 +932,37 @@ def test_a_kernels_folder_that_cannot_be_written(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "write_text", read_only)
     with pytest.raises(NotTyped, match="cannot be written to .*Read-only file system.*RULEBOOK_CACHE"):
         kmod.load_module("x = 1  # a module not written before\n", "rulebook_test_readonly")
+
+
+_MODULE_TEXTS = """
+import hashlib, json, sys
+from interpreter import load_game
+from interpreter.fast.typepass import lower, lower_search, lower_steps
+out = {}
+for path in sys.argv[1:]:
+    game = load_game(path)
+    out[path] = [hashlib.sha256(fn(game)[0].encode()).hexdigest() for fn in (lower, lower_steps, lower_search)]
+print(json.dumps(out))
+"""
+
+
+def test_a_specs_modules_are_the_same_text_in_every_process():
+    """The kernel's cache is keyed by the generated module's text: a text that varied with the
+    process (a set of texts iterated in hash order: Queen of Scots' hoisted reads, Ligretto's
+    steps, texts joined from two sets) was compiled again in every new process. Two processes
+    with other string hash seeds write the same three modules for every shipped spec and the
+    test specs that showed it."""
+    import json
+    import os
+    import subprocess
+    import sys
+    paths = sorted(str(p) for p in (ROOT / "specs").glob("*.yaml")) + \
+        [str(ROOT / "tests" / "specs" / f"{name}.yaml") for name in ("text_joins", "best_melds", "nested_lists")]
+    texts = []
+    for seed in ("1", "2"):
+        done = subprocess.run([sys.executable, "-c", _MODULE_TEXTS, *paths], cwd=ROOT, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        texts.append(json.loads(done.stdout))
+    assert len(texts[0]) == len(paths) >= 20
+    assert texts[0] == texts[1]

@@ -139,7 +139,7 @@ def hoist_pure(lines, bound, fresh, pre, done):
             out.append(ln)
             continue
         parts = [text[n.col_offset:n.end_col_offset] for n in found]
-        for part in sorted(set(parts), key=len):  # (the shorter first: a longer one reuses their names)
+        for part in sorted(dict.fromkeys(parts), key=len):  # (the shorter first: a longer one reuses their names; ties in order, so that the text is the same in every process)
             if part not in done:
                 code = part
                 for k in sorted((k for k in done if len(k) < len(part)), key=len, reverse=True):

@@ -95,8 +95,10 @@ def join(low, a: str, b: str):
     sa, sb = known(low, a), known(low, b)
     if sa is None or sb is None or len(sa) * len(sb) > MAX_ENTRIES:
         return None
-    xs = sorted(sa, key=low.text)
-    ys = sorted(sb, key=low.text)
+    # in the texts' own order: numbering them (low.text) in a set's order would write another
+    # module text in every process (sets of str iterate by hash), and numba compile it again
+    xs = sorted(sa)
+    ys = sorted(sb)
     key = ("textjoin", tuple(xs), tuple(ys))
     name = low.helper_names.get(key)
     if name is None:

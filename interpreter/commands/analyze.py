@@ -35,7 +35,8 @@ def _play(args, game, n, ladder, speeds, label):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from ..analysis.design import play_all
     with Progress(TextColumn("[bold]{task.description}[/bold]"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err_console, transient=True, disable=args.quiet) as progress:
+                  TimeRemainingColumn(), console=err_console, transient=True,
+                  disable=args.quiet or not err_console.is_terminal) as progress:
         tasks: dict = {}
 
         def report(stage, done, total):

@@ -16,8 +16,9 @@ from . import (_escape, _load, _players, _print_table, _scheduler, check_writabl
 # -- simulate -------------------------------------------------------------------------------
 def _progress_bar(quiet: bool):
     """The progress bar of ``simulate`` on standard error (a context giving a rich ``Progress``), or
-    with ``quiet`` a context giving None (the bar's library is then not even imported)."""
-    if quiet:
+    with ``quiet``, or when standard error is no terminal (a bar is not drawn there, and rich wrote
+    an empty line at its end), a context giving None (the bar's library is then not even imported)."""
+    if quiet or not err_console.is_terminal:
         from contextlib import nullcontext
         return nullcontext()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -169,7 +170,8 @@ def _simulate_compare(args, game_a, bots) -> int:
     label_a = args.spec + "".join(f" {k}={v}" for k, v in parse_options(args.option).items())
     label_b = (args.compare or args.spec) + "".join(f" {k}={v}" for k, v in options_b.items())
     with Progress(TextColumn("[bold]simulating A and B[/bold]"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err_console, transient=True, disable=args.quiet) as progress:
+                  TimeRemainingColumn(), console=err_console, transient=True,
+                  disable=args.quiet or not err_console.is_terminal) as progress:
         task = progress.add_task("games", total=args.games)
         result = compare(game_a, game_b, args.games, args.players, args.seed, bots=bots, track=args.track or (),
                          progress=lambda i: progress.update(task, completed=i))

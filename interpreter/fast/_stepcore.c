@@ -95,7 +95,7 @@ static PyObject *
 turn_action(TurnObject *self, Py_ssize_t i)
 {
     CoreObject *st = (CoreObject *)self->state;
-    PyObject *args[2], *text, *action, *seat, *index;
+    PyObject *args[2], *text, *action, *seat, *index, *textf;
     if (st->textf == NULL || st->seat == NULL) {
         PyErr_SetString(PyExc_SystemError, "a turn with no text maker");
         return NULL;
@@ -108,20 +108,28 @@ turn_action(TurnObject *self, Py_ssize_t i)
         Py_DECREF(args[0]);
         return NULL;
     }
-    text = PyObject_Vectorcall(st->textf, args, 2, NULL);
+    Py_INCREF(st);  /* (the text maker runs Python: held while it does) */
+    textf = Py_NewRef(st->textf);
+    text = PyObject_Vectorcall(textf, args, 2, NULL);
+    Py_DECREF(textf);
     Py_DECREF(args[0]);
     Py_DECREF(args[1]);
-    if (text == NULL)
+    if (text == NULL || st->seat == NULL) {
+        Py_XDECREF(text);
+        Py_DECREF(st);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_SystemError, "a turn with no seat");
         return NULL;
-    seat = st->seat;
-    Py_XINCREF(seat);
+    }
+    seat = Py_NewRef(st->seat);
     index = PyLong_FromSsize_t(i);
     action = ActionType->tp_alloc(ActionType, 3);
-    if (seat == NULL || index == NULL || action == NULL) {
-        Py_XDECREF(seat);
+    if (index == NULL || action == NULL) {
+        Py_DECREF(seat);
         Py_XDECREF(index);
         Py_XDECREF(action);
         Py_DECREF(text);
+        Py_DECREF(st);
         return NULL;
     }
     PyTuple_SET_ITEM(action, 0, seat);
@@ -129,6 +137,7 @@ turn_action(TurnObject *self, Py_ssize_t i)
     PyTuple_SET_ITEM(action, 2, index);
     Py_INCREF(action);
     Py_XSETREF(st->offer, action);
+    Py_DECREF(st);
     return action;
 }
 

@@ -453,3 +453,138 @@ def test_states_dropped_mid_game_are_collected():
     del st
     gc.collect()
     assert sum(isinstance(o, FastState) for o in gc.get_objects()) == before
+
+
+_ODD_FIELDS = """
+import json, sys
+import numpy as np
+from interpreter import load_game
+from interpreter.errors import IllegalAction
+from interpreter.fast import steps
+game = load_game(sys.argv[1])
+out = {"core": steps.CORE}
+
+
+def fresh():
+    return game.new_state(4, seed=1, fast=True)
+
+
+def outcome(name, make):
+    try:
+        make()
+        out[name] = "no error"
+    except (IllegalAction, IndexError, TypeError, AttributeError) as exc:
+        out[name] = type(exc).__name__
+    print(name, out[name], file=sys.stderr, flush=True)  # (the last line before a crash names it)
+
+
+def list_longer():  # a list's n past its options
+    la = fresh().legal_actions()
+    la.n = 10 ** 6
+    la[10 ** 6 - 1]
+
+
+def state_n_longer():  # the state's option count past its options
+    st = fresh()
+    st._n = 10 ** 6
+    st.legal_actions()[10 ** 6 - 1]
+
+
+def gen_not_iterator():
+    st = fresh()
+    st.gen = [1, 2]
+    st.apply(st.legal_actions()[0])
+
+
+def offer_out_of_range():  # the Action offered, with an index the rules would read unchecked
+    st = fresh()
+    st._offer = (st.current_players()[0], "x", 10 ** 9)
+    st.apply(st._offer)
+
+
+def offer_negative():
+    st = fresh()
+    st._offer = (st.current_players()[0], "x", -5)
+    st.apply(st._offer)
+
+
+def bound_to_small_arrays():
+    st = fresh()
+    st._bind(np.zeros(100, dtype=np.int64), np.zeros((2, 1), dtype=np.int64))
+    la = st.legal_actions()
+    la[len(la) - 1]
+
+
+def player_eq_deletes_a_field():
+    st = fresh()
+
+    class Seat:
+        def __eq__(self, other):
+            del st._la
+            return True
+    st.legal_actions(Seat())
+
+
+def text_maker_lets_go_of_the_state():
+    st = fresh()
+    la = st.legal_actions()
+
+    def text(v, m):
+        la.state = None
+        return "x"
+    st._textf = text
+    del st
+    la[0]
+
+
+for name, make in list(globals().items()):
+    if callable(make) and make.__module__ == "__main__" and name not in ("fresh", "outcome"):
+        outcome(name, make)
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("core", ["C", "python"])
+def test_fields_set_by_hand_raise_not_crash(core):
+    """A researcher's odd object (a list's n or the state's _n set past the options, a generator that
+    is not an iterator, an offered Action with an index out of range, arrays bound by hand, a seat
+    whose __eq__ deletes a field, a text maker that lets go of the state) raises a Python exception
+    in either hot path; the C one used to read past OPT, call a NULL iternext, hand the rules an
+    index they read unchecked (in the Python one too), or read a freed state (segmentation faults)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ)
+    if core == "python":
+        env["RULEBOOK_STEP_CORE"] = "python"
+    else:
+        env.pop("RULEBOOK_STEP_CORE", None)
+    done = subprocess.run([sys.executable, "-c", _ODD_FIELDS, str(ROOT / "specs" / "oh_hell.yaml")], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"crashed (code {done.returncode}) after: {done.stderr[-600:]}"
+    out = json.loads(done.stdout)
+    assert out.pop("core") == core
+    assert out["offer_out_of_range"] == out["offer_negative"] == "IllegalAction"
+    assert out["gen_not_iterator"] == "TypeError"
+    if core == "C":  # (the Python one reads OPT through memoryviews: the same IndexError, or the arrays it holds)
+        assert out["list_longer"] == out["state_n_longer"] == out["bound_to_small_arrays"] == "IndexError"
+    assert out["player_eq_deletes_a_field"] == "AttributeError"
+    assert len(out) == 8
+
+
+def test_an_action_of_a_seat_that_is_not_an_int_is_refused_as_the_state_refuses_it():
+    """At a simultaneous choice legal_actions(np.int64(seat)) lists Actions whose seat is that numpy
+    number (as the State's); applying one is refused, as the State refuses it, instead of being recorded
+    with a numpy seat that clone() and to_state() then refuse to replay."""
+    game = load_game(ROOT / "specs" / "skull_king.yaml")
+    st, slow = game.new_state(4, seed=1, fast=True), game.new_state(4, seed=1)
+    action = st.legal_actions(np.int64(3))[0]
+    assert type(action.player) is not int and slow.legal_actions(np.int64(3))[0] == action
+    with pytest.raises(IllegalAction, match="is not an action of this game"):
+        slow.apply(action)
+    with pytest.raises(IllegalAction, match="is not an action of this game"):
+        st.apply(action)
+    assert st.history == [] and st.current_players() == [0, 1, 2, 3]
+    st.apply(action.index, 3)
+    assert st.clone().history == st.history == [[3, action.text]]

@@ -97,15 +97,19 @@ turn_action(TurnObject *self, Py_ssize_t i)
     CoreObject *st = (CoreObject *)self->state;
     PyObject *args[2], *text, *action, *seat, *index, *textf;
     if (st->textf == NULL || st->seat == NULL) {
-        PyErr_SetString(PyExc_SystemError, "a turn with no text maker");
+        PyErr_SetString(PyExc_AttributeError, "a turn with no text maker or seat");
+        return NULL;
+    }
+    /* n is a field anyone may set (the list's, or the state's _n): read OPT only inside its row */
+    if (i >= st->opt_view.shape[1]) {
+        PyErr_SetString(PyExc_IndexError, "legal action index out of range");
         return NULL;
     }
     args[0] = PyLong_FromLongLong(st->vals[i]);
-    if (args[0] == NULL)
-        return NULL;
     args[1] = PyLong_FromLongLong(st->mods[i]);
-    if (args[1] == NULL) {
-        Py_DECREF(args[0]);
+    if (args[0] == NULL || args[1] == NULL) {
+        Py_XDECREF(args[0]);
+        Py_XDECREF(args[1]);
         return NULL;
     }
     Py_INCREF(st);  /* (the text maker runs Python: held while it does) */
@@ -400,6 +404,8 @@ core_legal_actions(CoreObject *self, PyObject *const *args, Py_ssize_t nargs, Py
             return NULL;
         if (!ok)
             return PyList_New(0);
+        if (!core_ready(self))  /* (the player's __eq__ is Python: it may have deleted fields) */
+            return NULL;
     }
     TurnObject *la = (TurnObject *)self->la;
     if (!PyObject_TypeCheck(la, &TurnType) || la->n < 0) {  /* one list per position */
@@ -522,6 +528,13 @@ core_apply(CoreObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     long long chosen = PyLong_AsLongLong(PyTuple_GET_ITEM(action, 2));
     if (chosen == -1 && PyErr_Occurred())
         return NULL;
+    Py_ssize_t n = whole(self->n);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    /* the rules index the options by it unchecked: an offer not of this position (its list's n or the
+       state's fields set by hand) is checked as any other action */
+    if (chosen < 0 || chosen >= n || !PyIter_Check(self->gen))
+        return PyObject_CallMethodObjArgs((PyObject *)self, s_apply_checked, action, player ? player : Py_None, NULL);
     if (PyList_Append(self->records, action) < 0)
         return NULL;
     Py_INCREF(NOTHING);
@@ -529,7 +542,7 @@ core_apply(CoreObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     self->ri[RI_CHOSEN] = chosen;
     if (PyObject_TypeCheck(self->la, &TurnType))
         ((TurnObject *)self->la)->n = -1;  /* the position moves: its list is stale */
-    ask = Py_TYPE(self->gen)->tp_iternext ? Py_TYPE(self->gen)->tp_iternext(self->gen) : PyIter_Next(self->gen);
+    ask = Py_TYPE(self->gen)->tp_iternext(self->gen);  /* (an iterator: PyIter_Check above) */
     if (ask == NULL) {
         if (PyErr_Occurred()) {
             if (!PyErr_ExceptionMatches(PyExc_StopIteration))

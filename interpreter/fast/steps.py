@@ -313,8 +313,10 @@ class _PyCore:
         replayed in a State to say what failed)."""
         # the Action the legal actions just built is legal for its seat (a turn's: a simultaneous
         # choice's lists do not offer theirs): only the player given (a whole number, that seat) is
-        # left to check, in two tests
-        if action is not self._offer or player is not None and (player.__class__ is not int or player != self._seat):
+        # left to check, in two tests; and its index, which the rules read unchecked (a list's n or the
+        # state's fields may have been set by hand)
+        if action is not self._offer or player is not None and (player.__class__ is not int or player != self._seat) \
+                or not 0 <= action[2] < self._n:
             return self._apply_checked(action, player)
         records = self.records
         if len(records) >= self._limit:
@@ -589,6 +591,8 @@ class FastState(_Core):
         if player is None:
             if isinstance(action, Action):
                 player = action.player
+                if type(player) is not int:  # (as the State: an Action's seat is a whole number)
+                    raise IllegalAction(f"{action!r:.80} is not an action of this game")
             elif len(waiting) == 1:
                 player = waiting[0]
             else:

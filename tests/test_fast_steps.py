@@ -508,6 +508,17 @@ def offer_negative():
     st.apply(st._offer)
 
 
+def offer_index_deletes_the_generator():  # an index that is no int: its __index__ runs Python
+    st = fresh()
+
+    class Index:
+        def __index__(self):
+            del st.gen
+            return 0
+    st._offer = (st.current_players()[0], "x", Index())
+    st.apply(st._offer)
+
+
 def bound_to_small_arrays():
     st = fresh()
     st._bind(np.zeros(100, dtype=np.int64), np.zeros((2, 1), dtype=np.int64))
@@ -548,7 +559,8 @@ print(json.dumps(out))
 def test_fields_set_by_hand_raise_not_crash(core):
     """A researcher's odd object (a list's n or the state's _n set past the options, a generator that
     is not an iterator, an offered Action with an index out of range, arrays bound by hand, a seat
-    whose __eq__ deletes a field, a text maker that lets go of the state) raises a Python exception
+    whose __eq__ deletes a field, a text maker that lets go of the state, an offered index whose
+    __index__ deletes the generator) raises a Python exception
     in either hot path; the C one used to read past OPT, call a NULL iternext, hand the rules an
     index they read unchecked (in the Python one too), or read a freed state (segmentation faults)."""
     import json
@@ -566,11 +578,12 @@ def test_fields_set_by_hand_raise_not_crash(core):
     out = json.loads(done.stdout)
     assert out.pop("core") == core
     assert out["offer_out_of_range"] == out["offer_negative"] == "IllegalAction"
+    assert out["offer_index_deletes_the_generator"] in ("IllegalAction", "TypeError")
     assert out["gen_not_iterator"] == "TypeError"
     if core == "C":  # (the Python one reads OPT through memoryviews: the same IndexError, or the arrays it holds)
         assert out["list_longer"] == out["state_n_longer"] == out["bound_to_small_arrays"] == "IndexError"
     assert out["player_eq_deletes_a_field"] == "AttributeError"
-    assert len(out) == 8
+    assert len(out) == 9
 
 
 def test_an_action_of_a_seat_that_is_not_an_int_is_refused_as_the_state_refuses_it():
@@ -588,3 +601,40 @@ def test_an_action_of_a_seat_that_is_not_an_int_is_refused_as_the_state_refuses_
     assert st.history == [] and st.current_players() == [0, 1, 2, 3]
     st.apply(action.index, 3)
     assert st.clone().history == st.history == [[3, action.text]]
+
+
+_UNCONFIGURED = """
+import numpy as np
+from interpreter.fast import _stepcore as core
+out = []
+turn = core.Turn()
+turn.n = -1
+state = core.Core()
+for name in ("gen", "records", "_la", "_offer", "_texts", "_sim", "_seat", "_n", "_limit", "_move", "_over"):
+    setattr(state, name, 0)
+state._sim, state._over, state._n = None, False, 3
+state._bind(np.zeros(10, dtype=np.int64), np.zeros((2, 5), dtype=np.int64))
+state._textf = lambda v, m: "x"
+fresh = core.Turn()
+fresh.state, fresh.n = state, 3
+for call in (lambda: len(turn), state.legal_actions, lambda: fresh[1], lambda: state.apply(0)):
+    try:
+        call()
+        out.append("no error")
+    except RuntimeError as exc:
+        out.append(str(exc))
+print(out)
+"""
+
+
+def test_the_c_module_used_on_its_own_raises():
+    """interpreter.fast._stepcore imported without steps.py (which configures it with the Action
+    type, the list type and the error to raise): its objects raise RuntimeError, where they used to
+    build an Action of a NULL type (a segmentation fault)."""
+    import subprocess
+    import sys
+    from interpreter.fast import steps
+    assert steps.CORE == "C", "the C extension interpreter/fast/_stepcore.c was not built: pip install -e ."
+    done = subprocess.run([sys.executable, "-c", _UNCONFIGURED], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"crashed (code {done.returncode}): {done.stderr[-600:]}"
+    assert done.stdout.count("configures it") == 4, done.stdout

@@ -32,6 +32,16 @@ static Py_ssize_t RI_CHOSEN = -1;        /* RI's index of the chosen option */
 static PyObject *s_apply_checked, *s_ended, *s_simultaneous, *s_too_long, *s_players_sim, *s_legal_sim,
     *s_item;
 
+/* configure() was called (steps.py does, at import): else RuntimeError (the module imported on its own) */
+static int
+configured(void)
+{
+    if (RulebookError && STALE && ActionType && ActionsType && NOTHING)
+        return 1;
+    PyErr_SetString(PyExc_RuntimeError, "interpreter.fast._stepcore is used through interpreter.fast.steps, which configures it");
+    return 0;
+}
+
 /* ---------------------------------------------------------------- Turn */
 
 typedef struct {
@@ -84,7 +94,8 @@ static Py_ssize_t
 turn_length(TurnObject *self)
 {
     if (self->n < 0) {
-        PyErr_SetObject(RulebookError, STALE);
+        if (configured())
+            PyErr_SetObject(RulebookError, STALE);
         return -1;
     }
     return self->n;
@@ -96,6 +107,8 @@ turn_action(TurnObject *self, Py_ssize_t i)
 {
     CoreObject *st = (CoreObject *)self->state;
     PyObject *args[2], *text, *action, *seat, *index, *textf;
+    if (!configured())
+        return NULL;
     if (st->textf == NULL || st->seat == NULL) {
         PyErr_SetString(PyExc_AttributeError, "a turn with no text maker or seat");
         return NULL;
@@ -319,7 +332,7 @@ core_ready(CoreObject *self)
 {
     if (self->gen && self->records && self->la && self->offer && self->texts && self->sim && self->seat && self->n
         && self->limit && self->move && self->over)
-        return 1;
+        return configured();
     PyErr_SetString(PyExc_AttributeError, "this FastState's fields are not set (make one with game.new_state(..., fast=True))");
     return 0;
 }
@@ -504,6 +517,7 @@ core_apply(CoreObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     if (!core_ready(self))
         return NULL;
     int fast = action == self->offer && self->bound && PyTuple_Check(action) && PyTuple_GET_SIZE(action) == 3
+               && PyLong_CheckExact(PyTuple_GET_ITEM(action, 2))  /* (another object's __index__ would run Python) */
                && self->sim == Py_None && PyList_CheckExact(self->records);
     if (fast && player != NULL) {  /* a whole number, that seat */
         if (!PyLong_CheckExact(player))

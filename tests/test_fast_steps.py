@@ -478,6 +478,11 @@ def outcome(name, make):
     print(name, out[name], file=sys.stderr, flush=True)  # (the last line before a crash names it)
 
 
+def copied_list():  # a copy would not be marked stale when the state moves (the Python core made one)
+    import copy
+    copy.copy(fresh().legal_actions())
+
+
 def list_longer():  # a list's n past its options
     la = fresh().legal_actions()
     la.n = 10 ** 6
@@ -560,7 +565,7 @@ def test_fields_set_by_hand_raise_not_crash(core):
     """A researcher's odd object (a list's n or the state's _n set past the options, a generator that
     is not an iterator, an offered Action with an index out of range, arrays bound by hand, a seat
     whose __eq__ deletes a field, a text maker that lets go of the state, an offered index whose
-    __index__ deletes the generator) raises a Python exception
+    __index__ deletes the generator, a copied list) raises a Python exception
     in either hot path; the C one used to read past OPT, call a NULL iternext, hand the rules an
     index they read unchecked (in the Python one too), or read a freed state (segmentation faults)."""
     import json
@@ -579,11 +584,11 @@ def test_fields_set_by_hand_raise_not_crash(core):
     assert out.pop("core") == core
     assert out["offer_out_of_range"] == out["offer_negative"] == "IllegalAction"
     assert out["offer_index_deletes_the_generator"] in ("IllegalAction", "TypeError")
-    assert out["gen_not_iterator"] == "TypeError"
+    assert out["gen_not_iterator"] == out["copied_list"] == "TypeError"
     if core == "C":  # (the Python one reads OPT through memoryviews: the same IndexError, or the arrays it holds)
         assert out["list_longer"] == out["state_n_longer"] == out["bound_to_small_arrays"] == "IndexError"
     assert out["player_eq_deletes_a_field"] == "AttributeError"
-    assert len(out) == 9
+    assert len(out) == 10
 
 
 def test_an_action_of_a_seat_that_is_not_an_int_is_refused_as_the_state_refuses_it():

@@ -386,6 +386,11 @@ class FastActions(_PyTurn if _stepcore is None else _stepcore.Turn, Sequence):
     def __iter__(self):
         return (self[i] for i in range(len(self)))
 
+    def __reduce_ex__(self, protocol):
+        # (the C core's cannot be copied: a copy would not be marked stale when the state moves,
+        # in the Python core either; list(actions) copies the Actions)
+        raise TypeError(f"cannot copy or pickle {type(self).__name__!r} object: list(actions) copies its Actions")
+
     def __eq__(self, other):
         return list(self) == list(other)
 

@@ -643,3 +643,17 @@ def test_the_c_module_used_on_its_own_raises():
     done = subprocess.run([sys.executable, "-c", _UNCONFIGURED], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"crashed (code {done.returncode}): {done.stderr[-600:]}"
     assert done.stdout.count("configures it") == 4, done.stdout
+
+
+def test_an_offered_action_hashes_as_the_same_action_made_in_python():
+    """The C core builds a turn's Action with the tuple type's allocator; on Python 3.14, which caches a
+    tuple's hash (-1: none yet), the cache it leaves at 0 made every such Action hash to 0, so that a
+    dict or set of Actions made elsewhere would not find it. Its hash is the hash of its fields."""
+    from interpreter.model.state import Action
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    st = game.new_state(4, seed=2, fast=True)
+    offered = list(st.legal_actions())
+    made = [Action(*a) for a in offered]
+    assert [hash(a) for a in offered] == [hash(a) for a in made] == [hash(tuple(a)) for a in made]
+    assert len({hash(a) for a in offered}) == len(offered) > 1
+    assert all({m: k}[a] == k for k, (a, m) in enumerate(zip(offered, made)))

@@ -141,6 +141,10 @@ turn_action(TurnObject *self, Py_ssize_t i)
     seat = Py_NewRef(st->seat);
     index = PyLong_FromSsize_t(i);
     action = ActionType->tp_alloc(ActionType, 3);
+#if PY_VERSION_HEX >= 0x030E0000
+    if (action != NULL)  /* 3.14 caches a tuple's hash, -1 for none yet: tp_alloc leaves 0, every Action's hash */
+        ((PyTupleObject *)action)->ob_hash = -1;
+#endif
     if (index == NULL || action == NULL) {
         Py_DECREF(seat);
         Py_XDECREF(index);

@@ -16,7 +16,8 @@ answer through it); chance nodes; seeds past 64 bits; specs the kernel does not 
 :class:`~interpreter.errors.RulebookError` saying why). A simultaneous choice waits for every
 listed seat, in any order, as the State's does. Its
 :meth:`~FastState.clone` replays the actions too (a generator cannot be copied): cheap for a
-playout, not for a search that clones at every node (use the State there).
+playout, not for a search that clones at every node (use the State there). A state is for one thread
+at a time: two threads applying to one state can record a history that does not replay.
 
 Needs numba (``pip install -e '.[fast]'``).
 """

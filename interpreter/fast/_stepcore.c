@@ -534,15 +534,6 @@ core_apply(CoreObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     }
     if (!fast)
         return PyObject_CallMethodObjArgs((PyObject *)self, s_apply_checked, action, player ? player : Py_None, NULL);
-    Py_ssize_t limit = whole(self->limit);
-    if (limit == -1 && PyErr_Occurred())
-        return NULL;
-    if (PyList_GET_SIZE(self->records) >= limit) {
-        out = PyObject_CallMethodOneArg((PyObject *)self, s_too_long, action);  /* raises */
-        if (out == NULL)
-            return NULL;
-        Py_DECREF(out);
-    }
     long long chosen = PyLong_AsLongLong(PyTuple_GET_ITEM(action, 2));
     if (chosen == -1 && PyErr_Occurred())
         return NULL;
@@ -553,6 +544,15 @@ core_apply(CoreObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
        state's fields set by hand) is checked as any other action */
     if (chosen < 0 || chosen >= n || !PyIter_Check(self->gen))
         return PyObject_CallMethodObjArgs((PyObject *)self, s_apply_checked, action, player ? player : Py_None, NULL);
+    Py_ssize_t limit = whole(self->limit);
+    if (limit == -1 && PyErr_Occurred())
+        return NULL;
+    if (PyList_GET_SIZE(self->records) >= limit) {
+        out = PyObject_CallMethodOneArg((PyObject *)self, s_too_long, action);  /* raises */
+        if (out == NULL)
+            return NULL;
+        Py_DECREF(out);
+    }
     if (PyList_Append(self->records, action) < 0)
         return NULL;
     Py_INCREF(NOTHING);

@@ -88,37 +88,34 @@ def rand_below(SI, n):
 @njit(cache=True)
 def begin(SI, PATH):
     """Before a simulation: nothing consumed, nothing on the path."""
-    SI[CUR] = 0
-    SI[EV] = 0
+    SI[CUR] = SI[EV] = SI[NODE] = SI[PLEN] = SI[REJECT] = SI[INPHASE] = SI[STOPPHASE] = SI[PHN] = 0
     SI[STAGE] = PREFIX
-    SI[NODE] = 0
-    SI[PLEN] = 0
-    SI[REJECT] = 0
-    SI[INPHASE] = 0
-    SI[STOPPHASE] = 0
-    SI[PHN] = 0
 
 
 @njit(cache=True)
 def _snap(SNAP, k, Z, ZN, GV, PV, PB, MD, LOC, RI, SI, save):
     """Save (or, ``save`` False, restore) the position at the end of flow-level phase ``k`` (its
-    arrays, actions count, record and draw cursors) in row ``k`` of SNAP."""
-    at = 0
-    for a in (Z.reshape(-1), ZN, GV, PV.reshape(-1), PB, MD, LOC):
-        n = a.shape[0]
+    arrays, actions count, record and draw cursors) in row ``k`` of SNAP; of Z, 512 wide with a list
+    variable, only the columns up to its longest row (read no further: see runtime.new_game)."""
+    width, tail = Z.shape[1], Z.size + ZN.size + GV.size + PV.size + 3 * LOC.shape[0]
+    w = min(ZN.max(), width) if save else SNAP[k, tail + 3]
+    SNAP[k, tail + 3] = w
+    for r in range(Z.shape[0]):
         if save:
-            SNAP[k, at:at + n] = a
+            SNAP[k, r * width:r * width + w] = Z[r, :w]
         else:
-            a[:] = SNAP[k, at:at + n]
-        at += n
+            Z[r, :w] = SNAP[k, r * width:r * width + w]
+    at = Z.size
+    for a in (ZN, GV, PV.reshape(-1), PB, MD, LOC):
+        if save:
+            SNAP[k, at:at + a.shape[0]] = a
+        else:
+            a[:] = SNAP[k, at:at + a.shape[0]]
+        at += a.shape[0]
     if save:
-        SNAP[k, at] = RI[2]
-        SNAP[k, at + 1] = SI[CUR]
-        SNAP[k, at + 2] = SI[EV]
+        SNAP[k, at], SNAP[k, at + 1], SNAP[k, at + 2] = RI[2], SI[CUR], SI[EV]
     else:
-        RI[2] = SNAP[k, at]
-        SI[CUR] = SNAP[k, at + 1]
-        SI[EV] = SNAP[k, at + 2]
+        RI[2], SI[CUR], SI[EV] = SNAP[k, at], SNAP[k, at + 1], SNAP[k, at + 2]
 
 
 @njit(cache=True)
@@ -713,7 +710,7 @@ class SearchKernel:
                  PINV=self._pins(), SLOTS=np.zeros((nc, 4), dtype=np.int64),
                  POOL=np.zeros(nc, dtype=np.int64), ORD=np.zeros(nc, dtype=np.int64), USED=np.zeros(nc, dtype=np.int64),
                  VAL=np.zeros(num_players, dtype=np.int64), GT=np.zeros((2, max(512, wide))),
-                 SNAP=np.zeros((64, st["Z"].size + st["ZN"].size + st["GV"].size + st["PV"].size + 3 * nc + 3),
+                 SNAP=np.zeros((64, st["Z"].size + st["ZN"].size + st["GV"].size + st["PV"].size + 3 * nc + 4),
                                dtype=np.int64), CLS=card_classes(game), SAW=np.zeros(nc, dtype=np.bool_))
         self._work[num_players] = w
         return w

@@ -181,8 +181,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
                    "'.[fast]'): the same games, much faster; random bots, and ismcts/greedy bots searching in the kernel; a spec that does not type "
                    "runs as usual and you are told why")
     s.add_argument("--compile-first", action="store_true", help="with --fast, on a spec's first run: wait for "
-                   "its kernel to compile before the first game (by default the first games play on the step API "
-                   "while another process compiles it: the same games, no wait)")
+                   "its kernel to compile before the first game (by default the first games play on the bytecode "
+                   "machine, or the step API, while another process compiles it: the same games, no wait)")
     _add_schedule_args(s)
     _add_length_arg(s)
     s.set_defaults(func=_Run("simulate", "cmd_simulate"))

@@ -1,5 +1,6 @@
 """A spec's first ``simulate --fast`` run: the kernel compiles in another process while the first
-games play on the step API (interpreter/sim/behind.py); the statistics are the same games'."""
+games play on the bytecode machine (interpreter/fast/vm.py), or on the step API when the machine
+cannot run the spec (interpreter/sim/behind.py); the statistics are the same games'."""
 import json
 import os
 import subprocess
@@ -17,45 +18,64 @@ ROOT = Path(__file__).resolve().parent.parent
 # compile_behind, then the same run in the kernel alone (which loads what the child compiled)
 SCRIPT = """
 import json, sys
+from interpreter.sim import simulate as sim
 from interpreter.sim.simulate import simulate
 from interpreter.spec.loader import load_game
+if sys.argv[4] == "step API":
+    sim._machine_of = lambda game: None  # (as for a spec the machine cannot run)
+else:  # a slow machine (a game at a time, 0.06 s each): the compile ends first
+    import time
+    from interpreter.fast import vm
+    fast_run = vm.Machine.run
+    vm.Machine.run = lambda self, *a: (time.sleep(0.06), fast_run(self, *a))[1]
 game = load_game(sys.argv[1])
 runs = []
 for behind in (True, False):
     games = []
     r = simulate(game, int(sys.argv[2]), 4, seed=7, fast=True, compile_behind=behind, jobs=int(sys.argv[3]),
                  on_game=lambda i, scores, winners, length: games.append((i, scores, winners, length)))
-    runs.append({"fast": r.fast, "step_api_games": r.step_api_games, "ready": r.kernel_ready, "games": games,
+    runs.append({"fast": r.fast, "step_api_games": r.step_api_games, "machine_games": r.machine_games,
+                 "ready": r.kernel_ready, "games": games,
                  "kernel": r.summary().get("kernel")})
 print(json.dumps(runs))
 """
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_the_first_games_play_while_the_kernel_compiles(tmp_path, jobs):
-    """With an empty cache, the run's first games are the step API's while a child compiles; the
-    kernel plays the rest once the child is done (in this process, or on ``jobs`` workers), and
-    every game (scores, winners, length, in order) is the kernel's own run's. The child's machine
-    code is in the shared cache: the second run loads it (compiles nothing)."""
-    n = 30_000  # the step API alone would take minutes: the compile ends first
+@pytest.mark.parametrize("jobs,meanwhile", [(1, "machine"), (2, "machine"), (1, "step API")])
+def test_the_first_games_play_while_the_kernel_compiles(tmp_path, jobs, meanwhile):
+    """With an empty cache, the run's first games are the bytecode machine's (or the step API's)
+    while a child compiles; the kernel plays the rest once the child is done (in this process, or
+    on ``jobs`` workers), and every game (scores, winners, length, in order) is the kernel's own
+    run's. The child's machine code is in the shared cache: the second run loads it (compiles
+    nothing)."""
+    n = 30_000  # (either alone would take minutes: the compile ends first)
     env = dict(os.environ, RULEBOOK_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT / "specs" / "oh_hell.yaml"), str(n), str(jobs)],
-                         capture_output=True, text=True, env=env, timeout=900)
+    out = subprocess.run([sys.executable, "-c", SCRIPT, str(ROOT / "specs" / "oh_hell.yaml"), str(n), str(jobs),
+                          meanwhile], capture_output=True, text=True, env=env, timeout=900)
     assert out.returncode == 0, out.stderr
     behind, alone = json.loads(out.stdout)
-    assert behind["fast"] and 0 < behind["step_api_games"] < n
+    played, other = ("machine_games", "step_api_games") if meanwhile == "machine" else ("step_api_games",
+                                                                                        "machine_games")
+    assert behind["fast"] and 0 < behind[played] < n and behind[other] is None
     assert behind["ready"][2] is True and behind["ready"][0] > 0  # the child's compile, (CPU s, wall s, compiled)
-    assert behind["kernel"]["compiled_behind"] and behind["kernel"]["step_api_games"] == behind["step_api_games"]
-    assert alone["fast"] and alone["step_api_games"] is None and alone["ready"][2] is False  # from the cache
+    assert behind["kernel"]["compiled_behind"] and behind["kernel"][played] == behind[played]
+    assert alone["fast"] and alone[played] is None and alone["ready"][2] is False  # from the cache
     assert [g[0] for g in behind["games"]] == list(range(n))
     assert behind["games"] == alone["games"]
 
 
-def test_a_run_done_before_the_compile_stops_it(tmp_path, monkeypatch, capsys):
-    """Three games end long before the kernel compiles: they are the step API's, the compile is
-    stopped (its process has exited), and the command says the step API played them and why."""
+@pytest.mark.parametrize("meanwhile", ["bytecode machine", "step API"])
+def test_a_run_done_before_the_compile_stops_it(tmp_path, monkeypatch, capsys, meanwhile):
+    """Three games end long before the kernel compiles: they are the bytecode machine's (or, when
+    it cannot run the spec, the step API's), the compile is stopped (its process has exited), and
+    the command says who played them and why."""
     from interpreter import cache
-    from interpreter.sim import behind
+    from interpreter.sim import behind, simulate as sim
+    if meanwhile == "step API":
+        monkeypatch.setattr(sim, "_machine_of", lambda game: None)
+    else:  # the machine ready in this process first (it is compiled once for every spec, not per cache)
+        from interpreter.fast.vm import machine_for
+        machine_for(load_game(ROOT / "specs" / "oh_hell.yaml")).run(4, 0, 1)
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_DIR", [])
     children = []
@@ -70,8 +90,10 @@ def test_a_run_done_before_the_compile_stops_it(tmp_path, monkeypatch, capsys):
     spec.write_text((ROOT / "specs" / "oh_hell.yaml").read_text() + "\n# compile-behind test\n")
     assert main(["simulate", str(spec), "-n", "3", "-p", "4", "--fast", "--json"]) == 0
     captured = capsys.readouterr()
-    assert ("played by the step API instead: the step API played all the games of the run (3) before the kernel "
-            "compiled (the compile was stopped") in captured.err.replace("\n", " ")
+    said = (f"the {meanwhile} played all the games of the run (3) before the kernel compiled (the compile was "
+            "stopped")
+    err = captured.err.replace("\n", " ")
+    assert (f"played by the step API instead: {said}" in err) == (meanwhile == "step API") and said in err
     assert "kernel" not in json.loads(captured.out)
     assert len(children) == 1 and children[0]._proc.poll() is not None
     assert main(["simulate", str(spec), "-n", "3", "-p", "4", "--json"]) == 0
@@ -101,11 +123,16 @@ def test_compile_first_waits_for_the_kernel(monkeypatch):
     assert result.fast and result.step_api_games is None and len(started) == 1
 
 
-def test_a_failed_compile_behind_is_said_and_the_run_compiles_itself(monkeypatch, capsys):
-    """The other process fails after two games: the run says why, compiles the kernel itself (its
-    time left out of games/s, as --compile-first's), and does not claim the compile was behind."""
+@pytest.mark.parametrize("meanwhile,key,played", [("step API", "step_api_games", 2),
+                                                   ("bytecode machine", "machine_games", 3)])
+def test_a_failed_compile_behind_is_said_and_the_run_compiles_itself(monkeypatch, capsys, meanwhile, key, played):
+    """The other process fails after two chunks of games (a game each on the step API; one, then
+    two on the machine): the run says why, compiles the kernel itself (its time left out of
+    games/s, as --compile-first's), and does not claim the compile was behind."""
     from interpreter.fast.kernel import kernel_for
-    from interpreter.sim import behind
+    from interpreter.sim import behind, simulate as sim
+    if meanwhile == "step API":
+        monkeypatch.setattr(sim, "_machine_of", lambda game: None)
 
     class Failing:
         def __init__(self, *args):
@@ -137,8 +164,8 @@ def test_a_failed_compile_behind_is_said_and_the_run_compiles_itself(monkeypatch
         captured.err.replace("\n", " ")
     kernel_json = json.loads(captured.out)["kernel"]
     assert kernel_json == {"compiled": True, "ready_cpu_seconds": 3.5, "ready_seconds": 4.0,
-                           "compiled_behind": False, "step_api_games": 2}
+                           "compiled_behind": False, key: played}
     assert main(["simulate", str(ROOT / "specs" / "oh_hell.yaml"), "-n", "50", "-p", "4", "--fast"]) == 0
     line = capsys.readouterr().out.replace("\n", " ")
-    assert "the first 2 on the step API while another process tried to compile the kernel, the others in the " \
+    assert f"the first {played} on the {meanwhile} while another process tried to compile the kernel, the others in the " \
            "kernel compiled here in 3.5 s CPU (4.0 s wall), not counted" in line

@@ -2,7 +2,8 @@
 
 For each spec and each compiled form of its kernel (``run``: the playout driver ``simulate --fast``
 calls; ``steps``: the step API's generator, ``game.new_state(..., fast=True)``; ``search``: the
-in-kernel search of the bots), a fresh process (the form alone, nothing compiled before it in that
+in-kernel search of the bots; ``machine``: the ``run`` module on the bytecode machine,
+interpreter/fast/vm.py, which plays a spec's first ``simulate --fast`` games while ``run`` compiles), a fresh process (the form alone, nothing compiled before it in that
 process) measures, in CPU seconds (``time.process_time``):
 
 - ``load``: the spec loaded (``load_game``);
@@ -13,7 +14,10 @@ process) measures, in CPU seconds (``time.process_time``):
   numba passes, the cache written, Python); ``functions``: the functions numba compiled.
 
 Each form runs twice: ``cold`` with an empty ``RULEBOOK_CACHE`` (a folder made for it, removed
-afterwards; numba's cache sits in it) and ``warm`` in a new process reading that cache. Usage::
+afterwards; numba's cache sits in it) and ``warm`` in a new process reading that cache. The machine
+is compiled once for every spec: for ``machine``, its own first compile is measured once (row
+``(machine)``, ``once``) and each spec's ``cold`` cache holds the machine alone (a spec not seen
+before, on an installation that has run one). Usage::
 
     nice -n 10 python tools/kernel_compile.py specs/oh_hell.yaml specs/euchre.yaml [--forms run,steps]
 
@@ -37,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if "--child" in sys.argv:  # the checkout to measure (--root), else this one
     sys.path.insert(0, os.environ.get("KCOMP_ROOT", str(ROOT)))
 
-FORMS = ("run", "steps", "search")
+FORMS = ("run", "steps", "search", "machine")
 
 
 def _profile_hooks(acc: dict) -> None:
@@ -97,7 +101,8 @@ def child(spec: str, form: str, players: int | None) -> dict:
     acc: dict = {}
     _profile_hooks(acc)
     from interpreter.fast import typepass
-    lowered = {"run": typepass.lower, "steps": typepass.lower_steps, "search": typepass.lower_search}[form]
+    lowered = {"run": typepass.lower, "steps": typepass.lower_steps, "search": typepass.lower_search,
+               "machine": typepass.lower}[form]
     calls = []
 
     def counted(g, _f=lowered):
@@ -112,6 +117,9 @@ def child(spec: str, form: str, players: int | None) -> dict:
         kmod.lower = counted
         kernel_for = kmod.kernel_for
         kernel_for(game).ready()
+    elif form == "machine":  # (its first game played: the module translated, the machine loaded)
+        from interpreter.fast import vm
+        vm.machine_for(game).run(n, 0, 1)
     elif form == "steps":
         from interpreter.fast import steps
         steps.lower_steps = counted
@@ -168,8 +176,18 @@ def main() -> None:
     head = ("spec", "form", "root", "cache", "load", "lower", "ready", "typeinfer", "lowering", "llvm_opt",
             "llvm_codegen", "rest", "functions")
     print("  ".join(f"{h:>12}" for h in head))
+    machines = {}  # root -> a cache folder holding the machine alone
     for spec, form, root in itertools.product(args.specs, args.forms.split(","), roots):
         cache = tempfile.mkdtemp(prefix="kcomp_")
+        if form == "machine":
+            if root not in machines:
+                machines[root] = tempfile.mkdtemp(prefix="kcomp_machine_")
+                f = run_form(spec, form, machines[root], args.players, root)
+                rows[f"(machine) {root} once"] = f
+                print("  ".join(f"{c:>12}" for c in ["(machine)", form, os.path.basename(root), "once"] + [
+                    f"{f.get(k, 0.0):.2f}" for k in head[4:7]]), flush=True)
+            shutil.rmtree(cache)
+            shutil.copytree(machines[root], cache)
         try:
             for label in ("cold", "warm"):
                 f = run_form(spec, form, cache, args.players, root)
@@ -182,6 +200,8 @@ def main() -> None:
                 print("  ".join(f"{c:>12}" for c in cells), flush=True)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
+    for folder in machines.values():
+        shutil.rmtree(folder, ignore_errors=True)
     print(f"load average {os.getloadavg()[0]:.1f}")
     if args.json:
         with open(args.json, "w") as fh:

@@ -33,7 +33,7 @@ def _compiling_line(progress, task):
 
     @contextmanager
     def compiling(compiles, behind=False):
-        progress.update(task, description="step API while the kernel compiles" if behind else
+        progress.update(task, description="simulating while the kernel compiles" if behind else
                         "compiling the kernel (once per spec)" if compiles else "loading the kernel")
         try:
             yield
@@ -44,10 +44,11 @@ def _compiling_line(progress, task):
 
 def _kernel_words(result) -> str:
     """How the kernel was made ready, for the line of games per second (which leaves it out,
-    unless games played on meanwhile: ``result.step_api_games``)."""
+    unless games played on meanwhile: ``result.step_api_games`` or ``result.machine_games``)."""
     cpu, wall, compiled = result.kernel_ready
-    if result.step_api_games is not None:
-        first = f"; the first {result.step_api_games} on the step API while "
+    if result.step_api_games is not None or result.machine_games is not None:
+        first = (f"; the first {result.step_api_games} on the step API while " if result.machine_games is None else
+                 f"; the first {result.machine_games} on the bytecode machine while ")
         if result.compiled_behind:
             return first + f"the kernel compiled ({cpu:.1f} s CPU, {wall:.1f} s wall), the others in the kernel"
         return first + (f"another process tried to compile the kernel, the others in the kernel compiled here "

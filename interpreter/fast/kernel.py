@@ -128,29 +128,37 @@ class Kernel:
         """``(scores int64[n, players], lengths int64[n], errors int64[n])`` of the games of seeds
         ``first_seed .. first_seed + n_games - 1`` (random bots). A score that is null is NULL
         (:data:`interpreter.fast.typepass.NULL`)."""
-        info, game = self.info, self.game
-        if not game.min_players <= num_players <= game.max_players:
-            raise ValueError(f"{num_players} players: the game takes {game.min_players}..{game.max_players}")
-        state = state_arrays(game, info, num_players, BATCH + 1)
-        zinit, zninit, gvinit, pvinit = (state[k].copy() for k in ("Z", "ZN", "GV", "PV"))
-        zinit = zinit[:, :max(1, int(zninit.max()))].copy()  # (the columns a game starts with: see new_game)
-        from .typepass import RI_MAX_ACTIONS, STATE_ARGS
-        from .prebuilt import prepare_batch_address
-        scores = np.zeros((n_games, num_players), dtype=np.int64)
-        lengths = np.zeros(n_games, dtype=np.int64)
-        errors = np.zeros(n_games, dtype=np.int64)
-        state["RI"][7] = self.draws  # draws to seed ahead: what the last run's games used
-        state["RI"][RI_MAX_ACTIONS] = game.max_actions  # a longer game is flagged (the step API says why)
-        self.module.run(np.int64(first_seed), np.int64(n_games), *[state[k] for k in STATE_ARGS],
-                        zinit, zninit, gvinit, pvinit, scores, lengths, errors, np.int64(BATCH), np.int64(EMAX),
-                        np.zeros((BATCH, 48), dtype=np.int64), np.zeros(BATCH, dtype=np.int64),
-                        np.zeros((624, BATCH), dtype=np.uint32), np.zeros((48, BATCH), dtype=np.uint32),
-                        np.zeros(BATCH, dtype=np.int64), np.zeros((3, 50), dtype=np.int64),
-                        np.zeros(49, dtype=np.int64), np.zeros((BATCH, 64), dtype=np.uint8),
-                        np.zeros((2, BATCH), dtype=np.int64), np.zeros((24, BATCH), dtype=np.uint64),
-                        np.int64(prepare_batch_address()))
-        self.draws = int(state["RI"][7])
-        return scores, lengths, errors
+        return play_driver(self, self.module.run, (), num_players, first_seed, n_games)
+
+
+def play_driver(kernel, run, lead: tuple, num_players: int, first_seed: int, n_games: int):
+    """Games ``first_seed .. first_seed + n_games - 1`` played by a compiled driver ``run`` (the
+    template ``typepass._DRIVER``: a kernel's, or the bytecode machine's, whose own arguments
+    ``lead`` come first), for ``kernel`` (its ``game``, ``info`` and ``draws``, which it updates):
+    :meth:`Kernel.run`'s result. Raises ValueError for a player count the game does not take."""
+    info, game = kernel.info, kernel.game
+    if not game.min_players <= num_players <= game.max_players:
+        raise ValueError(f"{num_players} players: the game takes {game.min_players}..{game.max_players}")
+    state = state_arrays(game, info, num_players, BATCH + 1)
+    zinit, zninit, gvinit, pvinit = (state[k].copy() for k in ("Z", "ZN", "GV", "PV"))
+    zinit = zinit[:, :max(1, int(zninit.max()))].copy()  # (the columns a game starts with: see new_game)
+    from .typepass import RI_MAX_ACTIONS, STATE_ARGS
+    from .prebuilt import prepare_batch_address
+    scores = np.zeros((n_games, num_players), dtype=np.int64)
+    lengths = np.zeros(n_games, dtype=np.int64)
+    errors = np.zeros(n_games, dtype=np.int64)
+    state["RI"][7] = kernel.draws  # draws to seed ahead: what the last run's games used
+    state["RI"][RI_MAX_ACTIONS] = game.max_actions  # a longer game is flagged (the step API says why)
+    run(*lead, np.int64(first_seed), np.int64(n_games), *[state[k] for k in STATE_ARGS],
+        zinit, zninit, gvinit, pvinit, scores, lengths, errors, np.int64(BATCH), np.int64(EMAX),
+        np.zeros((BATCH, 48), dtype=np.int64), np.zeros(BATCH, dtype=np.int64),
+        np.zeros((624, BATCH), dtype=np.uint32), np.zeros((48, BATCH), dtype=np.uint32),
+        np.zeros(BATCH, dtype=np.int64), np.zeros((3, 50), dtype=np.int64),
+        np.zeros(49, dtype=np.int64), np.zeros((BATCH, 64), dtype=np.uint8),
+        np.zeros((2, BATCH), dtype=np.int64), np.zeros((24, BATCH), dtype=np.uint64),
+        np.int64(prepare_batch_address()))
+    kernel.draws = int(state["RI"][7])
+    return scores, lengths, errors
 
 
 COMPILE_OPT = 1  # LLVM's optimisation level for a generated module's functions (numba's default: 3)

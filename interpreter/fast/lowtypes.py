@@ -122,6 +122,7 @@ ERR_LIST_ENTRY = 8  # an entry of a list variable out of range (listvars.py)
 ERR_REALTIME_ACTIONS = 9  # a real-time block past its bound of actions (realtime.py)
 ERR_MAX_ACTIONS = 10  # a game past Game.max_actions (the bound on one game's length)
 ERR_CLIMB = 11  # a climb's players that are not distinct seats, or its lead not one of them (climb.py)
+ERR_MACHINE = 12  # the bytecode machine (vm.py): a division by zero (numba's would raise) or a bad opcode
 # what the search module's generator yields besides choices (the seat field; see interpreter.fast.search):
 # a shuffle of the row in the options field, a random pick among that many, a flow-level phase's
 # start (options field 1) or end (0)

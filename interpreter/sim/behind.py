@@ -1,9 +1,12 @@
-"""A spec's kernel compiled in another process while a run's first games play on the step API.
+"""A spec's kernel compiled in another process while a run's first games play on the bytecode
+machine (or the step API).
 
 The first ``simulate --fast`` run of a spec waits for numba to compile its kernel (from about 5 s
-to over a minute of CPU, as the spec grows: see the README). Nothing obliges it to wait: the kernel plays the
-same games as the step API, seed by seed (the kernel's same-games tests), so the run can play its
-first games on the step API while a child process compiles the kernel into numba's on-disk cache,
+to over a minute of CPU, as the spec grows: see the README). Nothing obliges it to wait: the
+bytecode machine (:mod:`interpreter.fast.vm`, compiled once for every spec) plays the kernel's own
+games, and the kernel the step API's, seed by seed (the same-games tests), so the run can play its
+first games on the machine (on the step API when the machine cannot run the spec) while a child
+process compiles the kernel into numba's on-disk cache,
 then load the kernel from that cache (under a second) and play the rest of the games in it. The
 statistics are those of a run played by either alone. A run that ends before the compile stops the
 child: a short run never waits for a compile it does not need (and leaves nothing half-written:

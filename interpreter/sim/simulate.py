@@ -107,6 +107,7 @@ class SimulationResult:
     # with compile_behind: the games the step API played while another process compiled the
     # kernel (kernel_ready is then that process's compile; both phases are in `seconds`)
     step_api_games: int | None = None
+    machine_games: int | None = None  # ... or the games the bytecode machine played meanwhile (fast.vm)
     compiled_behind: bool = False   # ... and that process compiled it (else it failed: this one did)
     kernel_note: str = ""           # why the compile in another process failed, when it did
     teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
@@ -191,6 +192,8 @@ class SimulationResult:
             out["kernel"] = {"compiled": compiled, "ready_cpu_seconds": cpu, "ready_seconds": wall}
             if self.step_api_games is not None:
                 out["kernel"].update(compiled_behind=self.compiled_behind, step_api_games=self.step_api_games)
+            if self.machine_games is not None:
+                out["kernel"].update(compiled_behind=self.compiled_behind, machine_games=self.machine_games)
         if self.teams is not None:
             rows = []
             for t in sorted(set(self.teams)):
@@ -332,43 +335,66 @@ def _spec_text(game) -> str:
     return text
 
 
+def _machine_of(game):
+    """The bytecode machine of ``game`` (:mod:`interpreter.fast.vm`), or None when its kernel module
+    uses what the machine lacks."""
+    from ..fast.typepass import NotTyped
+    from ..fast.vm import machine_for
+    try:
+        return machine_for(game)
+    except NotTyped:
+        return None
+
+
 def _games_while_compiling(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note,
                            compiling) -> tuple:
-    """A run's first games played on the step API while another process compiles the kernel
-    (:mod:`interpreter.sim.behind`), until it is done or the games are: ``(games played, their
-    seconds, the compile's (CPU s, wall s, True) or None, why it failed or "")``; ``(0, 0.0, None,
-    "")`` when there is nothing to compile (the kernel is in the cache) or no spec file to send."""
+    """A run's first games played while another process compiles the kernel
+    (:mod:`interpreter.sim.behind`), until it is done or the games are: on the bytecode machine
+    (:mod:`interpreter.fast.vm`, the kernel's own games) in chunks, else on the step API. Returns
+    ``(games played, their seconds, the compile's (CPU s, wall s, True) or None, why it failed or "",
+    whether the machine played them)``; ``(0, 0.0, None, "", False)`` when there is nothing to
+    compile (the kernel is in the cache) or no spec file to send."""
     from contextlib import nullcontext
     from ..cache import cache_dir
     from ..fast.kernel import kernel_for
     from .behind import CompileBehind
     kernel = kernel_for(game)
     if kernel.compiled or not game.file:
-        return 0, 0.0, None, ""
+        return 0, 0.0, None, "", False
     try:
         text = _spec_text(game)  # (changed since it was loaded: the child would compile another game)
     except RulebookError:
-        return 0, 0.0, None, ""
+        return 0, 0.0, None, "", False
     try:
         behind = CompileBehind(game, text, kernel, cache_dir())
     except OSError:
-        return 0, 0.0, None, ""
+        return 0, 0.0, None, "", False
+    machine = _machine_of(game)
     if note is not None:
         note("compiling the kernel of this spec in another process (the first run only; the machine code is "
-             "cached for later runs): the first games play on the step API meanwhile, the same games")
-    i = 0
+             "cached for later runs): the first games play on the " + (
+                 "bytecode machine" if machine is not None else "step API") + " meanwhile, the same games")
+    i, chunk = 0, 1
     start = time.perf_counter()
     with behind, (compiling(True, behind=True) if compiling is not None else nullcontext()):
         while i < n_games and not behind.done():
-            add(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots))
-            i += 1
+            if machine is None:
+                add(i, _play_one(game, num_players, seed, i, None, schedule, speeds, bots))
+                i += 1
+            else:  # chunks of about a tenth of a second, so the compile's end is seen soon
+                n, began = min(chunk, n_games - i), time.perf_counter()
+                _take_fast(game, i, *machine.run(num_players, seed + i, n), num_players, seed, add, schedule,
+                           speeds, bots)
+                i += n
+                if time.perf_counter() - began < 0.05:
+                    chunk *= 2
             if progress is not None:
                 progress(i)
         seconds = time.perf_counter() - start
         ready = behind.outcome()
     if ready is not None:
         kernel.compiled = True
-    return i, seconds, ready, behind.failure
+    return i, seconds, ready, behind.failure, machine is not None
 
 
 def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices, max_actions=None):
@@ -438,14 +464,16 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     (``compiles``: numba compiles it, else it loads from the cache), e.g. a progress line. That
     time is not in ``result.seconds`` (nor in games per second): ``result.kernel_ready`` holds it.
     ``compile_behind=True`` (random bots, not on Dask): a kernel not in the cache yet compiles
-    in another process while the first games play on the step API here (the same games), the
-    kernel playing the rest once ready (on the ``jobs`` workers when more than one);
-    ``compiling(True, behind=True)`` is held meanwhile. ``result.step_api_games`` counts the games
-    played before, ``result.kernel_ready`` is that compile's and ``result.compiled_behind`` is
-    True; if that process fails, this one compiles, as without, and ``result.kernel_note`` says
-    why. A run whose games are all played first stops the compile (``result.fast`` False,
-    ``fast_note`` says so). ``result.seconds`` then counts the games of both phases. See
-    :mod:`interpreter.sim.behind`.
+    in another process while the first games play here on the bytecode machine
+    (:mod:`interpreter.fast.vm`; on the step API when the machine cannot run the spec), the same
+    games, the kernel playing the rest once ready (on the ``jobs`` workers when more than one);
+    ``compiling(True, behind=True)`` is held meanwhile. ``result.machine_games`` (or
+    ``result.step_api_games``) counts the games played before, ``result.kernel_ready`` is that
+    compile's and ``result.compiled_behind`` is True; if that process fails, this one compiles, as
+    without, and ``result.kernel_note`` says why. A run whose games are all played first stops the
+    compile (on the machine: ``result.fast`` True, ``kernel_note`` says so; on the step API:
+    ``result.fast`` False, ``fast_note`` says so). ``result.seconds`` then counts the games of both
+    phases. See :mod:`interpreter.sim.behind`.
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""
@@ -496,17 +524,22 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             return result
         if not result.fast_note:
             bulk = result if on_game is None else None
-            first, before, behind, failure = 0, 0.0, None, ""
+            first, before, behind, failure, on_machine = 0, 0.0, None, "", False
             if compile_behind and n_games > 0 and backend == "process":
-                first, before, behind, failure = _games_while_compiling(
+                first, before, behind, failure, on_machine = _games_while_compiling(
                     game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note, compiling)
                 if first == n_games:
                     result.seconds = before
-                    result.fast_note = f"the step API played all the games of the run ({n_games}) before the " + (
+                    played = "bytecode machine" if on_machine else "step API"
+                    why = f"the {played} played all the games of the run ({n_games}) before the " + (
                         "kernel was ready (it is in the cache now: the next run uses it)" if behind is not None else
                         f"kernel compiled (its compile in another process failed: {failure})" if failure else
                         "kernel compiled (the compile was stopped; a run long enough for it to finish leaves it "
                         "in the cache)")
+                    if on_machine:  # the kernel's own games: played fast, said as a note
+                        result.fast, result.machine_games, result.kernel_note = True, n_games, why
+                    else:
+                        result.fast_note = why
                     return result
             if failure:
                 result.kernel_note = f"the kernel's compile in another process failed ({failure}): compiled here"
@@ -515,7 +548,11 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             loaded = _kernel_ready(game, note, compiling)  # (in the cache before workers start)
             result.kernel_ready = behind or loaded
             if first:
-                result.step_api_games, result.compiled_behind = first, behind is not None
+                result.compiled_behind = behind is not None
+                if on_machine:
+                    result.machine_games = first
+                else:
+                    result.step_api_games = first
             start = time.perf_counter() - before
             if n_games > 1 and (jobs > 1 or backend == "dask"):
                 size = max(1, min(FAST_CHUNK, (n_games - first) // (max(jobs, 1) * 4)))

@@ -1,0 +1,98 @@
+"""The kernel's bytecode machine: one numba interpreter, compiled once for every spec.
+
+Numba compiles each spec's generated module (:mod:`interpreter.fast.typepass`) to machine code, and
+for a large spec that takes a quarter of a minute of CPU (Skull King: 35 functions, about 18 s;
+``tools/kernel_compile.py``). The machine plays the same module without compiling it: the module's
+functions become bytecode (:mod:`interpreter.fast.bytecode`, in well under a second) and one fixed
+loop (:func:`~interpreter.fast.vmops.machine_source`), compiled and cached once per installation,
+runs them. It plays the same games as the compiled kernel, more slowly: ``simulate --fast`` plays
+on it while the spec's own machine code is compiled in another process (the first run of a spec),
+so a spec not seen before plays at once.
+
+``machine_for(game)`` returns a :class:`Machine` (the same ``run`` as :class:`~interpreter.fast.kernel.Kernel`)
+or raises :class:`~interpreter.fast.lowtypes.NotTyped` with the reason.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .bytecode import translate
+from .lowtypes import STATE_ARGS, NotTyped
+from .vmops import ARRAYS, ARRAYS_2D, machine_source
+
+_MACHINES: dict = {}
+_MODULE: list = []
+
+
+def _module():
+    """The machine's numba module (written to the kernel cache folder once, its machine code cached
+    by numba beside it: every spec shares it)."""
+    if not _MODULE:
+        from .kernel import load_module
+        from .typepass import _DRIVER, _DRIVER_ARRAYS, HEADER, _runtime_digest
+        args = ", ".join(STATE_ARGS)
+        arrays = ", ".join(ARRAYS)
+        driver = (_DRIVER.replace("def run(first_seed", "def run(C, F, CS, FLOW, SCORE, FB, first_seed")
+                  .replace(f"flow({{args}})", f"F[FB] = NP\n            execute(C, F, CS, FLOW, {arrays})")
+                  .replace(f"score({{args}}, q)", f"machine_score(C, F, CS, SCORE, FB, {args}, q)"))
+        raws = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS) + ["C", "F", "CS"]
+        source = (HEADER.replace("typepass from a spec's checked syntax tree", "vmops (no spec: one for all)")
+                  + f"RUNTIME = {_runtime_digest()}\n"  # (a change to the code compiled in renames the module)
+                  + "\n\n@njit(cache=True, boundscheck=False, _nrt=False)\n" + machine_source()
+                  + f"\n\n@njit(boundscheck=False, _nrt=False)\ndef machine_score(C, F, CS, SCORE, FB, {args}, q):\n"
+                  + f"    F[FB] = NP\n    F[FB + 1] = q\n    return execute(C, F, CS, SCORE, {arrays})\n\n\n"
+                  + driver.format(args=args, raws="\n".join(f"    {a} = raw({a})" for a in raws)))
+        module, _ = load_module(source, "machine")
+        _MODULE.append(module)
+    return _MODULE[0]
+
+
+class Machine:
+    """A spec's bytecode on the machine: ``run`` as :meth:`interpreter.fast.kernel.Kernel.run`
+    (the same games, scores, lengths and error codes)."""
+
+    def __init__(self, game, source: str, info: dict, program):
+        self.game, self.source, self.info, self.program = game, source, info, program
+        self.draws = 1
+        if program.params.get("flow") != ["NP"] or len(program.params.get("score", ())) != 2:
+            raise NotTyped("the module's flow and score are not the driver's")
+
+    def run(self, num_players: int, first_seed: int, n_games: int):
+        """``(scores int64[n, players], lengths int64[n], errors int64[n])``: see ``Kernel.run``."""
+        from .kernel import play_driver
+        prog = self.program
+        lead = (prog.code, *_frames(prog), np.int64(prog.entries["flow"]), np.int64(prog.entries["score"]),
+                np.int64(len(prog.constants)))
+        return play_driver(self, _module().run, lead, num_players, first_seed, n_games)
+
+
+def _frames(prog) -> tuple:
+    """``(F, CS)`` for a program: the frame array (its constants at the bottom) and the call stack."""
+    frames = np.zeros(len(prog.constants) + prog.frames + 8, dtype=np.int64)
+    frames[:len(prog.constants)] = prog.constants
+    return frames, np.zeros(2 * (len(prog.entries) + 1), dtype=np.int64)
+
+
+def call(prog, name: str, args, arrays: dict) -> int:
+    """The value function ``name`` (a root of ``prog``, see :func:`~interpreter.fast.bytecode.translate`)
+    returns on the machine, given its value arguments ``args`` (ints) and the layout's arrays
+    (name -> numpy array; those missing are empty): for tests and for reading a program's steps."""
+    frames, stack = _frames(prog)
+    bottom = len(prog.constants)
+    frames[bottom:bottom + len(args)] = args
+    empty = {a: np.zeros((1, 1) if a in ARRAYS_2D else 1, dtype=np.uint8 if a == "SB" else np.int64) for a in ARRAYS}
+    return int(_module().execute(prog.code, frames, stack, np.int64(prog.entries[name]),
+                                 *[arrays.get(a, empty[a]) for a in ARRAYS]))
+
+
+def machine_for(game) -> Machine:
+    """The :class:`Machine` of ``game`` (its module lowered and translated once per Game object and
+    process; the machine itself compiled once per installation). Raises :class:`NotTyped` when the
+    spec does not type or its module uses what the machine lacks."""
+    from .kernel import built_once
+    from .typepass import lower
+
+    def build(game):
+        source, info = lower(game)
+        return Machine(game, source, info, translate(source))
+    return built_once(_MACHINES, game, build)

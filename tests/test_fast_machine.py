@@ -1,0 +1,139 @@
+"""The bytecode machine (interpreter/fast/vm.py): a spec's kernel module translated to bytecode
+(interpreter/fast/bytecode.py) and run by one compiled loop plays the compiled kernel's games, and
+each construct of the translated Python means what it means in Python."""
+import ast
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from interpreter import load_game
+from interpreter.fast.bytecode import translate
+from interpreter.fast.kernel import kernel_for
+from interpreter.fast.lowtypes import NotTyped
+from interpreter.fast.vm import call, machine_for
+from test_fast_kernel import SHORT, TYPED
+
+
+@pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
+def test_the_machine_plays_the_kernels_games(spec, opts):
+    """Every shipped spec and option set the kernel types: scores, lengths and error codes, seed
+    by seed, for the least and the most players."""
+    game = load_game(spec, {**SHORT.get(spec.stem, {}), **opts} or None)
+    kernel, machine = kernel_for(game), machine_for(game)
+    for players in sorted({game.min_players, game.max_players}):
+        want = kernel.run(players, 100, 12)
+        got = machine.run(players, 100, 12)
+        for name, a, b in zip(("scores", "lengths", "errors"), got, want):
+            assert np.array_equal(a, b), (players, name, a.tolist(), b.tolist())
+
+
+# -- the translated Python means Python's -----------------------------------------------------
+PROGRAM = '''
+NULL = -4611686018427387904
+T = (5, -7, 11, -4611686018427387904,)
+
+
+def walk(a, b):
+    total = 0
+    for i in range(a, b, -2):
+        total += i
+        if total > 40:
+            break
+    k = 0
+    while k < 3 and total != 0:
+        k += 1
+        total = total // 2 if total > 0 else -(-total // 3)
+    return total * 100 + k
+
+
+def pick(a, b, c):
+    x = a and b or c
+    y = a < b <= c
+    z = not (a or b)
+    return x * 100 + y * 10 + z
+
+
+def tables(i):
+    return T[i] + T[(i + 1) % 4] * 2
+
+
+def nested(a, b):
+    return pick(a, b, walk(a, b)) + tables(a % 4) - min(a, b) + max(a, b) + abs(a - b)
+
+
+def arrays(r, k):
+    GV[0] += r
+    ZN[r] = GV[0] * 2
+    Z[r, k] = ZN[r] + len(Z[0])
+    return Z[r, k] - GV[0]
+'''
+
+
+def _python(name, args, arrays=None):
+    """What Python says (the program run as Python: this test's own text, no spec in it)."""
+    space = {"Z": arrays["Z"], "ZN": arrays["ZN"], "GV": arrays["GV"]} if arrays else {}
+    exec(compile(PROGRAM, "<program>", "exec"), space)
+    return int(space[name](*args))
+
+
+@pytest.mark.parametrize("name,args", [("walk", (30, 1)), ("walk", (-5, -30)), ("walk", (3, 9)), ("walk", (0, 0)),
+                                       ("pick", (0, 5, 7)), ("pick", (3, 0, 7)), ("pick", (3, 5, 5)),
+                                       ("pick", (0, 0, 0)), ("tables", (3,)), ("tables", (0,)),
+                                       ("nested", (7, -2)), ("nested", (-9, 4))])
+def test_statements_and_calls_mean_what_they_mean_in_python(name, args):
+    prog = translate(PROGRAM, roots=(name,))
+    assert call(prog, name, args, {}) == _python(name, args)
+
+
+def test_the_layouts_arrays_are_read_and_written_in_place():
+    def state():
+        return {"Z": np.zeros((3, 8), dtype=np.int64), "ZN": np.zeros(3, dtype=np.int64),
+                "GV": np.full(2, 5, dtype=np.int64)}
+    got, want = state(), state()
+    assert call(translate(PROGRAM, roots=("arrays",)), "arrays", (2, 3), got) == _python("arrays", (2, 3), want)
+    for k in got:
+        assert np.array_equal(got[k], want[k]), k
+
+
+def _expressions(depth):
+    leaf = st.one_of(st.integers(-50, 50).map(str), st.sampled_from(["a", "b", "c"]))
+    if depth == 0:
+        return leaf
+    sub = _expressions(depth - 1)
+    binary = st.tuples(sub, st.sampled_from(["+", "-", "*", "&", "|", "^"]), sub).map(lambda t: f"({t[0]} {t[1]} {t[2]})")
+    divide = st.tuples(sub, st.sampled_from(["//", "%"]), sub).map(lambda t: f"({t[0]} {t[1]} (({t[2]}) | 1))")
+    shift = st.tuples(sub, st.sampled_from(["<<", ">>"]), sub).map(lambda t: f"({t[0]} {t[1]} (({t[2]}) & 7))")
+    compare = st.tuples(sub, st.sampled_from(["<", "<=", ">", ">=", "==", "!="]), sub,
+                        st.sampled_from(["", " < 3", " != 0"])).map(lambda t: f"({t[0]} {t[1]} {t[2]}{t[3]})")
+    logic = st.tuples(sub, st.sampled_from(["and", "or"]), sub).map(lambda t: f"({t[0]} {t[1]} {t[2]})")
+    unary = st.tuples(st.sampled_from(["-", "not "]), sub).map(lambda t: f"({t[0]}{t[1]})")
+    choice = st.tuples(sub, sub, sub).map(lambda t: f"({t[0]} if {t[1]} else {t[2]})")
+    return st.one_of(leaf, binary, divide, shift, compare, logic, unary, choice)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_expressions(3), st.integers(-60, 60), st.integers(-60, 60), st.integers(-60, 60))
+def test_expressions_mean_what_they_mean_in_python(expr, a, b, c):
+    """Random expressions (no division by zero, small shifts, no overflow at this depth): the
+    machine's value is Python's, as a value and as the test of an ``if``."""
+    source = f"def f(a, b, c):\n    return {expr}\n\n\ndef g(a, b, c):\n    if {expr}:\n        return 1\n    return 0\n"
+    space = {}
+    exec(compile(source, "<expression>", "exec"), space)
+    for name in ("f", "g"):
+        prog = translate(source, roots=(name,))
+        assert call(prog, name, (a, b, c), {}) == int(space[name](a, b, c)), (name, expr)
+
+
+@pytest.mark.parametrize("source,match", [
+    ("def flow(NP):\n    return flow(NP)\n", "calls itself"),
+    ("def flow(NP):\n    x = [1, 2]\n    return 0\n", "has no"),
+    ("def flow(NP):\n    return zzz\n", "does not know"),
+    ("def flow(NP):\n    return sorted(NP)\n", "has no sorted"),
+])
+def test_what_the_machine_lacks_is_said(source, match):
+    """A module outside the translated part of Python raises NotTyped naming it (the spec then
+    runs as numba compiles it)."""
+    ast.parse(source)
+    with pytest.raises(NotTyped, match=match):
+        translate(source, roots=("flow",))

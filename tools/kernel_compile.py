@@ -3,7 +3,9 @@
 For each spec and each compiled form of its kernel (``run``: the playout driver ``simulate --fast``
 calls; ``steps``: the step API's generator, ``game.new_state(..., fast=True)``; ``search``: the
 in-kernel search of the bots; ``machine``: the ``run`` module on the bytecode machine,
-interpreter/fast/vm.py, which plays a spec's first ``simulate --fast`` games while ``run`` compiles), a fresh process (the form alone, nothing compiled before it in that
+interpreter/fast/vm.py, which plays a spec's first ``simulate --fast`` games while ``run`` compiles;
+``machine_steps``: the ``steps`` module on the machine, a spec's first step API states while
+``steps`` compiles: its first state made and one game played), a fresh process (the form alone, nothing compiled before it in that
 process) measures, in CPU seconds (``time.process_time``):
 
 - ``load``: the spec loaded (``load_game``);
@@ -41,7 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if "--child" in sys.argv:  # the checkout to measure (--root), else this one
     sys.path.insert(0, os.environ.get("KCOMP_ROOT", str(ROOT)))
 
-FORMS = ("run", "steps", "search", "machine")
+FORMS = ("run", "steps", "search", "machine", "machine_steps")
 
 
 def _profile_hooks(acc: dict) -> None:
@@ -102,7 +104,7 @@ def child(spec: str, form: str, players: int | None) -> dict:
     _profile_hooks(acc)
     from interpreter.fast import typepass
     lowered = {"run": typepass.lower, "steps": typepass.lower_steps, "search": typepass.lower_search,
-               "machine": typepass.lower}[form]
+               "machine": typepass.lower, "machine_steps": typepass.lower_steps}[form]
     calls = []
 
     def counted(g, _f=lowered):
@@ -120,9 +122,16 @@ def child(spec: str, form: str, players: int | None) -> dict:
     elif form == "machine":  # (its first game played: the module translated, the machine loaded)
         from interpreter.fast import vm
         vm.machine_for(game).run(n, 0, 1)
-    elif form == "steps":
+    elif form in ("steps", "machine_steps"):
         from interpreter.fast import steps
         steps.lower_steps = counted
+        if form == "machine_steps":  # (the state on the machine, as a spec's first states are)
+            from interpreter.fast import vm
+
+            def on_the_machine(game):
+                source, info = counted(game)
+                return steps.StepKernel(game, source, info, vm.machine_steps(source))
+            steps.step_kernel_for = on_the_machine
         import random
         state = steps.fast_state(game, n, 0)
         rng = random.Random(0)
@@ -146,7 +155,7 @@ def child(spec: str, form: str, players: int | None) -> dict:
 def run_form(spec: str, form: str, cache: str, players, root: str) -> dict:
     """:func:`child`'s figures, measured in a new process with ``cache`` as its RULEBOOK_CACHE and
     the interpreter of the checkout ``root``. Exits with the child's error when it fails."""
-    env = dict(os.environ, RULEBOOK_CACHE=cache, KCOMP_ROOT=root)
+    env = dict(os.environ, RULEBOOK_CACHE=cache, KCOMP_ROOT=root, RULEBOOK_MACHINE="off")  # (the compile itself)
     env.pop("PYTHONPATH", None)
     env.pop("NUMBA_CACHE_DIR", None)
     cmd = [sys.executable, __file__, "--child", spec, form] + (["--players", str(players)] if players else [])
@@ -179,7 +188,7 @@ def main() -> None:
     machines = {}  # root -> a cache folder holding the machine alone
     for spec, form, root in itertools.product(args.specs, args.forms.split(","), roots):
         cache = tempfile.mkdtemp(prefix="kcomp_")
-        if form == "machine":
+        if form.startswith("machine"):
             if root not in machines:
                 machines[root] = tempfile.mkdtemp(prefix="kcomp_machine_")
                 f = run_form(spec, form, machines[root], args.players, root)

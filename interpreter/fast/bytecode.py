@@ -35,13 +35,14 @@ def _simple(e) -> bool:
 class Program:
     """A translated module: ``code`` (int64 instructions), ``constants`` (the values at the bottom
     of the frame array F), ``entries`` (function -> pc of its first instruction), ``params``
-    (function -> its value parameters, in order: in F from the function's frame's first place; the
-    roots' frames start right above the constants) and ``frames`` (the places above the
-    constants the frames take)."""
+    (function -> its value parameters, in order: in F from the function's frame's first place),
+    ``bases`` (root -> its frame's first place: the roots' frames one above another, right above
+    the constants) and ``frames`` (the places above the constants the frames take)."""
     code: np.ndarray
     constants: np.ndarray
     entries: dict
     params: dict
+    bases: dict
     frames: int
 
 
@@ -55,7 +56,7 @@ class _Function:
         self.slots = {p: k for k, p in enumerate(self.params)}
         for node in ast.walk(fn):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in self.slots:
-                if node.id in ARRAYS:
+                if node.id in ARRAYS and not _raw_view(node):
                     raise NotTyped(f"{fn.name} assigns the array {node.id}")
                 self.slots[node.id] = len(self.slots)
         self.top = self.size = len(self.slots)
@@ -270,6 +271,13 @@ class _Function:
             self.top = saved
 
     def statement(self, s) -> None:
+        if isinstance(s, ast.Assign) and _raw_view(s.targets[0]):
+            return  # X = raw(X): numba's view without reference counts (the machine's arrays are its own)
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Yield):
+            if self.name not in self.tr.roots:  # (a callee's frame is not kept across a pause)
+                raise NotTyped(f"{self.name} yields but is called: the bytecode machine pauses roots only")
+            self.emit("YIELD", self.expr(s.value.value) if s.value.value is not None else self.tr.constant(0))
+            return
         if isinstance(s, ast.Assign):
             if len(s.targets) != 1:
                 raise NotTyped(f"{self.name}: the bytecode machine has no {ast.unparse(s)[:60]}")
@@ -358,6 +366,15 @@ class _Function:
         self.emit("RET", self.tr.constant(0))
 
 
+def _raw_view(target) -> bool:
+    """Whether ``target`` is the ``X`` of a statement ``X = raw(X)`` (its parent is set by
+    :func:`translate`)."""
+    s = getattr(target, "parent", None)
+    return (isinstance(s, ast.Assign) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name)
+            and s.value.func.id == "raw" and len(s.value.args) == 1 and isinstance(s.value.args[0], ast.Name)
+            and isinstance(target, ast.Name) and s.value.args[0].id == target.id and target.id in ARRAYS)
+
+
 def _number(e) -> int | None:
     """The integer a constant of the module's text is (``-5`` is a minus and a 5), else None."""
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
@@ -401,6 +418,7 @@ class _Translator:
         return self.tables[name]
 
     def program(self, roots) -> Program:
+        self.roots = roots
         done, entries, functions = set(), {}, {}
         todo = list(roots)
         while todo:
@@ -430,7 +448,10 @@ class _Translator:
         for root in roots:
             visit(root)
         bottom = len(self.values) or 1
-        base = {root: bottom for root in roots}
+        base, top = {}, bottom
+        for root in roots:  # the roots' frames one above another: a generator paused at a yield of its
+            base[root] = top  # own body keeps its frame while another root runs (a game's score)
+            top += functions[root].size
         for name in reversed(order):
             for callee in functions[name].callees:
                 base[callee] = max(base.get(callee, bottom), base[name] + functions[name].size)
@@ -442,11 +463,15 @@ class _Translator:
             self.code[at], self.code[at + 1] = entries[name], base[name]
         values = np.array(self.values or [0], dtype=np.int64)
         return Program(np.array(self.code, dtype=np.int64), values, entries,
-                       {name: fn.params for name, fn in functions.items()},
+                       {name: fn.params for name, fn in functions.items()}, {root: base[root] for root in roots},
                        max(base[n] + fn.size for n, fn in functions.items()) - bottom)
 
 
 def translate(source: str, roots=("flow", "score")) -> Program:
     """The :class:`Program` of the functions ``roots`` of a generated module (``source``) and every
     function they call. Raises :class:`NotTyped` naming what the bytecode machine lacks."""
-    return _Translator(ast.parse(source)).program(roots)
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            child.parent = node
+    return _Translator(tree).program(roots)

@@ -244,15 +244,20 @@ def kernel_for(game) -> Kernel:
         source, info = lower(game)
         module, path = load_module(source, "rulebook_kernel")
         kernel = Kernel(game, source, info, module)
-        # numba caches the compiled driver beside the module (or under NUMBA_CACHE_DIR): without
-        # it the first run compiles
-        try:
-            folder = Path(module.run._cache._cache_path)
-        except AttributeError:
-            folder = path.parent / "__pycache__"
-        kernel.compiled = any(folder.glob(f"{module.__name__}.run-*.nbi"))
+        kernel.compiled = in_cache(module, path, "run")  # (else the first run compiles)
         return kernel
     return built_once(_KERNELS, game, build)
+
+
+def in_cache(module, path: Path, name: str) -> bool:
+    """Whether numba's cache holds the machine code of ``module``'s function ``name`` (a
+    ``cache=True`` function of a module :func:`load_module` gave, from ``path``): numba keeps it
+    beside the module, or under NUMBA_CACHE_DIR."""
+    try:
+        folder = Path(getattr(module, name)._cache._cache_path)
+    except AttributeError:
+        folder = path.parent / "__pycache__"
+    return any(folder.glob(f"{module.__name__}.{name}-*.nbi"))
 
 
 def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds=None,

@@ -7,7 +7,10 @@ A :class:`FastState` answers what a :class:`~interpreter.model.state.State` answ
 and indices as the State's), the same deals for the same seed and the same scores. The rules run
 in the module :func:`interpreter.fast.typepass.lower_steps` writes for the spec: a numba
 generator that plays from the start of the game and stops at each choice, so a decision costs a
-few microseconds instead of the step API's tens (``tools/bench.py``).
+few microseconds instead of the step API's tens (``tools/bench.py``). Until that module is in
+numba's cache, a spec's states run it on the bytecode machine (:mod:`interpreter.fast.vm`, the
+same games, about twice the time a decision) while another process compiles it
+(:func:`step_kernel_for`).
 
 What it does not do, and what to use instead: it keeps no observations, exports or JSON of its
 own (:meth:`FastState.to_state` gives the full State of the same position, by replaying the
@@ -33,7 +36,7 @@ from ..model.state import Action
 from . import multichoice
 from .stepseeds import RI_AHEAD, RI_DRAWS, RI_FIRST_DRAW, SeedsAhead
 from .compound import option_text_maker, text_of_value
-from .kernel import built_once, load_module, state_arrays
+from .kernel import built_once, in_cache, load_module, state_arrays
 from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
 
 _STEPS: dict = {}
@@ -196,13 +199,61 @@ def _realtime_text(alts, texts, names):
     return bind
 
 
+class MachineStepKernel(StepKernel):
+    """A :class:`StepKernel` whose module is the bytecode machine's (:class:`~interpreter.fast.vm.MachineSteps`:
+    the same games, ready at once) while ``behind`` (a :class:`~interpreter.fast.behind.CompileBehind`)
+    compiles the step module in another process: :func:`step_kernel_for` gives the compiled one
+    once it is done (a state keeps the module it started with)."""
+    behind = None
+
+
 def step_kernel_for(game) -> StepKernel:
     """The step kernel of ``game`` (built once per Game and process; numba caches the machine
-    code on disk). Raises :class:`NotTyped` with the reason when the spec does not type for it."""
+    code on disk). When that code is not in the cache yet, the kernel is first a
+    :class:`MachineStepKernel` while another process compiles it (``RULEBOOK_MACHINE=off``: it
+    compiles here, at the first state). Raises :class:`NotTyped` with the reason when the spec does
+    not type for it."""
     def build(game):
         source, info = lower_steps(game)
-        return StepKernel(game, source, info, load_module(source, "rulebook_steps")[0])
-    return built_once(_STEPS, game, build)
+        module, path = load_module(source, "rulebook_steps")
+        if not in_cache(module, path, "steps"):
+            early = _on_the_machine(game, source, info)
+            if early is not None:
+                return early
+        return StepKernel(game, source, info, module)
+    kernel = built_once(_STEPS, game, build)
+    if kernel.__class__ is MachineStepKernel and kernel.behind.done():
+        kernel.behind.stop()  # (compiled, in the cache now; or it failed, and the first state compiles here)
+        _COMPILING.pop(kernel.source, None)
+        kernel = StepKernel(game, kernel.source, kernel.info, load_module(kernel.source, "rulebook_steps")[0])
+        _STEPS[id(game)] = (game, kernel)
+    return kernel
+
+
+_COMPILING: dict = {}  # a step module's text -> the CompileBehind compiling it (one, whatever the Games)
+
+
+def _on_the_machine(game, source: str, info: dict):
+    """A :class:`MachineStepKernel` of the step module ``source``, its compile started in another
+    process (or already compiling there); None when the machine is off, cannot run the module, or
+    no process starts."""
+    from . import vm
+    from .behind import CompileBehind
+    from ..cache import cache_dir
+    if not vm.enabled():
+        return None
+    try:
+        kernel = MachineStepKernel(game, source, info, vm.machine_steps(source))
+    except NotTyped:
+        return None
+    behind = _COMPILING.get(source)
+    if behind is None:
+        try:
+            behind = _COMPILING[source] = CompileBehind(game, kernel, cache_dir(), form="steps")
+        except OSError:
+            return None
+    kernel.behind = behind
+    return kernel
 
 
 def fast_state(game, num_players: int, seed: int = 0, into: dict | None = None) -> "FastState":

@@ -32,15 +32,15 @@ def _module():
         from .typepass import _DRIVER, _DRIVER_ARRAYS, HEADER, _runtime_digest
         args = ", ".join(STATE_ARGS)
         arrays = ", ".join(ARRAYS)
-        driver = (_DRIVER.replace("def run(first_seed", "def run(C, F, CS, FLOW, SCORE, FB, first_seed")
-                  .replace(f"flow({{args}})", f"F[FB] = NP\n            execute(C, F, CS, FLOW, {arrays})")
-                  .replace(f"score({{args}}, q)", f"machine_score(C, F, CS, SCORE, FB, {args}, q)"))
+        driver = (_DRIVER.replace("def run(first_seed", "def run(C, F, CS, FLOW, SCORE, FB, FBS, first_seed")
+                  .replace(f"flow({{args}})", f"F[FB] = NP\n            CS[0] = 2\n            execute(C, F, CS, FLOW, {arrays})")
+                  .replace(f"score({{args}}, q)", f"machine_score(C, F, CS, SCORE, FBS, {args}, q)"))
         raws = [a for a in STATE_ARGS if a != "NP"] + list(_DRIVER_ARRAYS) + ["C", "F", "CS"]
         source = (HEADER.replace("typepass from a spec's checked syntax tree", "vmops (no spec: one for all)")
                   + f"RUNTIME = {_runtime_digest()}\n"  # (a change to the code compiled in renames the module)
                   + "\n\n@njit(cache=True, boundscheck=False, _nrt=False)\n" + machine_source()
                   + f"\n\n@njit(boundscheck=False, _nrt=False)\ndef machine_score(C, F, CS, SCORE, FB, {args}, q):\n"
-                  + f"    F[FB] = NP\n    F[FB + 1] = q\n    return execute(C, F, CS, SCORE, {arrays})\n\n\n"
+                  + f"    F[FB] = NP\n    F[FB + 1] = q\n    CS[0] = 2\n    return execute(C, F, CS, SCORE, {arrays})\n\n\n"
                   + driver.format(args=args, raws="\n".join(f"    {a} = raw({a})" for a in raws)))
         module, _ = load_module(source, "machine")
         _MODULE.append(module)
@@ -62,7 +62,7 @@ class Machine:
         from .kernel import play_driver
         prog = self.program
         lead = (prog.code, *_frames(prog), np.int64(prog.entries["flow"]), np.int64(prog.entries["score"]),
-                np.int64(len(prog.constants)))
+                np.int64(prog.bases["flow"]), np.int64(prog.bases["score"]))
         return play_driver(self, _module().run, lead, num_players, first_seed, n_games)
 
 
@@ -70,7 +70,9 @@ def _frames(prog) -> tuple:
     """``(F, CS)`` for a program: the frame array (its constants at the bottom) and the call stack."""
     frames = np.zeros(len(prog.constants) + prog.frames + 8, dtype=np.int64)
     frames[:len(prog.constants)] = prog.constants
-    return frames, np.zeros(2 * (len(prog.entries) + 1), dtype=np.int64)
+    stack = np.zeros(2 * (len(prog.entries) + 2), dtype=np.int64)
+    stack[0] = 2
+    return frames, stack
 
 
 def call(prog, name: str, args, arrays: dict) -> int:
@@ -78,8 +80,7 @@ def call(prog, name: str, args, arrays: dict) -> int:
     returns on the machine, given its value arguments ``args`` (ints) and the layout's arrays
     (name -> numpy array; those missing are empty): for tests and for reading a program's steps."""
     frames, stack = _frames(prog)
-    bottom = len(prog.constants)
-    frames[bottom:bottom + len(args)] = args
+    frames[prog.bases[name]:prog.bases[name] + len(args)] = args
     empty = {a: np.zeros((1, 1) if a in ARRAYS_2D else 1, dtype=np.uint8 if a == "SB" else np.int64) for a in ARRAYS}
     return int(_module().execute(prog.code, frames, stack, np.int64(prog.entries[name]),
                                  *[arrays.get(a, empty[a]) for a in ARRAYS]))
@@ -96,3 +97,90 @@ def machine_for(game) -> Machine:
         source, info = lower(game)
         return Machine(game, source, info, translate(source))
     return built_once(_MACHINES, game, build)
+
+
+def enabled() -> bool:
+    """Whether the machine may stand in for a kernel not compiled yet (``RULEBOOK_MACHINE=off``:
+    never, every kernel compiles before it plays, as benchmarks of the compiled code want)."""
+    import os
+    return os.environ.get("RULEBOOK_MACHINE", "").strip().lower() not in ("off", "0", "no", "false")
+
+
+def machine_steps(source: str) -> "MachineSteps":
+    """The :class:`MachineSteps` of a step module's text (one per text and process, as a compiled
+    module is). Raises :class:`NotTyped` as it does (each time)."""
+    hit = _STEP_MODULES.get(source)
+    if hit is None:
+        hit = _STEP_MODULES[source] = MachineSteps(source)
+    return hit
+
+
+_STEP_MODULES: dict = {}
+
+
+class MachineSteps:
+    """A step module (:func:`~interpreter.fast.typepass.lower_steps`) on the machine, with the
+    compiled module's two functions: ``steps(*arrays)`` (the layout's arrays in ``STATE_ARGS``
+    order) gives an iterator that yields what the compiled generator yields, and
+    ``scores(*arrays, out)`` writes each seat's score into ``out``. Raises :class:`NotTyped` when the
+    module uses what the machine lacks."""
+
+    def __init__(self, source: str):
+        self.program = prog = translate(source, roots=("steps", "score"))
+        if prog.params.get("steps") != ["NP"] or len(prog.params.get("score", ())) != 2:
+            raise NotTyped("the step module's steps and score are not the step API's")
+        self.frames, self.stack = _frames(prog)
+        self._np = STATE_ARGS.index("NP")
+
+    def _execute(self):
+        """The machine's loop, its one compiled overload called without numba's dispatch (which
+        types every array at each call) once there is one."""
+        execute = _module().execute
+        overloads = getattr(execute, "overloads", None) or {}
+        if len(overloads) == 1:
+            (compiled,) = overloads.values()
+            return getattr(compiled, "entry_point", None) or execute
+        return execute
+
+    def steps(self, *arrays) -> "_Paused":
+        return _Paused(self, arrays)
+
+    def scores(self, *arrays_out) -> None:
+        *arrays, out = arrays_out
+        prog, execute = self.program, self._execute()
+        frames, stack = self.frames.copy(), self.stack.copy()
+        base, entry = prog.bases["score"], np.int64(prog.entries["score"])
+        others = [a for k, a in enumerate(arrays) if k != self._np]
+        for q in range(len(out)):
+            frames[base], frames[base + 1] = arrays[self._np], q
+            stack[0] = 2
+            out[q] = execute(prog.code, frames, stack, entry, *others)
+
+
+class _Paused:
+    """A game of a :class:`MachineSteps` module paused at a choice: an iterator, as the compiled
+    generator is (each ``next`` runs the rules to the next choice and gives what it yields)."""
+
+    __slots__ = ("_execute", "_args", "_stack", "_pc")
+
+    def __init__(self, module: MachineSteps, arrays):
+        prog = module.program
+        frames, self._stack = module.frames.copy(), module.stack.copy()
+        frames[prog.bases["steps"]] = arrays[module._np]
+        self._execute = module._execute()
+        self._args = [prog.code, frames, self._stack, 0] + [a for k, a in enumerate(arrays) if k != module._np]
+        self._pc = prog.entries["steps"]
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> int:
+        if not self._pc:
+            raise StopIteration
+        args = self._args
+        args[3] = self._pc
+        value = self._execute(*args)
+        self._pc = int(self._stack[1])
+        if not self._pc:
+            raise StopIteration
+        return value

@@ -88,7 +88,9 @@ def _ops() -> list:
         # CALL entry frame dst n args...: a function of the program, its arguments put in its frame
         ("CALL", 4, "J nb = I(2)\nn = I(4)\nfor k in range(n):\n    F[U(nb + k)] = V(5 + k)\n"
                     "CS[sp] = pc + 5 + n\nCS[sp + 1] = S(3)\nsp += 2\npc = I(1)"),
-        ("RET", 1, "J v = V(1)\nif sp == 0:\n    return v\nsp -= 2\npc = CS[sp]\nF[U(CS[sp + 1])] = v"),
+        ("RET", 1, "J v = V(1)\nif sp == 2:\n    return v\nsp -= 2\npc = CS[sp]\nF[U(CS[sp + 1])] = v"),
+        # YIELD value: a generator's pause (where to go on, and the call stack's top, kept in CS)
+        ("YIELD", 1, "J CS[0] = sp\nCS[1] = pc + 2\nreturn V(1)"),
     ]
     for a in ARRAYS_1D:
         ops.append((f"LD_{a}", 2, f"W(1) = {a}[V(2)]"))
@@ -128,8 +130,12 @@ CALL_KINDS = {(name, args): result for name, args, result in CALLS}
 
 
 def machine_source() -> str:
-    """The numba source of the machine's loop, ``execute``: every instruction of :data:`OPS` as
-    one branch of a chain on the opcode (LLVM makes it a jump table)."""
+    """The numba source of the machine's loop, ``execute(C, F, CS, pc, arrays...)``: every
+    instruction of :data:`OPS` as one branch of a chain on the opcode (LLVM makes it a jump
+    table). It runs from ``pc`` to the return of the function it started in (its value returned,
+    ``CS[1]`` 0) or to a ``YIELD`` (its value returned, ``CS[1]`` the place to go on from).
+    ``CS``: ``CS[0]`` the call stack's top (2 at a function's start, as the caller sets it), then
+    the stack, from ``CS[2]``: each call's return place and result's place."""
     import re
     lines = []
     for i, (name, n, body) in enumerate(OPS):
@@ -148,4 +154,4 @@ def machine_source() -> str:
     lines.append(f"        else:\n            RI[3] = {ERR_MACHINE}\n            return 0")
     args = ", ".join(ARRAYS)
     return (f"def execute(C, F, CS, pc, {args}):\n"
-            f"    sp = 0\n    while True:\n        op = C[np.uint64(pc)]\n" + "\n".join(lines) + "\n")
+            f"    sp = CS[0]\n    CS[1] = 0\n    while True:\n        op = C[np.uint64(pc)]\n" + "\n".join(lines) + "\n")

@@ -337,9 +337,11 @@ def _spec_text(game) -> str:
 
 def _machine_of(game):
     """The bytecode machine of ``game`` (:mod:`interpreter.fast.vm`), or None when its kernel module
-    uses what the machine lacks."""
+    uses what the machine lacks or the machine is off (``RULEBOOK_MACHINE=off``)."""
     from ..fast.typepass import NotTyped
-    from ..fast.vm import machine_for
+    from ..fast.vm import enabled, machine_for
+    if not enabled():
+        return None
     try:
         return machine_for(game)
     except NotTyped:
@@ -349,24 +351,20 @@ def _machine_of(game):
 def _games_while_compiling(game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note,
                            compiling) -> tuple:
     """A run's first games played while another process compiles the kernel
-    (:mod:`interpreter.sim.behind`), until it is done or the games are: on the bytecode machine
+    (:mod:`interpreter.fast.behind`), until it is done or the games are: on the bytecode machine
     (:mod:`interpreter.fast.vm`, the kernel's own games) in chunks, else on the step API. Returns
     ``(games played, their seconds, the compile's (CPU s, wall s, True) or None, why it failed or "",
     whether the machine played them)``; ``(0, 0.0, None, "", False)`` when there is nothing to
-    compile (the kernel is in the cache) or no spec file to send."""
+    compile (the kernel is in the cache) or no process to compile in."""
     from contextlib import nullcontext
     from ..cache import cache_dir
     from ..fast.kernel import kernel_for
-    from .behind import CompileBehind
+    from ..fast.behind import CompileBehind
     kernel = kernel_for(game)
-    if kernel.compiled or not game.file:
+    if kernel.compiled:
         return 0, 0.0, None, "", False
     try:
-        text = _spec_text(game)  # (changed since it was loaded: the child would compile another game)
-    except RulebookError:
-        return 0, 0.0, None, "", False
-    try:
-        behind = CompileBehind(game, text, kernel, cache_dir())
+        behind = CompileBehind(game, kernel, cache_dir())
     except OSError:
         return 0, 0.0, None, "", False
     machine = _machine_of(game)
@@ -473,7 +471,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     without, and ``result.kernel_note`` says why. A run whose games are all played first stops the
     compile (on the machine: ``result.fast`` True, ``kernel_note`` says so; on the step API:
     ``result.fast`` False, ``fast_note`` says so). ``result.seconds`` then counts the games of both
-    phases. See :mod:`interpreter.sim.behind`.
+    phases. See :mod:`interpreter.fast.behind`.
 
     Raises RulebookError for an unknown backend, Dask missing or its scheduler unreachable, and
     RuleError (with the command that replays it) for a game that fails."""
@@ -534,8 +532,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
                     why = f"the {played} played all the games of the run ({n_games}) before the " + (
                         "kernel was ready (it is in the cache now: the next run uses it)" if behind is not None else
                         f"kernel compiled (its compile in another process failed: {failure})" if failure else
-                        "kernel compiled (the compile was stopped; a run long enough for it to finish leaves it "
-                        "in the cache)")
+                        "kernel compiled (the compile was stopped; a run long enough for it to finish, or one "
+                        "with --compile-first, leaves it in the cache)")
                     if on_machine:  # the kernel's own games: played fast, said as a note
                         result.fast, result.machine_games, result.kernel_note = True, n_games, why
                     else:

@@ -1,5 +1,5 @@
 """A spec's kernel compiled in another process while a run's first games play on the bytecode
-machine (or the step API).
+machine (or the step API); the step API's module likewise, while its first states play on the machine.
 
 The first ``simulate --fast`` run of a spec waits for numba to compile its kernel (from about 5 s
 to over a minute of CPU, as the spec grows: see the README). Nothing obliges it to wait: the
@@ -14,8 +14,8 @@ numba writes each cache file whole, by renaming).
 
 The child runs this module as ``__main__`` in a fresh interpreter (no lock held by this
 process's threads, such as a progress line's, is inherited, and no script is imported again, as
-multiprocessing's ``spawn`` would). It reads the spec's text, its options and the kernel module's
-text as this process wrote it (so both import the same module file and share its cache) from its
+multiprocessing's ``spawn`` would). It reads the Game (pickled: its spec text and options) and the
+kernel module's text as this process wrote it (so both import the same module file and share its cache) from its
 standard input, writes one line with the outcome to its standard output, and exits when its
 standard input closes: when this process ends, however it ends, the child does not outlive it.
 """
@@ -34,7 +34,8 @@ _MARK = "rulebook-compile-behind "  # the outcome's line (anything else the chil
 
 class CompileBehind:
     """The compile of ``kernel`` (a :class:`~interpreter.fast.kernel.Kernel` numba has not compiled
-    yet) running in a child process, which puts its machine code in the cache folder ``cache``
+    yet; with ``form="steps"`` a :class:`~interpreter.fast.steps.StepKernel`'s module) running in a
+    child process, which puts its machine code in the cache folder ``cache``
     (``None``: caching off, the kernels' temporary folder). :meth:`done` tells whether the child
     has told its outcome; :meth:`outcome` gives its ``(CPU s, wall s, True)`` (the figures of
     ``Kernel.ready``) or None, the reason then in :attr:`failure`; :meth:`stop` ends it. Use it as
@@ -42,13 +43,13 @@ class CompileBehind:
 
     Raises OSError when the child cannot be started."""
 
-    def __init__(self, game, text: str, kernel, cache):
+    def __init__(self, game, kernel, cache, form: str = "run"):
         # the child imports this process's package, first on its path: not a folder or module of the
         # working directory that happens to be called `interpreter` (`-m` would put it first)
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, RULEBOOK_CACHE=str(cache) if cache is not None else "off")
         start = (f"import sys; sys.path.insert(0, {root!r}); "
-                 "import runpy; runpy.run_module('interpreter.sim.behind', run_name='__main__')")
+                 "import runpy; runpy.run_module('interpreter.fast.behind', run_name='__main__')")
         self._proc = subprocess.Popen([sys.executable, "-c", start], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, env=env)
         self._told = None
@@ -56,7 +57,8 @@ class CompileBehind:
         self._reader = threading.Thread(target=self._read, name="rulebook compile-behind reader", daemon=True)
         self._reader.start()
         try:
-            pickle.dump((game.file, text, dict(game.options or {}), kernel.source, kernel.info), self._proc.stdin)
+            # (a Game pickles as its spec text and options: the child compiles the game this one has)
+            pickle.dump((game, kernel.source, kernel.info, form), self._proc.stdin)
             self._proc.stdin.flush()
         except OSError:
             pass  # (the child is gone already: its outcome says so)
@@ -107,25 +109,27 @@ class CompileBehind:
 
 
 def _compile_here() -> None:
-    """The child: reads ``(file, text, options, source, info)`` from standard input, makes the
-    kernel ready (numba writing its machine code to the cache) and writes the outcome line
+    """The child: reads ``(game, source, info, form)`` from standard input, makes the
+    kernel ready (numba writing its machine code to the cache; for ``form`` "steps", the step
+    module's generator and scores, a game started) and writes the outcome line
     ``["ready", [CPU s, wall s, compiled]]`` or ``["failed", reason]``; exits as soon as its
     standard input closes (the parent ended or stopped it)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this process
     stdin = sys.stdin.buffer
-    file, text, options, source, info = pickle.load(stdin)
 
     def watch():
         stdin.read()  # returns at end of file: the parent closed the pipe or is gone
         os._exit(0)
-    threading.Thread(target=watch, daemon=True).start()
     try:
-        from ..fast.kernel import Kernel, load_module
-        from ..spec.loader import load_game_text
-        game = load_game_text(text, file, options)
-        module, _ = load_module(source, "rulebook_kernel")
-        told = ["ready", list(Kernel(game, source, info, module).ready())]
+        game, source, info, form = pickle.load(stdin)
+        threading.Thread(target=watch, daemon=True).start()
+        from .kernel import Kernel, load_module
+        if form == "steps":
+            told = ["ready", list(_steps_ready(game, source, info))]
+        else:
+            module, _ = load_module(source, "rulebook_kernel")
+            told = ["ready", list(Kernel(game, source, info, module).ready())]
     except Exception as exc:  # noqa: BLE001 (told to the parent, which compiles for itself and says why)
         told = ["failed", f"{type(exc).__name__}: {exc}"]
     try:
@@ -134,6 +138,20 @@ def _compile_here() -> None:
     except OSError:
         pass  # (the parent is gone)
     os._exit(0)  # (no teardown of the compiler's memory: nothing is left to write)
+
+
+def _steps_ready(game, source: str, info: dict) -> tuple:
+    """A step module compiled (its generator started on a game, its scores read): ``(CPU s, wall s,
+    True)``."""
+    import time
+    import numpy as np
+    from .kernel import load_module
+    from .steps import FastState, StepKernel
+    cpu, wall = time.process_time(), time.perf_counter()
+    kernel = StepKernel(game, source, info, load_module(source, "rulebook_steps")[0])
+    state = FastState(kernel, game.min_players, 0)
+    kernel.module.scores(*state.arrays, np.zeros(game.min_players, dtype=np.int64))
+    return time.process_time() - cpu, time.perf_counter() - wall, True
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ from interpreter.fast.bytecode import translate
 from interpreter.fast.kernel import kernel_for
 from interpreter.fast.lowtypes import NotTyped
 from interpreter.fast.vm import call, machine_for
-from test_fast_kernel import SHORT, TYPED
+from test_fast_kernel import ROOT, SHORT, TYPED
+from test_fast_steps import RUNS as STEP_RUNS
 
 
 @pytest.mark.parametrize("spec,opts", TYPED, ids=[f"{s.stem}-{o}" for s, o in TYPED])
@@ -137,3 +138,93 @@ def test_what_the_machine_lacks_is_said(source, match):
     ast.parse(source)
     with pytest.raises(NotTyped, match=match):
         translate(source, roots=("flow",))
+
+
+# -- the step API on the machine ----------------------------------------------------------------
+def _kernels(game):
+    """The step module of ``game`` compiled by numba and on the machine (StepKernels of each)."""
+    from interpreter.fast.kernel import load_module
+    from interpreter.fast.steps import StepKernel
+    from interpreter.fast.typepass import lower_steps
+    from interpreter.fast.vm import machine_steps
+    source, info = lower_steps(game)
+    return (StepKernel(game, source, info, load_module(source, "rulebook_steps")[0]),
+            StepKernel(game, source, info, machine_steps(source)))
+
+
+@pytest.mark.parametrize("path,options", STEP_RUNS, ids=[f"{p.split('/')[-1]}-{o}" for p, o in STEP_RUNS])
+def test_the_machine_plays_the_step_modules_games(path, options):
+    """In lock step with the compiled step module: the seats to choose, their legal actions (seat,
+    text, index), the history and the scores, at every position of random games; at a
+    simultaneous choice the seats choose in a random order, some before the others are listed."""
+    import random
+    from interpreter.fast.steps import FastState
+    game = load_game(ROOT / path, options=options or None)
+    compiled, machine = _kernels(game)
+    lo, hi = game.min_players, game.max_players
+    for seed in range(3):
+        players = lo + seed % (hi - lo + 1)
+        a, b = FastState(compiled, players, seed), FastState(machine, players, seed)
+        rng = random.Random(seed)
+        while not a.is_terminal():
+            assert a.current_players() == b.current_players()
+            waiting = a.current_players()
+            rng.shuffle(waiting)
+            for p in waiting[:rng.randint(1, len(waiting))]:
+                assert list(a.legal_actions(p)) == list(b.legal_actions(p))
+                k = rng.randrange(len(a.legal_actions(p)))
+                a.apply(a.legal_actions(p)[k])
+                b.apply(b.legal_actions(p)[k])
+                assert a.history == b.history
+            assert a.scores() == b.scores()  # (mid-game too: the score pauses nothing)
+        assert b.is_terminal() and a.scores() == b.scores() and a.winners() == b.winners()
+
+
+def test_a_specs_first_states_play_on_the_machine_until_the_compile_is_done(tmp_path, monkeypatch):
+    """From an empty cache, the step kernel is the machine's while another process compiles the
+    step module; once that is done the next state plays in the compiled module, the same game.
+    With RULEBOOK_MACHINE=off the kernel is the compiled module's at once."""
+    import time
+    from interpreter import cache
+    from interpreter.fast import steps
+    machine_for(load_game(ROOT / "specs" / "oh_hell.yaml")).run(4, 0, 1)  # (the machine ready: once per cache)
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_DIR", [])
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    first = game.new_state(4, seed=3, fast=True)
+    kernel = steps.step_kernel_for(game)
+    assert kernel.__class__ is steps.MachineStepKernel and first.kernel is kernel
+    deadline = time.monotonic() + 600
+    while not kernel.behind.done():
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert kernel.behind.outcome() is not None, kernel.behind.failure
+    later = game.new_state(4, seed=3, fast=True)
+    assert later.kernel.__class__ is steps.StepKernel and later.kernel.module is not kernel.module
+    for state in (first, later):
+        while not state.is_terminal():
+            state.apply(state.legal_actions()[0])
+    assert first.history == later.history and first.scores() == later.scores()
+    monkeypatch.setenv("RULEBOOK_MACHINE", "off")
+    assert steps.step_kernel_for(load_game(ROOT / "specs" / "skull_king.yaml")).__class__ is steps.StepKernel
+
+
+def test_a_paused_generator_keeps_its_locals_while_the_score_runs():
+    """A game's score read while its generator is paused at a choice leaves the generator's locals
+    as they were (and the generator ends after its last yield)."""
+    from interpreter.fast.lowtypes import STATE_ARGS
+    from interpreter.fast.vm import MachineSteps
+    source = ("def steps(RI, NP):\n    a = NP * 10\n    b = a + 1\n    yield a\n    yield b + a\n\n\n"
+              "def score(RI, NP, v):\n    x = v + 100\n    y = x * 2\n    return y\n")
+    from interpreter.fast.vmops import ARRAYS_2D
+    arrays = [np.int64(3) if k == "NP" else np.zeros((2, 2) if k in ARRAYS_2D else 2, dtype=np.uint8 if k == "SB"
+                                                     else np.int64) for k in STATE_ARGS]
+    module = MachineSteps(source)
+    paused = module.steps(*arrays)
+    assert next(paused) == 30
+    out = np.zeros(2, dtype=np.int64)
+    module.scores(*arrays, out)
+    assert out.tolist() == [200, 202]
+    assert next(paused) == 61
+    with pytest.raises(StopIteration):
+        next(paused)

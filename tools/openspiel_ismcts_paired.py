@@ -50,10 +50,6 @@ import sys
 import time
 from pathlib import Path
 
-# the compiled code's figures: a kernel not compiled yet compiles before it is timed (no bytecode
-# machine standing in for it meanwhile, see interpreter/fast/vm.py)
-os.environ.setdefault("RULEBOOK_MACHINE", "off")
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -319,4 +315,8 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    # the compiled code's figures: a kernel not compiled yet compiles before it is timed (no bytecode
+    # machine standing in for it meanwhile, see interpreter/fast/vm.py; set here, not at import: a
+    # test importing this file must not turn the machine off for the tests after it)
+    os.environ.setdefault("RULEBOOK_MACHINE", "off")
     sys.exit(main())

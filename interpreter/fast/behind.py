@@ -12,7 +12,7 @@ statistics are those of a run played by either alone. A run that ends before the
 child: a short run never waits for a compile it does not need (and leaves nothing half-written:
 numba writes each cache file whole, by renaming).
 
-The child runs this module as ``__main__`` in a fresh interpreter (no lock held by this
+The child runs :mod:`interpreter.fast.compilechild` as ``__main__`` in a fresh interpreter (no lock held by this
 process's threads, such as a progress line's, is inherited, and no script is imported again, as
 multiprocessing's ``spawn`` would). It reads the Game (pickled: its spec text and options) and the
 kernel module's text as this process wrote it (so both import the same module file and share its cache) from its
@@ -29,7 +29,7 @@ import sys
 import threading
 from pathlib import Path
 
-_MARK = "rulebook-compile-behind "  # the outcome's line (anything else the child prints is passed over)
+MARK = "rulebook-compile-behind "  # the outcome's line (anything else the child prints is passed over)
 
 
 class CompileBehind:
@@ -49,7 +49,7 @@ class CompileBehind:
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ, RULEBOOK_CACHE=str(cache) if cache is not None else "off")
         start = (f"import sys; sys.path.insert(0, {root!r}); "
-                 "import runpy; runpy.run_module('interpreter.fast.behind', run_name='__main__')")
+                 "import runpy; runpy.run_module('interpreter.fast.compilechild', run_name='__main__')")
         self._proc = subprocess.Popen([sys.executable, "-c", start], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, env=env)
         self._told = None
@@ -67,8 +67,8 @@ class CompileBehind:
         """The reader thread: the child's outcome line, kept in ``_told``."""
         for line in self._proc.stdout:
             text = line.decode("utf-8", "replace")
-            if text.startswith(_MARK):
-                self._told = tuple(json.loads(text[len(_MARK):]))
+            if text.startswith(MARK):
+                self._told = tuple(json.loads(text[len(MARK):]))
                 return
         code = self._proc.wait()
         how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
@@ -106,53 +106,3 @@ class CompileBehind:
 
     def __exit__(self, *exc):
         self.stop()
-
-
-def _compile_here() -> None:
-    """The child: reads ``(game, source, info, form)`` from standard input, makes the
-    kernel ready (numba writing its machine code to the cache; for ``form`` "steps", the step
-    module's generator and scores, a game started) and writes the outcome line
-    ``["ready", [CPU s, wall s, compiled]]`` or ``["failed", reason]``; exits as soon as its
-    standard input closes (the parent ended or stopped it)."""
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this process
-    stdin = sys.stdin.buffer
-
-    def watch():
-        stdin.read()  # returns at end of file: the parent closed the pipe or is gone
-        os._exit(0)
-    try:
-        game, source, info, form = pickle.load(stdin)
-        threading.Thread(target=watch, daemon=True).start()
-        from .kernel import Kernel, load_module
-        if form == "steps":
-            told = ["ready", list(_steps_ready(game, source, info))]
-        else:
-            module, _ = load_module(source, "rulebook_kernel")
-            told = ["ready", list(Kernel(game, source, info, module).ready())]
-    except Exception as exc:  # noqa: BLE001 (told to the parent, which compiles for itself and says why)
-        told = ["failed", f"{type(exc).__name__}: {exc}"]
-    try:
-        sys.stdout.write(_MARK + json.dumps(told) + "\n")
-        sys.stdout.flush()
-    except OSError:
-        pass  # (the parent is gone)
-    os._exit(0)  # (no teardown of the compiler's memory: nothing is left to write)
-
-
-def _steps_ready(game, source: str, info: dict) -> tuple:
-    """A step module compiled (its generator started on a game, its scores read): ``(CPU s, wall s,
-    True)``."""
-    import time
-    import numpy as np
-    from .kernel import load_module
-    from .steps import FastState, StepKernel
-    cpu, wall = time.process_time(), time.perf_counter()
-    kernel = StepKernel(game, source, info, load_module(source, "rulebook_steps")[0])
-    state = FastState(kernel, game.min_players, 0)
-    kernel.module.scores(*state.arrays, np.zeros(game.min_players, dtype=np.int64))
-    return time.process_time() - cpu, time.perf_counter() - wall, True
-
-
-if __name__ == "__main__":
-    _compile_here()

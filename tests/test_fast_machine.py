@@ -191,6 +191,13 @@ def test_a_specs_first_states_play_on_the_machine_until_the_compile_is_done(tmp_
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_DIR", [])
     game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    # (as in a new process: the step module not imported yet, no compile of it under way)
+    import hashlib
+    import sys
+    from interpreter.fast.typepass import lower_steps
+    name = "rulebook_steps_" + hashlib.sha256(lower_steps(game)[0].encode()).hexdigest()[:24]
+    monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setattr(steps, "_COMPILING", {})
     first = game.new_state(4, seed=3, fast=True)
     kernel = steps.step_kernel_for(game)
     assert kernel.__class__ is steps.MachineStepKernel and first.kernel is kernel

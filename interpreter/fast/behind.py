@@ -69,6 +69,7 @@ class CompileBehind:
             text = line.decode("utf-8", "replace")
             if text.startswith(MARK):
                 self._told = tuple(json.loads(text[len(MARK):]))
+                self._proc.wait()  # (it exits next: reaped here, not left a zombie until stop())
                 return
         code = self._proc.wait()
         how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"

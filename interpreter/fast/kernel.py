@@ -250,9 +250,11 @@ def kernel_for(game) -> Kernel:
 
 
 def in_cache(module, path: Path, name: str) -> bool:
-    """Whether numba's cache holds the machine code of ``module``'s function ``name`` (a
-    ``cache=True`` function of a module :func:`load_module` gave, from ``path``): numba keeps it
-    beside the module, or under NUMBA_CACHE_DIR."""
+    """Whether the machine code of ``module``'s function ``name`` (a ``cache=True`` function of a
+    module :func:`load_module` gave, from ``path``) is ready: compiled in this process already, or
+    in numba's cache (beside the module, or under NUMBA_CACHE_DIR)."""
+    if getattr(getattr(module, name, None), "overloads", None):
+        return True
     try:
         folder = Path(getattr(module, name)._cache._cache_path)
     except AttributeError:

@@ -2,8 +2,9 @@
 
 The type pass (:mod:`interpreter.fast.typepass`) writes a spec's rules as a numba module from fixed
 templates. Its functions use a small part of Python: integers and booleans, the layout's arrays
-indexed by one or two numbers, ``for ... in range``, ``while``, ``if``, ``break``, ``return``, calls
-of each other and of the fixed functions of :mod:`interpreter.fast.runtime`. :func:`translate`
+indexed by one or two numbers, module-level tables (tuples of numbers), ``for ... in range``,
+``while``, ``if``, ``break``, ``return``, ``yield`` (the step module's generator), calls of each
+other and of the fixed functions of :mod:`interpreter.fast.runtime`. :func:`translate`
 reads that module's syntax tree (never runs it) and writes the same functions as instructions of
 :data:`interpreter.fast.vmops.OPS`, which one compiled machine runs for every spec. So a rule is
 still defined once, in the type pass: the machine and numba run the same text.

@@ -4,13 +4,15 @@ Numba compiles each spec's generated module (:mod:`interpreter.fast.typepass`) t
 for a large spec that takes a quarter of a minute of CPU (Skull King: 35 functions, about 18 s;
 ``tools/kernel_compile.py``). The machine plays the same module without compiling it: the module's
 functions become bytecode (:mod:`interpreter.fast.bytecode`, in well under a second) and one fixed
-loop (:func:`~interpreter.fast.vmops.machine_source`), compiled and cached once per installation,
-runs them. It plays the same games as the compiled kernel, more slowly: ``simulate --fast`` plays
-on it while the spec's own machine code is compiled in another process (the first run of a spec),
-so a spec not seen before plays at once.
+loop (:func:`~interpreter.fast.vmops.machine_source`), compiled once and cached in the kernel cache
+folder (about 8 s of CPU, the first time), runs them. It plays the same games as the compiled
+kernel, 2–12 times more slowly: ``simulate --fast`` plays on it while the spec's own machine code
+is compiled in another process (the first run of a spec), and so do the step API's first states
+(:class:`MachineSteps`), so a spec not seen before plays at once.
 
 ``machine_for(game)`` returns a :class:`Machine` (the same ``run`` as :class:`~interpreter.fast.kernel.Kernel`)
-or raises :class:`~interpreter.fast.lowtypes.NotTyped` with the reason.
+or raises :class:`~interpreter.fast.lowtypes.NotTyped` with the reason; ``machine_steps(source)``
+the step module's.
 """
 from __future__ import annotations
 
@@ -78,7 +80,7 @@ def _frames(prog) -> tuple:
 def call(prog, name: str, args, arrays: dict) -> int:
     """The value function ``name`` (a root of ``prog``, see :func:`~interpreter.fast.bytecode.translate`)
     returns on the machine, given its value arguments ``args`` (ints) and the layout's arrays
-    (name -> numpy array; those missing are empty): for tests and for reading a program's steps."""
+    (name -> numpy array; those missing are empty), for tests."""
     frames, stack = _frames(prog)
     frames[prog.bases[name]:prog.bases[name] + len(args)] = args
     empty = {a: np.zeros((1, 1) if a in ARRAYS_2D else 1, dtype=np.uint8 if a == "SB" else np.int64) for a in ARRAYS}
@@ -88,7 +90,7 @@ def call(prog, name: str, args, arrays: dict) -> int:
 
 def machine_for(game) -> Machine:
     """The :class:`Machine` of ``game`` (its module lowered and translated once per Game object and
-    process; the machine itself compiled once per installation). Raises :class:`NotTyped` when the
+    process; the machine itself compiled once per cache folder). Raises :class:`NotTyped` when the
     spec does not type or its module uses what the machine lacks."""
     from .kernel import built_once
     from .typepass import lower
@@ -143,9 +145,13 @@ class MachineSteps:
         return execute
 
     def steps(self, *arrays) -> "_Paused":
+        """A game from its start, paused before its first choice (``arrays``: the state's, in
+        ``STATE_ARGS`` order, played in place)."""
         return _Paused(self, arrays)
 
     def scores(self, *arrays_out) -> None:
+        """Each seat's score by the spec's ``score`` into ``out`` (int64[players]), the last argument
+        after the state's arrays."""
         *arrays, out = arrays_out
         prog, execute = self.program, self._execute()
         frames, stack = self.frames.copy(), self.stack.copy()

@@ -1,7 +1,7 @@
 """The kernel's bytecode machine: one numba interpreter, compiled once for every spec.
 
 Numba compiles each spec's generated module (:mod:`interpreter.fast.typepass`) to machine code, and
-for a large spec that takes a quarter of a minute of CPU (Skull King: 35 functions, about 18 s;
+for a large spec that takes a quarter of a minute of CPU (a trick-taking spec of 35 functions: about 18 s;
 ``tools/kernel_compile.py``). The machine plays the same module without compiling it: the module's
 functions become bytecode (:mod:`interpreter.fast.bytecode`, in well under a second) and one fixed
 loop (:func:`~interpreter.fast.vmops.machine_source`), compiled once and cached in the kernel cache

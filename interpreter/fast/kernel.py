@@ -249,6 +249,17 @@ def kernel_for(game) -> Kernel:
     return built_once(_KERNELS, game, build)
 
 
+def without_dispatch(function):
+    """A numba function's one compiled overload, called without numba's dispatch (which types
+    every argument at each call: for a kernel's 17 arrays, most of a step's cost); the function
+    itself (the dispatcher) while it has no overload, or more than one."""
+    overloads = getattr(function, "overloads", None) or {}
+    if len(overloads) == 1:
+        (compiled,) = overloads.values()
+        return getattr(compiled, "entry_point", None) or function
+    return function
+
+
 def in_cache(module, path: Path, name: str) -> bool:
     """Whether the machine code of ``module``'s function ``name`` (a ``cache=True`` function of a
     module :func:`load_module` gave, from ``path``) is ready: compiled in this process already, or

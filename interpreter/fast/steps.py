@@ -9,7 +9,7 @@ in the module :func:`interpreter.fast.typepass.lower_steps` writes for the spec:
 generator that plays from the start of the game and stops at each choice, so a decision costs a
 few microseconds instead of the step API's tens (``tools/bench.py``). Until that module is in
 numba's cache, a spec's states run it on the bytecode machine (:mod:`interpreter.fast.vm`, the
-same games, about twice the time a decision) while another process compiles it
+same games, 2.0–6.8 times the compiled module's time a decision) while another process compiles it
 (:func:`step_kernel_for`).
 
 What it does not do, and what to use instead: it keeps no observations, exports or JSON of its
@@ -36,7 +36,7 @@ from ..model.state import Action
 from . import multichoice
 from .stepseeds import RI_AHEAD, RI_DRAWS, RI_FIRST_DRAW, SeedsAhead
 from .compound import option_text_maker, text_of_value
-from .kernel import built_once, in_cache, load_module, state_arrays
+from .kernel import built_once, in_cache, load_module, state_arrays, without_dispatch
 from .typepass import NULL, RI_CHOSEN, RI_ERROR, STATE_ARGS, TEXT_BASE, NotTyped, lower_steps
 
 _STEPS: dict = {}
@@ -112,15 +112,9 @@ class StepKernel:
         self.ahead = SeedsAhead()  # draws seeded ahead, many games at once (seeds in sequence)
 
     def _entry(self):
-        """The compiled generator of the module without numba's dispatch (which types every one of
-        the 17 arrays at each call): the one compiled overload's entry point, or the dispatcher
-        itself when there is not exactly one."""
-        steps = self.module.steps
-        overloads = getattr(steps, "overloads", None) or {}
-        if len(overloads) == 1:
-            (compiled,) = overloads.values()
-            return getattr(compiled, "entry_point", None) or steps
-        return steps
+        """The compiled generator of the module without numba's dispatch (see
+        :func:`~interpreter.fast.kernel.without_dispatch`)."""
+        return without_dispatch(self.module.steps)
 
     def texts_for(self, tmp) -> list:
         """Each site's option text maker ``text(value, mode)`` for a state whose TMP array is

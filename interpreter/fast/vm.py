@@ -6,8 +6,8 @@ for a large spec that takes a quarter of a minute of CPU (a trick-taking spec of
 functions become bytecode (:mod:`interpreter.fast.bytecode`, in well under a second) and one fixed
 loop (:func:`~interpreter.fast.vmops.machine_source`), compiled once and cached in the kernel cache
 folder (about 8 s of CPU, the first time), runs them. It plays the same games as the compiled
-kernel, 2–12 times more slowly: ``simulate --fast`` plays on it while the spec's own machine code
-is compiled in another process (the first run of a spec), and so do the step API's first states
+kernel, 1.8–11.8 times more slowly by spec (the README's figures): ``simulate --fast`` plays on
+it while the spec's own machine code is compiled in another process (the first run of a spec), and so do the step API's first states
 (:class:`MachineSteps`), so a spec not seen before plays at once.
 
 ``machine_for(game)`` returns a :class:`Machine` (the same ``run`` as :class:`~interpreter.fast.kernel.Kernel`)
@@ -135,14 +135,10 @@ class MachineSteps:
         self._np = STATE_ARGS.index("NP")
 
     def _execute(self):
-        """The machine's loop, its one compiled overload called without numba's dispatch (which
-        types every array at each call) once there is one."""
-        execute = _module().execute
-        overloads = getattr(execute, "overloads", None) or {}
-        if len(overloads) == 1:
-            (compiled,) = overloads.values()
-            return getattr(compiled, "entry_point", None) or execute
-        return execute
+        """The machine's loop, without numba's dispatch once it is compiled (see
+        :func:`~interpreter.fast.kernel.without_dispatch`)."""
+        from .kernel import without_dispatch
+        return without_dispatch(_module().execute)
 
     def steps(self, *arrays) -> "_Paused":
         """A game from its start, paused before its first choice (``arrays``: the state's, in

@@ -340,10 +340,17 @@ def test_each_seed_game_looks_like_its_table_on_desktop_and_phone(seed_server, b
     players, options, short = SEED_GAMES[spec]
     links = create_game(seed_server, spec, players, ["human", "random", "random"], options, ("Ada", "Bo", "Cy"))
     page = open_seat(browser, links[0])
-    for _ in range(4):  # the person plays a few times (bots between), so the centre has cards
-        if terminal(page):
+    # The person makes four moves (bots between), so the centre has had cards, and goes on until the
+    # others hold cards: a table checked by time alone can catch the others' hands empty (the first
+    # round's single card already played, the person still to play: a CI failure of 2026-12-05).
+    others_show_cards = "document.querySelectorAll('.felt .others .card').length > 0"
+    moves, deadline = 0, time.monotonic() + 60
+    while time.monotonic() < deadline and not terminal(page):
+        if moves >= 4 and page.evaluate(others_show_cards):
             break
-        if not act(page):
+        if act(page):
+            moves += 1
+        else:
             page.wait_for_timeout(150)
     page.wait_for_timeout(300)
     me = page.locator(".felt > .seat.me")

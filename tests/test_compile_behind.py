@@ -88,8 +88,13 @@ def test_a_run_done_before_the_compile_stops_it(tmp_path, monkeypatch, capsys, m
         start(self, *args)
     monkeypatch.setattr(behind.CompileBehind, "__init__", started)
     spec = tmp_path / "short.yaml"
-    # a spec text of its own: its kernel module is one no test has imported in this process
     spec.write_text((ROOT / "specs" / "oh_hell.yaml").read_text() + "\n# compile-behind test\n")
+    # as in a new process: the kernel module not imported (a comment leaves the module's text as it was,
+    # and a kernel another test compiled in this process counts as cached: a failure of the full suite)
+    import hashlib
+    from interpreter.fast.typepass import lower
+    name = "rulebook_kernel_" + hashlib.sha256(lower(load_game(spec))[0].encode()).hexdigest()[:24]
+    monkeypatch.delitem(sys.modules, name, raising=False)
     assert main(["simulate", str(spec), "-n", "3", "-p", "4", "--fast", "--json"]) == 0
     captured = capsys.readouterr()
     said = (f"the {meanwhile} played all the games of the run (3) before the kernel compiled (the compile was "

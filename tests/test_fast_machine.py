@@ -235,3 +235,84 @@ def test_a_paused_generator_keeps_its_locals_while_the_score_runs():
     assert next(paused) == 61
     with pytest.raises(StopIteration):
         next(paused)
+
+
+SEARCHED = [("oh_hell.yaml", {"num_tricks_fixed": 2}, 4), ("skull_king.yaml", {"loot": True}, 4),
+            ("ligretto_classic.yaml", {}, 3)]  # (specs whose search modules the suite compiles anyway)
+
+
+def _search_pair(game):
+    """``(compiled, machine)``: the spec's search module compiled (here, if not cached) and on the machine."""
+    from interpreter.fast.kernel import load_module
+    from interpreter.fast.search import MachineSearch, SearchKernel, driver_source
+    from interpreter.fast.typepass import lower_search
+    source, info = lower_search(game)
+    source = driver_source(source)
+    return (SearchKernel(game, source, info, load_module(source, "rulebook_search")[0]),
+            MachineSearch(game, source, info))
+
+
+@pytest.mark.parametrize("spec,options,players", SEARCHED, ids=[s[0] for s in SEARCHED])
+def test_the_machine_searches_as_the_compiled_search(spec, options, players):
+    """The in-kernel search on the machine decides as the compiled search module does, ISMCTS and
+    greedy, at positions along random games: the same action, the same iterations, rejections,
+    hidden cards and tree nodes, and the same margin spread carried to the next decision."""
+    import random
+    game = load_game(ROOT / "specs" / spec, options)
+    compiled, machine = _search_pair(game)
+    decided = 0
+    for seed in range(3):
+        state, rng = game.new_state(players, seed=seed, fast=True), random.Random(seed)
+        for step in range(60):
+            if state.is_terminal():
+                break
+            seat = rng.choice(state.current_players())
+            if step % 6 == 1:
+                records = state.records
+                if state._sim is not None:  # (the seats that chose already in a simultaneous choice chose in secret)
+                    records = records[:len(records) - len(state._sim["chosen"])]
+                records = [(a.player, a.index) for a in records]
+                got = []
+                for sk in (compiled, machine):
+                    scale = [3, 2.5]
+                    ismcts = sk.decide(state.seed, players, records, seat, 25, 99 + step, scale=scale)
+                    ismcts_last = dict(sk.last)
+                    greedy = sk.decide(state.seed, players, records, seat, 6, 5, greedy=True)
+                    got.append((ismcts, ismcts_last, scale, greedy, dict(sk.last)))
+                assert got[0] == got[1], (seed, step)
+                decided += got[0][0] is not None
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert decided >= 6  # (searches that found an action, compared)
+
+
+def test_a_specs_first_search_runs_on_the_machine_until_the_compile_is_done(tmp_path, monkeypatch):
+    """From an empty cache the search kernel is the machine's while another process compiles the
+    spec's search module; once that is done it is the compiled one, which decides the same. With
+    RULEBOOK_MACHINE=off the search is compiled at once."""
+    import sys
+    import time
+    from interpreter import cache
+    from interpreter.fast import search
+    game = load_game(ROOT / "specs" / "oh_hell.yaml")
+    _search_pair(load_game(ROOT / "specs" / "witches_of_blackmore.yaml"))  # (the machine and its search: once per cache)
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_DIR", [])
+    # (as in a new process: the search module not imported yet, no compile of it under way)
+    import hashlib
+    from interpreter.fast.typepass import lower_search
+    source = search.driver_source(lower_search(game)[0])
+    monkeypatch.delitem(sys.modules, "rulebook_search_" + hashlib.sha256(source.encode()).hexdigest()[:24], raising=False)
+    monkeypatch.setattr(search, "_COMPILING", {})
+    first = search.search_kernel_for(game)
+    assert first.__class__ is search.MachineSearch and first.behind is not None
+    before = first.decide(3, 4, [], 0, 40, 11)
+    deadline = time.monotonic() + 600
+    while not first.behind.done():
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert first.behind.outcome() is not None, first.behind.failure
+    later = search.search_kernel_for(game)
+    assert later.__class__ is search.SearchKernel and later.module is not first.module
+    assert later.decide(3, 4, [], 0, 40, 11) == before and before is not None
+    monkeypatch.setenv("RULEBOOK_MACHINE", "off")
+    assert search.search_kernel_for(load_game(ROOT / "specs" / "hearts.yaml")).__class__ is search.SearchKernel

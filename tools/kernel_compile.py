@@ -5,7 +5,8 @@ calls; ``steps``: the step API's generator, ``game.new_state(..., fast=True)``; 
 in-kernel search of the bots; ``machine``: the ``run`` module on the bytecode machine,
 interpreter/fast/vm.py, which plays a spec's first ``simulate --fast`` games while ``run`` compiles;
 ``machine_steps``: the ``steps`` module on the machine, a spec's first step API states while
-``steps`` compiles: its first state made and one game played), a fresh process (the form alone, nothing compiled before it in that
+``steps`` compiles: its first state made and one game played; ``machine_search``: the ``search`` module
+on the machine, a spec's first searched decisions while ``search`` compiles: one decision made), a fresh process (the form alone, nothing compiled before it in that
 process) measures, in CPU seconds (``time.process_time``):
 
 - ``load``: the spec loaded (``load_game``);
@@ -18,7 +19,7 @@ process) measures, in CPU seconds (``time.process_time``):
 Each form runs twice: ``cold`` with an empty ``RULEBOOK_CACHE`` (a folder made for it, removed
 afterwards; numba's cache sits in it) and ``warm`` in a new process reading that cache. The machine
 is compiled once for every spec: for ``machine``, its own first compile is measured once (row
-``(machine)``, ``once``) and each spec's ``cold`` cache holds the machine alone (a spec not seen
+``(machine)``, ``once``; for ``machine_search``, with the search's driver on it) and each spec's ``cold`` cache holds the machine alone (a spec not seen
 before, on an installation that has run one). Usage::
 
     nice -n 10 python tools/kernel_compile.py specs/oh_hell.yaml specs/euchre.yaml [--forms run,steps]
@@ -43,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if "--child" in sys.argv:  # the checkout to measure (--root), else this one
     sys.path.insert(0, os.environ.get("KCOMP_ROOT", str(ROOT)))
 
-FORMS = ("run", "steps", "search", "machine", "machine_steps")
+FORMS = ("run", "steps", "search", "machine", "machine_steps", "machine_search")
 
 
 def _profile_hooks(acc: dict) -> None:
@@ -104,7 +105,8 @@ def child(spec: str, form: str, players: int | None) -> dict:
     _profile_hooks(acc)
     from interpreter.fast import typepass
     lowered = {"run": typepass.lower, "steps": typepass.lower_steps, "search": typepass.lower_search,
-               "machine": typepass.lower, "machine_steps": typepass.lower_steps}[form]
+               "machine": typepass.lower, "machine_steps": typepass.lower_steps,
+               "machine_search": typepass.lower_search}[form]
     calls = []
 
     def counted(g, _f=lowered):
@@ -139,8 +141,13 @@ def child(spec: str, form: str, players: int | None) -> dict:
             seat = state.current_players()[0]
             state.apply(rng.choice(state.legal_actions(seat)), seat)
         state.scores()
+    elif form == "machine_search":  # (the search on the machine, as a spec's first searched decisions are)
+        from interpreter.fast.search import MachineSearch, driver_source
+        source, info = counted(game)
+        sk = MachineSearch(game, driver_source(source), info)
+        state = game.new_state(n, seed=0)
+        sk.decide(0, n, [], state.current_players()[0], 1, 1)
     else:
-        from interpreter.fast.kernel import search_ready
         from interpreter.fast.search import search_kernel_for
         sk = search_kernel_for(game)
         state = game.new_state(n, seed=0)
@@ -185,18 +192,19 @@ def main() -> None:
     head = ("spec", "form", "root", "cache", "load", "lower", "ready", "typeinfer", "lowering", "llvm_opt",
             "llvm_codegen", "rest", "functions")
     print("  ".join(f"{h:>12}" for h in head))
-    machines = {}  # root -> a cache folder holding the machine alone
+    machines = {}  # (root, search?) -> a cache folder holding the machine alone (and its search driver)
     for spec, form, root in itertools.product(args.specs, args.forms.split(","), roots):
         cache = tempfile.mkdtemp(prefix="kcomp_")
         if form.startswith("machine"):
-            if root not in machines:
-                machines[root] = tempfile.mkdtemp(prefix="kcomp_machine_")
-                f = run_form(spec, form, machines[root], args.players, root)
-                rows[f"(machine) {root} once"] = f
+            key = (root, form == "machine_search")
+            if key not in machines:
+                machines[key] = tempfile.mkdtemp(prefix="kcomp_machine_")
+                f = run_form(spec, form, machines[key], args.players, root)
+                rows[f"(machine) {form} {root} once"] = f
                 print("  ".join(f"{c:>12}" for c in ["(machine)", form, os.path.basename(root), "once"] + [
                     f"{f.get(k, 0.0):.2f}" for k in head[4:7]]), flush=True)
             shutil.rmtree(cache)
-            shutil.copytree(machines[root], cache)
+            shutil.copytree(machines[key], cache)
         try:
             for label in ("cold", "warm"):
                 f = run_form(spec, form, cache, args.players, root)

@@ -504,7 +504,11 @@ def _ready_search(game, num_players: int) -> None:
         return
     try:
         from ..fast.kernel import search_ready
-        search_ready(search_kernel_for(game), game, num_players)  # (a first search: numba compiles on a first call)
+        from ..fast.steps import step_kernel_for
+        # compiled, not the bytecode machine's: the pilots' times plan the ladder, and workers share the compile
+        sk = search_kernel_for(game, compiled=True)
+        step_kernel_for(game, compiled=True)
+        search_ready(sk, game, num_players)  # (a first search: numba compiles on a first call)
     except NotTyped:
         pass
 

@@ -52,7 +52,8 @@ def cmd_play(args) -> int:
     for agent in dict.fromkeys(agents):
         agent.reset()
     ready = ready_kernel_search(agents, game, n, compiling=lambda _: console.status(
-        "making the bots' search ready (a spec's first search compiles it: tens of seconds, cached after)"))
+        "making the bots' search ready (a spec's first searches run on the bytecode machine while another process "
+        "compiles its search, cached after)"))
     if ready and ready[2]:
         console.print(f"[dim]the bots' search compiled in {ready[0]:.1f} s CPU ({ready[1]:.1f} s wall)[/dim]")
     if kinds:

@@ -34,7 +34,8 @@ MARK = "rulebook-compile-behind "  # the outcome's line (anything else the child
 
 class CompileBehind:
     """The compile of ``kernel`` (a :class:`~interpreter.fast.kernel.Kernel` numba has not compiled
-    yet; with ``form="steps"`` a :class:`~interpreter.fast.steps.StepKernel`'s module) running in a
+    yet; with ``form="steps"`` a :class:`~interpreter.fast.steps.StepKernel`'s module, with ``form="search"``
+    a :class:`~interpreter.fast.search.SearchKernel`'s) running in a
     child process, which puts its machine code in the cache folder ``cache``
     (``None``: caching off, the kernels' temporary folder). :meth:`done` tells whether the child
     has told its outcome; :meth:`outcome` gives its ``(CPU s, wall s, True)`` (the figures of
@@ -47,7 +48,8 @@ class CompileBehind:
         # the child imports this process's package, first on its path: not a folder or module of the
         # working directory that happens to be called `interpreter` (`-m` would put it first)
         root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ, RULEBOOK_CACHE=str(cache) if cache is not None else "off")
+        # (the child compiles, it does not play: no machine there, nor a compile of its own behind)
+        env = dict(os.environ, RULEBOOK_CACHE=str(cache) if cache is not None else "off", RULEBOOK_MACHINE="off")
         start = (f"import sys; sys.path.insert(0, {root!r}); "
                  "import runpy; runpy.run_module('interpreter.fast.compilechild', run_name='__main__')")
         self._proc = subprocess.Popen([sys.executable, "-c", start], stdin=subprocess.PIPE,
@@ -79,6 +81,10 @@ class CompileBehind:
         """Whether the child has told its outcome (its cache files are written by then: it need
         not have exited) or has ended."""
         return self._told is not None
+
+    def wait(self) -> None:
+        """Wait until the child has told its outcome (or ended)."""
+        self._reader.join()
 
     def outcome(self):
         """``(CPU s, wall s, True)`` of the child's compile once it is done, else None (still

@@ -15,7 +15,8 @@ from .behind import MARK
 def compile_here() -> None:
     """The child: reads ``(game, source, info, form)`` from standard input, makes the
     kernel ready (numba writing its machine code to the cache; for ``form`` "steps", the step
-    module's generator and scores, a game started) and writes the outcome line
+    module's generator and scores, a game started; for "search", the search module, one search run)
+    and writes the outcome line
     ``["ready", [CPU s, wall s, compiled]]`` or ``["failed", reason]``; exits as soon as its
     standard input closes (the parent ended or stopped it)."""
     import signal
@@ -31,6 +32,8 @@ def compile_here() -> None:
         from .kernel import Kernel, load_module
         if form == "steps":
             told = ["ready", list(_steps_ready(game, source, info))]
+        elif form == "search":
+            told = ["ready", list(_search_ready(game, source, info))]
         else:
             module, _ = load_module(source, "rulebook_kernel")
             told = ["ready", list(Kernel(game, source, info, module).ready())]
@@ -55,6 +58,17 @@ def _steps_ready(game, source: str, info: dict) -> tuple:
     kernel = StepKernel(game, source, info, load_module(source, "rulebook_steps")[0])
     state = FastState(kernel, game.min_players, 0)
     kernel.module.scores(*state.arrays, np.zeros(game.min_players, dtype=np.int64))
+    return time.process_time() - cpu, time.perf_counter() - wall, True
+
+
+def _search_ready(game, source: str, info: dict) -> tuple:
+    """A search module compiled (one search of one iteration from the game's start): ``(CPU s,
+    wall s, True)``."""
+    import time
+    from .kernel import load_module
+    from .search import SearchKernel
+    cpu, wall = time.process_time(), time.perf_counter()
+    SearchKernel(game, source, info, load_module(source, "rulebook_search")[0]).decide(0, game.min_players, [], 0, 1, 1)
     return time.process_time() - cpu, time.perf_counter() - wall, True
 
 

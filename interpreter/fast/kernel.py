@@ -305,12 +305,16 @@ def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds
 
 def search_ready(sk, game, num_players, note=None, compiling=None) -> tuple:
     """The search kernel ``sk`` (:mod:`interpreter.fast.search`) and the step kernel made ready
-    (compiled, or loaded from numba's cache) by a first game and search: ``(CPU s, wall s,
-    compiled)`` as :meth:`~interpreter.fast.kernel.Kernel.ready`."""
+    (compiled, or loaded from numba's cache; on the bytecode machine while another process compiles
+    them, see :func:`~interpreter.fast.search.search_kernel_for`) by a first game and search:
+    ``(CPU s, wall s, compiled)`` as :meth:`~interpreter.fast.kernel.Kernel.ready`."""
     import time
     from contextlib import nullcontext
     if note is not None:
-        note("making the kernel's search ready (the first run of a spec compiles it: tens of seconds; the "
+        note("making the kernel's search ready (its first decisions on the bytecode machine while another process "
+             "compiles it, the first time: the machine code is cached for later runs)"
+             if getattr(sk, "behind", None) is not None else
+             "making the kernel's search ready (the first run of a spec compiles it: tens of seconds; the "
              "machine code is cached for later runs)")
     cpu, wall = time.process_time(), time.perf_counter()
     with compiling(True) if compiling is not None else nullcontext():

@@ -43,6 +43,9 @@ iteration). A simultaneous choice is searched as if its seats chose one after an
 seat first at the root); in a real-time block a seat drawn at random acts (:mod:`interpreter.fast.searchrt`).
 **Greedy**: the root's options in turn, each followed by a random rollout.
 
+A spec's first searches run on the bytecode machine (:class:`MachineSearch`, the same decisions)
+while another process compiles the search module (:func:`search_kernel_for`).
+
 Limits: a card a ``show`` step showed the seat without moving it to a zone the seat sees is not pinned
 (the seat searches as if it had not seen it); the exclusion learnt from a rejected sample
 assumes, as the step API's determiniser does, that adding a card to a hand only removes options. Needs numba.
@@ -50,16 +53,15 @@ assumes, as the step API's determiniser does, that adding a card to a hand only 
 from __future__ import annotations
 
 import ast
-import hashlib
 import math
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from .lowtypes import SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE  # noqa: F401
+from .lowtypes import SEARCH_PHASE, SEARCH_RANDOM, SEARCH_SHUFFLE, NotTyped  # noqa: F401
 from .rng import randbelow_row, shuffle_row
 from .runtime import NULL, event_gen
+from .searchdriver import _IMPORTS, _NAMES, _WORK, driver_source, machine_driver_source  # noqa: F401
 from .searchnames import card_classes, learns, same_card
 
 # SI: the search's scalars (int64)
@@ -594,93 +596,13 @@ def best(SI, TI, TF, GT):
         SI[OK] = 1
 
 
-# The driver appended to the generated module (a fixed template: its only hole is the digest of
-# this file, so the module's name, hence numba's cache of it, changes with this code).
-_ARGS = "Z, ZN, GV, PV, PB, MD, LOC, ATTR, NP, RG, RI, TMP, OPT, SB, SK, SEEN, MEMO"
-_WORK = ("ZINIT, ZNINIT, GVINIT, PVINIT, SI, SF, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH, SITES, VIS, PINV, "
-         "SLOTS, POOL, ORD, USED, VAL, GT, SNAP, CLS, SAW, c")
-DRIVER = '''
-SEARCH = {digest}
-
-
-@njit(cache=True, boundscheck=False)
-def playout({args}, {work}):
-    new_game(Z, ZN, GV, PV, PB, MD, LOC, RI, ZINIT, ZNINIT, GVINIT, PVINIT, RI[0])
-    begin(SI, PATH)
-    for ask in steps({args}):
-        if SI[STAGE] == ROLLOUT and (ask & 65535) < 65532:  # (the hot path: a turn in the rollout)
-            RI[11] = rand_below(SI, (ask >> 16) & 1048575)
-            continue
-        if (ask & 65535) == 65532:  # a flow-level phase starts or ends
-            if not phase_mark(ask, SI, SNAP, Z, ZN, GV, PV, PB, MD, LOC, RI):
-                break
-            continue
-        if SI[STAGE] == PREFIX and (ask & 65535) < 65532:  # a recorded turn, found by value (else on_ask)
-            k = forced_turn(SI, REC, OPT, SITES, ask, CLS)
-            if k >= 0:
-                RI[11] = k
-                continue
-        if not answer(ask, Z, ZN, LOC, RG, RI, TMP, OPT, SB, SK, SI, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH,
-                      SITES, CLS, VIS, SAW, c):  # (on_ask, or a real-time block's answer: interpreter.fast.searchrt)
-            break
-    for q in range(NP):
-        VAL[q] = score({args}, q)
-        if VAL[q] == NULL:
-            VAL[q] = 0
-
-
-@njit(cache=True, boundscheck=False)
-def search({args}, {work}):
-    SI[MODE] = 0
-    playout({args}, {work})
-    if SI[REJECT] or SI[STAGE] != ROOT or RI[3] != 0:
-        return
-    if not prepare_deal(Z, ZN, LOC, GV, PV, SI, REC, EVK, EVO, INU, VIS, PINV, SLOTS, POOL, EXCL, TI, SF, VAL, NP, SNAP,
-                        SAW):
-        return
-    SI[MODE] = 1
-    SI[ITER] = 0
-    SI[ATTEMPTS] = 0
-    while (SI[ITER] < SI[NITER] or (SI[GREEDY] and SI[ITER] < SI[ROOTN])) and SI[ATTEMPTS] < 10 * SI[NITER] + 100:
-        SI[ATTEMPTS] += 1
-        sample_world(SI, SIG, INU, SLOTS, POOL, EXCL, ORD, USED)  # (sample, or by groups: interpreter.fast.searchdeal)
-        playout({args}, {work})
-        if SI[REJECT] or RI[3] != 0 or SI[STAGE] == PREFIX:
-            SI[REJECTS] += 1
-            if RI[3] != 0:
-                SI[ERRORS] += 1
-            continue
-        backup(SI, SF, TI, TF, PATH, VAL, NP, GT)
-        SI[ITER] += 1
-    if SI[ITER] > 0:
-        best(SI, TI, TF, GT)
-'''
-_FILES = ("search.py", "searchrt.py", "searchdeal.py", "searchtables.py", "searchnames.py")  # (the digest: the driver compiles their code in)
-_IMPORTS = tuple(f"interpreter.fast.{f[:-3]}" for f in _FILES)  # (what the search module may import)
-_NAMES = frozenset(("SEARCH", "playout", "search", "begin", "on_ask", "prepare", "sample", "backup", "best", "ask",
-                    "MODE", "REJECT", "STAGE", "ROOT", "ITER", "NITER", "GREEDY", "ROOTN", "ATTEMPTS", "REJECTS",
-                    "PREFIX", "ERRORS", "ROLLOUT", "rand_below", "forced_turn", "k", "phase_mark", "answer", "prepare_deal", "sample_world") + tuple(x.strip() for x in _WORK.split(",")))
-
-
-def _digest() -> int:
-    return int.from_bytes(hashlib.sha256(b"".join((Path(__file__).parent / f).read_bytes() for f in _FILES)).digest()[:6], "big")
-
-
-def driver_source(source: str) -> str:
-    """The search module's text: the generated step module ``source`` with the fixed driver
-    appended (and this module's functions imported)."""
-    head = ("from interpreter.fast.search import (begin, on_ask, prepare, sample, backup, best, MODE, REJECT, STAGE, "
-            "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS, ROLLOUT, rand_below, forced_turn, phase_mark)\n"
-            "from interpreter.fast.searchrt import answer\nfrom interpreter.fast.searchdeal import prepare_deal, sample_world\n")
-    return source + "\n" + head + DRIVER.format(digest=_digest(), args=_ARGS, work=_WORK)
-
-
 _SEARCH: dict = {}
 
 
 class SearchKernel:
     """The compiled search of one Game: ``module`` (``search``), ``info`` (layout) and the
     per-choice-site flags the driver reads."""
+    behind = None  # (a MachineSearch's compile in another process)
 
     def __init__(self, game, source: str, info: dict, module):
         self.game, self.source, self.info, self.module = game, source, info, module
@@ -765,7 +687,7 @@ class SearchKernel:
         w["VIS"] = self.visible_rows(num_players, seat)
         w["GT"][:] = 0
         w["RI"][0] = seed  # (new_game starts every simulation with the seed in RI[0])
-        self.module.search(*self._call(w, c))
+        self._search(self._call(w, c))
         if scale is not None:
             scale[0], scale[1] = sf[0], sf[1]
         self.last = {"iterations": int(si[ITER]), "rejected": int(si[REJECTS]), "errors": int(si[ERRORS]),
@@ -780,18 +702,99 @@ class SearchKernel:
         from .typepass import STATE_ARGS
         return [w[k] for k in STATE_ARGS] + [w[k] for k in _WORK.replace(" ", "").split(",")[:-1]] + [float(c)]
 
+    def _search(self, args: list) -> None:
+        """One decision's search, given the driver's arguments."""
+        self.module.search(*args)
 
-def search_kernel_for(game) -> SearchKernel:
+
+class MachineSearch(SearchKernel):
+    """The search of one Game on the bytecode machine (:mod:`interpreter.fast.vm`): the search module's
+    generator and scores as bytecode, the driver and the search itself (:data:`DRIVER` and this module's
+    functions) compiled once for every spec (:func:`machine_driver_source`). The same decisions as
+    :class:`SearchKernel`, ready as soon as the spec is translated, while another process compiles the
+    spec's own search module (``behind``, a :class:`~interpreter.fast.behind.CompileBehind`).
+    Raises :class:`~interpreter.fast.typepass.NotTyped` when the module uses what the machine lacks."""
+
+    def __init__(self, game, source: str, info: dict):
+        from . import vm
+        from .bytecode import translate
+        prog = translate(source, roots=("steps", "score"))
+        if prog.params.get("steps") != ["NP"] or len(prog.params.get("score", ())) != 2:
+            raise NotTyped("the search module's steps and score are not the driver's")
+        super().__init__(game, source, info, _machine_module())
+        frames, stack = vm.frames_of(prog)
+        self._lead = [prog.code, frames, stack, np.int64(prog.entries["steps"]), np.int64(prog.entries["score"]),
+                      np.int64(prog.bases["steps"]), np.int64(prog.bases["score"])]
+
+    def _search(self, args: list) -> None:
+        self.module.search(*self._lead, *args)
+
+
+def search_kernel_for(game, compiled: bool = False) -> SearchKernel:
     """The search kernel of ``game`` (built once per Game object and process; machine code cached
-    by numba). Raises :class:`~interpreter.fast.typepass.NotTyped` when the spec does not type or
-    numba is missing."""
-    from .kernel import built_once, load_module
+    by numba). When that code is not in the cache yet, it is first a :class:`MachineSearch` (the
+    same decisions, ready at once) while another process compiles it, and the compiled one once
+    that is done (``RULEBOOK_MACHINE=off``: it compiles here, at the first decision). ``compiled``:
+    wait for that compile (for work shared with other processes, which would each start one).
+    Raises :class:`~interpreter.fast.typepass.NotTyped` when the spec does not type or numba is missing."""
+    from .kernel import built_once, in_cache, load_module
     from .typepass import check_source, lower_search
 
     def build(game):
         source, info = lower_search(game)
         source = driver_source(source)
         check_source(source, _NAMES, _IMPORTS, (ast.Break, ast.Continue, ast.BitAnd, ast.RShift))
-        module, _ = load_module(source, "rulebook_search")
+        module, path = load_module(source, "rulebook_search")
+        if not in_cache(module, path, "search"):
+            early = _on_the_machine(game, source, info)
+            if early is not None:
+                return early
         return SearchKernel(game, source, info, module)
-    return built_once(_SEARCH, game, build)
+    sk = built_once(_SEARCH, game, build)
+    if sk.__class__ is MachineSearch and (compiled or sk.behind.done()):
+        sk.behind.wait()
+        sk.behind.stop()  # (compiled, in the cache now; or it failed, and the first decision compiles here)
+        _COMPILING.pop(sk.source, None)
+        sk = SearchKernel(game, sk.source, sk.info, load_module(sk.source, "rulebook_search")[0])
+        _SEARCH[id(game)] = (game, sk)
+    return sk
+
+
+def _machine_module():
+    """The search's driver on the machine (:func:`~interpreter.fast.searchdriver.machine_driver_source`),
+    a numba module of its own beside the machine's (compiled once per cache folder, when a search
+    first runs on the machine)."""
+    if not _MACHINE_MODULE:
+        from . import vm
+        from .kernel import load_module
+        from .vmops import ARRAYS
+        text = machine_driver_source(vm.machine_module().__name__, ", ".join(ARRAYS))
+        _MACHINE_MODULE.append(load_module(text, "machine_search")[0])
+    return _MACHINE_MODULE[0]
+
+
+_MACHINE_MODULE: list = []
+_COMPILING: dict = {}  # a search module's text -> the CompileBehind compiling it (one, whatever the Games)
+
+
+def _on_the_machine(game, source: str, info: dict):
+    """A :class:`MachineSearch` of the search module ``source``, its compile started in another
+    process (or already compiling there); None when the machine is off, cannot run the module, or
+    no process starts."""
+    from . import vm
+    from .behind import CompileBehind
+    from ..cache import cache_dir
+    if not vm.enabled():
+        return None
+    try:
+        sk = MachineSearch(game, source, info)
+    except NotTyped:
+        return None
+    behind = _COMPILING.get(source)
+    if behind is None:
+        try:
+            behind = _COMPILING[source] = CompileBehind(game, sk, cache_dir(), form="search")
+        except OSError:
+            return None
+    sk.behind = behind
+    return sk

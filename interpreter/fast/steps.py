@@ -201,12 +201,13 @@ class MachineStepKernel(StepKernel):
     behind = None
 
 
-def step_kernel_for(game) -> StepKernel:
+def step_kernel_for(game, compiled: bool = False) -> StepKernel:
     """The step kernel of ``game`` (built once per Game and process; numba caches the machine
     code on disk). When that code is not in the cache yet, the kernel is first a
     :class:`MachineStepKernel` while another process compiles it (``RULEBOOK_MACHINE=off``: it
-    compiles here, at the first state). Raises :class:`NotTyped` with the reason when the spec does
-    not type for it."""
+    compiles here, at the first state). ``compiled``: wait for that compile (for work shared with
+    other processes, which would each start one). Raises :class:`NotTyped` with the reason when the
+    spec does not type for it."""
     def build(game):
         source, info = lower_steps(game)
         module, path = load_module(source, "rulebook_steps")
@@ -216,7 +217,8 @@ def step_kernel_for(game) -> StepKernel:
                 return early
         return StepKernel(game, source, info, module)
     kernel = built_once(_STEPS, game, build)
-    if kernel.__class__ is MachineStepKernel and kernel.behind.done():
+    if kernel.__class__ is MachineStepKernel and (compiled or kernel.behind.done()):
+        kernel.behind.wait()
         kernel.behind.stop()  # (compiled, in the cache now; or it failed, and the first state compiles here)
         _COMPILING.pop(kernel.source, None)
         kernel = StepKernel(game, kernel.source, kernel.info, load_module(kernel.source, "rulebook_steps")[0])

@@ -26,7 +26,7 @@ _MACHINES: dict = {}
 _MODULE: list = []
 
 
-def _module():
+def machine_module():
     """The machine's numba module (written to the kernel cache folder once, its machine code cached
     by numba beside it: every spec shares it)."""
     if not _MODULE:
@@ -63,12 +63,12 @@ class Machine:
         """``(scores int64[n, players], lengths int64[n], errors int64[n])``: see ``Kernel.run``."""
         from .kernel import play_driver
         prog = self.program
-        lead = (prog.code, *_frames(prog), np.int64(prog.entries["flow"]), np.int64(prog.entries["score"]),
+        lead = (prog.code, *frames_of(prog), np.int64(prog.entries["flow"]), np.int64(prog.entries["score"]),
                 np.int64(prog.bases["flow"]), np.int64(prog.bases["score"]))
-        return play_driver(self, _module().run, lead, num_players, first_seed, n_games)
+        return play_driver(self, machine_module().run, lead, num_players, first_seed, n_games)
 
 
-def _frames(prog) -> tuple:
+def frames_of(prog) -> tuple:
     """``(F, CS)`` for a program: the frame array (its constants at the bottom) and the call stack."""
     frames = np.zeros(len(prog.constants) + prog.frames + 8, dtype=np.int64)
     frames[:len(prog.constants)] = prog.constants
@@ -81,10 +81,10 @@ def call(prog, name: str, args, arrays: dict) -> int:
     """The value function ``name`` (a root of ``prog``, see :func:`~interpreter.fast.bytecode.translate`)
     returns on the machine, given its value arguments ``args`` (ints) and the layout's arrays
     (name -> numpy array; those missing are empty), for tests."""
-    frames, stack = _frames(prog)
+    frames, stack = frames_of(prog)
     frames[prog.bases[name]:prog.bases[name] + len(args)] = args
     empty = {a: np.zeros((1, 1) if a in ARRAYS_2D else 1, dtype=np.uint8 if a == "SB" else np.int64) for a in ARRAYS}
-    return int(_module().execute(prog.code, frames, stack, np.int64(prog.entries[name]),
+    return int(machine_module().execute(prog.code, frames, stack, np.int64(prog.entries[name]),
                                  *[arrays.get(a, empty[a]) for a in ARRAYS]))
 
 
@@ -131,14 +131,14 @@ class MachineSteps:
         self.program = prog = translate(source, roots=("steps", "score"))
         if prog.params.get("steps") != ["NP"] or len(prog.params.get("score", ())) != 2:
             raise NotTyped("the step module's steps and score are not the step API's")
-        self.frames, self.stack = _frames(prog)
+        self.frames, self.stack = frames_of(prog)
         self._np = STATE_ARGS.index("NP")
 
     def _execute(self):
         """The machine's loop, without numba's dispatch once it is compiled (see
         :func:`~interpreter.fast.kernel.without_dispatch`)."""
         from .kernel import without_dispatch
-        return without_dispatch(_module().execute)
+        return without_dispatch(machine_module().execute)
 
     def steps(self, *arrays) -> "_Paused":
         """A game from its start, paused before its first choice (``arrays``: the state's, in

@@ -500,14 +500,21 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             from ..fast.kernel import search_ready
             from ..fast.search import search_kernel_for
             from ..fast.typepass import NotTyped
-            try:
-                searched = search_kernel_for(game)
+            shared = n_games > 1 and (jobs > 1 or backend == "dask")
+            try:  # (workers share one compile: several processes would each start one behind)
+                searched = search_kernel_for(game, compiled=shared)
+                if shared:
+                    from ..fast.steps import step_kernel_for
+                    step_kernel_for(game, compiled=True)
             except NotTyped as exc:
                 result.fast_note = f"the spec does not type for the kernel's search: {exc}"
         if searched is not None:
             # search bots: every game in the kernel's step API, each search in the kernel
             # (interpreter.fast.search), made ready here first (one compile for every worker)
             result.kernel_ready = search_ready(searched, game, num_players, note, compiling)
+            if searched.behind is not None:
+                result.kernel_note = ("the search bots' first decisions ran on the bytecode machine (the same "
+                                      "decisions) while another process compiled the spec's search module")
             start = time.perf_counter()
             if n_games > 1 and (jobs > 1 or backend == "dask"):
                 _run_parallel(game, num_players, seed, n_games, jobs, backend, address,

@@ -186,7 +186,7 @@ def test_a_specs_first_states_play_on_the_machine_until_the_compile_is_done(tmp_
     With RULEBOOK_MACHINE=off the kernel is the compiled module's at once."""
     import time
     from interpreter import cache
-    from interpreter.fast import steps
+    from interpreter.fast import behind, steps
     machine_for(load_game(ROOT / "specs" / "oh_hell.yaml")).run(4, 0, 1)  # (the machine ready: once per cache)
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(cache, "_DIR", [])
@@ -197,7 +197,7 @@ def test_a_specs_first_states_play_on_the_machine_until_the_compile_is_done(tmp_
     from interpreter.fast.typepass import lower_steps
     name = "rulebook_steps_" + hashlib.sha256(lower_steps(game)[0].encode()).hexdigest()[:24]
     monkeypatch.delitem(sys.modules, name, raising=False)
-    monkeypatch.setattr(steps, "_COMPILING", {})
+    monkeypatch.setattr(behind, "_COMPILING", {})
     first = game.new_state(4, seed=3, fast=True)
     kernel = steps.step_kernel_for(game)
     assert kernel.__class__ is steps.MachineStepKernel and first.kernel is kernel
@@ -292,7 +292,7 @@ def test_a_specs_first_search_runs_on_the_machine_until_the_compile_is_done(tmp_
     import sys
     import time
     from interpreter import cache
-    from interpreter.fast import search
+    from interpreter.fast import behind, search
     game = load_game(ROOT / "specs" / "oh_hell.yaml")
     _search_pair(load_game(ROOT / "specs" / "witches_of_blackmore.yaml"))  # (the machine and its search: once per cache)
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
@@ -302,7 +302,7 @@ def test_a_specs_first_search_runs_on_the_machine_until_the_compile_is_done(tmp_
     from interpreter.fast.typepass import lower_search
     source = search.driver_source(lower_search(game)[0])
     monkeypatch.delitem(sys.modules, "rulebook_search_" + hashlib.sha256(source.encode()).hexdigest()[:24], raising=False)
-    monkeypatch.setattr(search, "_COMPILING", {})
+    monkeypatch.setattr(behind, "_COMPILING", {})
     first = search.search_kernel_for(game)
     assert first.__class__ is search.MachineSearch and first.behind is not None
     before = first.decide(3, 4, [], 0, 40, 11)

@@ -113,3 +113,44 @@ class CompileBehind:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+_COMPILING: dict = {}  # (form, module text) -> the CompileBehind compiling it (one, whatever the Games)
+
+
+def on_the_machine(game, source: str, make, form: str):
+    """``make()``, a kernel of the module ``source`` on the bytecode machine, with its ``behind`` set
+    to that module's compile in another process (``form`` as :class:`CompileBehind`'s; one process
+    per text and form, started unless one is under way); None when the machine is off
+    (``RULEBOOK_MACHINE``), cannot run the module (``make`` raises NotTyped) or no process starts."""
+    from . import vm
+    from ..cache import cache_dir
+    from .lowtypes import NotTyped
+    if not vm.enabled():
+        return None
+    try:
+        early = make()
+    except NotTyped:
+        return None
+    behind = _COMPILING.get((form, source))
+    if behind is None:
+        try:
+            behind = _COMPILING[(form, source)] = CompileBehind(game, early, cache_dir(), form=form)
+        except OSError:
+            return None
+    early.behind = behind
+    return early
+
+
+def compile_over(early, form: str, wait: bool) -> bool:
+    """Whether the compile behind ``early`` (a kernel :func:`on_the_machine` gave) is over: done, or,
+    with ``wait``, waited for. Its process is then stopped and forgotten, and the caller loads the
+    compiled module (from the cache; if the compile failed, the module compiles there)."""
+    behind = early.behind
+    if not (wait or behind.done()):
+        return False
+    behind.wait()
+    behind.stop()
+    _COMPILING.pop((form, early.source), None)
+    return True
+

@@ -737,6 +737,7 @@ def search_kernel_for(game, compiled: bool = False) -> SearchKernel:
     that is done (``RULEBOOK_MACHINE=off``: it compiles here, at the first decision). ``compiled``:
     wait for that compile (for work shared with other processes, which would each start one).
     Raises :class:`~interpreter.fast.typepass.NotTyped` when the spec does not type or numba is missing."""
+    from .behind import compile_over, on_the_machine
     from .kernel import built_once, in_cache, load_module
     from .typepass import check_source, lower_search
 
@@ -746,15 +747,12 @@ def search_kernel_for(game, compiled: bool = False) -> SearchKernel:
         check_source(source, _NAMES, _IMPORTS, (ast.Break, ast.Continue, ast.BitAnd, ast.RShift))
         module, path = load_module(source, "rulebook_search")
         if not in_cache(module, path, "search"):
-            early = _on_the_machine(game, source, info)
+            early = on_the_machine(game, source, lambda: MachineSearch(game, source, info), "search")
             if early is not None:
                 return early
         return SearchKernel(game, source, info, module)
     sk = built_once(_SEARCH, game, build)
-    if sk.__class__ is MachineSearch and (compiled or sk.behind.done()):
-        sk.behind.wait()
-        sk.behind.stop()  # (compiled, in the cache now; or it failed, and the first decision compiles here)
-        _COMPILING.pop(sk.source, None)
+    if sk.__class__ is MachineSearch and compile_over(sk, "search", compiled):
         sk = SearchKernel(game, sk.source, sk.info, load_module(sk.source, "rulebook_search")[0])
         _SEARCH[id(game)] = (game, sk)
     return sk
@@ -774,27 +772,3 @@ def _machine_module():
 
 
 _MACHINE_MODULE: list = []
-_COMPILING: dict = {}  # a search module's text -> the CompileBehind compiling it (one, whatever the Games)
-
-
-def _on_the_machine(game, source: str, info: dict):
-    """A :class:`MachineSearch` of the search module ``source``, its compile started in another
-    process (or already compiling there); None when the machine is off, cannot run the module, or
-    no process starts."""
-    from . import vm
-    from .behind import CompileBehind
-    from ..cache import cache_dir
-    if not vm.enabled():
-        return None
-    try:
-        sk = MachineSearch(game, source, info)
-    except NotTyped:
-        return None
-    behind = _COMPILING.get(source)
-    if behind is None:
-        try:
-            behind = _COMPILING[source] = CompileBehind(game, sk, cache_dir(), form="search")
-        except OSError:
-            return None
-    sk.behind = behind
-    return sk

@@ -208,47 +208,22 @@ def step_kernel_for(game, compiled: bool = False) -> StepKernel:
     compiles here, at the first state). ``compiled``: wait for that compile (for work shared with
     other processes, which would each start one). Raises :class:`NotTyped` with the reason when the
     spec does not type for it."""
+    from .behind import compile_over, on_the_machine
+
     def build(game):
         source, info = lower_steps(game)
         module, path = load_module(source, "rulebook_steps")
         if not in_cache(module, path, "steps"):
-            early = _on_the_machine(game, source, info)
+            from . import vm
+            early = on_the_machine(game, source, lambda: MachineStepKernel(game, source, info, vm.machine_steps(source)),
+                                   "steps")
             if early is not None:
                 return early
         return StepKernel(game, source, info, module)
     kernel = built_once(_STEPS, game, build)
-    if kernel.__class__ is MachineStepKernel and (compiled or kernel.behind.done()):
-        kernel.behind.wait()
-        kernel.behind.stop()  # (compiled, in the cache now; or it failed, and the first state compiles here)
-        _COMPILING.pop(kernel.source, None)
+    if kernel.__class__ is MachineStepKernel and compile_over(kernel, "steps", compiled):
         kernel = StepKernel(game, kernel.source, kernel.info, load_module(kernel.source, "rulebook_steps")[0])
         _STEPS[id(game)] = (game, kernel)
-    return kernel
-
-
-_COMPILING: dict = {}  # a step module's text -> the CompileBehind compiling it (one, whatever the Games)
-
-
-def _on_the_machine(game, source: str, info: dict):
-    """A :class:`MachineStepKernel` of the step module ``source``, its compile started in another
-    process (or already compiling there); None when the machine is off, cannot run the module, or
-    no process starts."""
-    from . import vm
-    from .behind import CompileBehind
-    from ..cache import cache_dir
-    if not vm.enabled():
-        return None
-    try:
-        kernel = MachineStepKernel(game, source, info, vm.machine_steps(source))
-    except NotTyped:
-        return None
-    behind = _COMPILING.get(source)
-    if behind is None:
-        try:
-            behind = _COMPILING[source] = CompileBehind(game, kernel, cache_dir(), form="steps")
-        except OSError:
-            return None
-    kernel.behind = behind
     return kernel
 
 

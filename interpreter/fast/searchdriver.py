@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 # The driver appended to the generated module (a fixed template: its only hole is the digest of
-# this file, so the module's name, hence numba's cache of it, changes with this code).
+# the search's files, _FILES, so the module's name, hence numba's cache of it, changes with their code).
 _ARGS = "Z, ZN, GV, PV, PB, MD, LOC, ATTR, NP, RG, RI, TMP, OPT, SB, SK, SEEN, MEMO"
 _WORK = ("ZINIT, ZNINIT, GVINIT, PVINIT, SI, SF, REC, EVK, EVO, SIG, INU, EXCL, TI, TF, PATH, CH, SITES, VIS, PINV, "
          "SLOTS, POOL, ORD, USED, VAL, GT, SNAP, CLS, SAW, c")

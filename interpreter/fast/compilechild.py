@@ -21,6 +21,10 @@ def compile_here() -> None:
     standard input closes (the parent ended or stopped it)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops this process
+    try:  # background work: the parent, playing meanwhile, comes first when the cores are short
+        os.nice(5)  # (a search bot's run has two compiles behind it: the step module's and the search's)
+    except OSError:
+        pass
     stdin = sys.stdin.buffer
 
     def watch():

@@ -197,7 +197,7 @@ def test_budget_and_bot_texts():
             parse_budget(bad)
     assert parse_bots(["1=ismcts:0.1s", "0=Greedy"], 4) == {1: "ismcts:0.1s", 0: "greedy"}
     for bad, msg in (("4=random", "no seat 4"), ("x=random", "SEAT=KIND"), ("1=alpha", "unknown bot"),
-                     ("1=random:5", "no budget")):
+                     ("1=random:5", "no budget"), ("1=ismcts:", "after the colon")):
         with pytest.raises(RulebookError, match=msg):
             parse_bots([bad], 4)
     with pytest.raises(RulebookError, match="twice"):

@@ -178,3 +178,36 @@ def test_a_failed_compile_behind_is_said_and_the_run_compiles_itself(monkeypatch
     line = capsys.readouterr().out.replace("\n", " ")
     assert f"the first {played} on the {meanwhile} while another process tried to compile the kernel, the others in the " \
            "kernel compiled here in 3.5 s CPU (4.0 s wall), not counted" in line
+
+
+def test_search_bots_begin_on_the_machine_and_a_short_run_says_its_compile_did_not_finish(tmp_path, monkeypatch,
+                                                                                         capsys):
+    """A search bot's first run of a spec: its decisions on the bytecode machine while another process
+    compiles the search module; a run that ends first says that compile did not finish, and how to
+    keep it (--json: ``search_on_machine``). With --compile-first the search is compiled first."""
+    import hashlib
+    from interpreter import cache
+    from interpreter.fast import behind, search
+    from interpreter.fast.typepass import lower_search
+    search._machine_module()  # (the machine's search driver: once for every spec, not per cache folder)
+    monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_DIR", [])
+    monkeypatch.setattr(behind, "_COMPILING", {})
+    spec = ROOT / "specs" / "witches_of_blackmore.yaml"
+    # as in a new process: the spec's search module not imported
+    text = search.driver_source(lower_search(load_game(spec))[0])
+    monkeypatch.delitem(sys.modules, "rulebook_search_" + hashlib.sha256(text.encode()).hexdigest()[:24], raising=False)
+    try:
+        assert main(["simulate", str(spec), "-n", "2", "-p", "3", "--fast", "--bot", "0=ismcts:10", "--json"]) == 0
+        captured = capsys.readouterr()
+        err = captured.err.replace("\n", " ")
+        assert "first decisions ran on the bytecode machine" in err and "the run ended before that compile" in err
+        assert json.loads(captured.out)["kernel"]["search_on_machine"] is True
+        assert any(form == "search" for form, _ in behind._COMPILING)
+    finally:
+        for running in behind._COMPILING.values():
+            running.stop()
+    assert main(["simulate", str(spec), "-n", "2", "-p", "3", "--fast", "--bot", "0=ismcts:10", "--json",
+                 "--compile-first"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert "search_on_machine" not in first["kernel"] and first["kernel"]["compiled"] is True

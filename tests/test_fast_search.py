@@ -293,3 +293,30 @@ def test_cards_seen_face_up_are_pinned_until_a_hidden_shuffle():
     saw[:] = False
     mark_seen(0, Z, ZN, si, vis, saw)  # (outside the record pass: nothing)
     assert not saw.any()
+
+
+def test_a_search_compile_stopped_after_its_generator_does_not_break_the_next(tmp_path):
+    """A search module's compile stopped part way (a run that ended first stops the compile behind it)
+    leaves no generator cached without its driver: numba cannot compile the driver around a generator
+    it loaded from its cache (a KeyError in a later run, a bug found in this session's review). Here
+    one process compiles the module's generator alone and ends; a new process then searches."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, RULEBOOK_CACHE=str(tmp_path), RULEBOOK_MACHINE="off", PYTHONPATH=str(SPECS.parent))
+    head = ("from interpreter import load_game\n"
+            f"g = load_game({str(SPECS / 'witches_of_blackmore.yaml')!r})\n")
+    generator_alone = head + (
+        "from interpreter.fast.kernel import load_module, state_arrays\n"
+        "from interpreter.fast.search import driver_source\n"
+        "from interpreter.fast.typepass import STATE_ARGS, lower_search\n"
+        "source, info = lower_search(g)\n"
+        "module, _ = load_module(driver_source(source), 'rulebook_search')\n"
+        "st = state_arrays(g, info, g.min_players, 1)\n"
+        "next(module.steps(*[st[k] for k in STATE_ARGS]))\n")
+    search = head + ("from interpreter.fast.search import search_kernel_for\n"
+                     "print(search_kernel_for(g).decide(0, g.min_players, [], 0, 4, 1))\n")
+    for script in (generator_alone, search):
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
+        assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().startswith("(")  # a decision: (value, mode)

@@ -38,7 +38,10 @@ def parse_budget(text: str) -> dict:
 
 def make_agent(text: str, seed: int):
     """An agent from ``KIND[:budget]`` with its own seeded generator. Raises RulebookError."""
-    kind, _, budget = text.strip().lower().partition(":")
+    kind, colon, budget = text.strip().lower().partition(":")
+    if colon and not budget.strip():
+        raise RulebookError(f"bad bot budget in {text!r}: after the colon, a number of iterations ({kind}:500) or "
+                            f"a time per decision ({kind}:0.1s); or no colon for the default")
     if kind not in KINDS:
         raise RulebookError(f"unknown bot {kind!r}: the bots are {', '.join(KINDS)}")
     if kind == "random":

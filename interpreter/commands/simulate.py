@@ -46,6 +46,10 @@ def _kernel_words(result) -> str:
     """How the kernel was made ready, for the line of games per second (which leaves it out,
     unless games played on meanwhile: ``result.step_api_games`` or ``result.machine_games``)."""
     cpu, wall, compiled = result.kernel_ready
+    if result.search_on_machine:  # (the machine's own compile, once per cache folder, when it compiled)
+        return (f"; the search on the bytecode machine, compiled in {cpu:.1f} s CPU ({wall:.1f} s wall, once for "
+                f"every spec), not counted" if compiled else f"; the search on the bytecode machine, loaded in "
+                f"{wall:.2f} s, not counted")
     if result.step_api_games is not None or result.machine_games is not None:
         first = (f"; the first {result.step_api_games} on the step API while " if result.machine_games is None else
                  f"; the first {result.machine_games} on the bytecode machine while ")

@@ -289,10 +289,11 @@ def why_not(game, num_players: int, bots: dict | None = None, trace=None, speeds
         return missing
     for seat, kind in sorted((bots or {}).items()):
         name, _, budget = kind.partition(":")
+        article = "an" if name[:1] in "aeiou" else "a"
         if name not in ("random", "ismcts", "greedy"):
-            return f"seat {seat} is a {kind} bot (the kernel plays random, ismcts and greedy bots)"
+            return f"seat {seat} is {article} {kind} bot (the kernel plays random, ismcts and greedy bots)"
         if name != "random" and budget and not budget.strip().isdigit():
-            return (f"seat {seat} is a {kind} bot: the kernel searches with a number of iterations "
+            return (f"seat {seat} is {article} {kind} bot: the kernel searches with a number of iterations "
                     f"({name}:200), not a time")
     try:
         kernel = kernel_for(game)  # (search bots' module: simulate asks interpreter.fast.search, above this one)
@@ -312,10 +313,10 @@ def search_ready(sk, game, num_players, note=None, compiling=None) -> tuple:
     from contextlib import nullcontext
     if note is not None:
         note("making the kernel's search ready (its first decisions on the bytecode machine while another process "
-             "compiles it, the first time: the machine code is cached for later runs)"
+             "compiles the spec's search module)"
              if getattr(sk, "behind", None) is not None else
-             "making the kernel's search ready (the first run of a spec compiles it: tens of seconds; the "
-             "machine code is cached for later runs)")
+             "making the kernel's search ready (compiled on a spec's first run, tens of seconds; loaded from the "
+             "cache after)")
     cpu, wall = time.process_time(), time.perf_counter()
     with compiling(True) if compiling is not None else nullcontext():
         state = game.new_state(num_players, seed=0, fast=True)

@@ -735,7 +735,8 @@ def search_kernel_for(game, compiled: bool = False) -> SearchKernel:
     by numba). When that code is not in the cache yet, it is first a :class:`MachineSearch` (the
     same decisions, ready at once) while another process compiles it, and the compiled one once
     that is done (``RULEBOOK_MACHINE=off``: it compiles here, at the first decision). ``compiled``:
-    wait for that compile (for work shared with other processes, which would each start one).
+    the compiled one only (compiled here if need be, or the compile under way waited for): for work
+    shared with other processes, which would each start one, or that should not start on the machine.
     Raises :class:`~interpreter.fast.typepass.NotTyped` when the spec does not type or numba is missing."""
     from .behind import compile_over, on_the_machine
     from .kernel import built_once, in_cache, load_module
@@ -746,7 +747,7 @@ def search_kernel_for(game, compiled: bool = False) -> SearchKernel:
         source = driver_source(source)
         check_source(source, _NAMES, _IMPORTS, (ast.Break, ast.Continue, ast.BitAnd, ast.RShift))
         module, path = load_module(source, "rulebook_search")
-        if not in_cache(module, path, "search"):
+        if not compiled and not in_cache(module, path, "search"):
             early = on_the_machine(game, source, lambda: MachineSearch(game, source, info), "search")
             if early is not None:
                 return early

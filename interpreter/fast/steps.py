@@ -205,15 +205,16 @@ def step_kernel_for(game, compiled: bool = False) -> StepKernel:
     """The step kernel of ``game`` (built once per Game and process; numba caches the machine
     code on disk). When that code is not in the cache yet, the kernel is first a
     :class:`MachineStepKernel` while another process compiles it (``RULEBOOK_MACHINE=off``: it
-    compiles here, at the first state). ``compiled``: wait for that compile (for work shared with
-    other processes, which would each start one). Raises :class:`NotTyped` with the reason when the
+    compiles here, at the first state). ``compiled``: the compiled one only (compiled here if
+    need be, or the compile under way waited for): for work shared with other processes, which would
+    each start one, or that should not start on the machine. Raises :class:`NotTyped` with the reason when the
     spec does not type for it."""
     from .behind import compile_over, on_the_machine
 
     def build(game):
         source, info = lower_steps(game)
         module, path = load_module(source, "rulebook_steps")
-        if not in_cache(module, path, "steps"):
+        if not compiled and not in_cache(module, path, "steps"):
             from . import vm
             early = on_the_machine(game, source, lambda: MachineStepKernel(game, source, info, vm.machine_steps(source)),
                                    "steps")

@@ -110,6 +110,7 @@ class SimulationResult:
     machine_games: int | None = None  # ... or the games the bytecode machine played meanwhile (fast.vm)
     compiled_behind: bool = False   # ... and that process compiled it (else it failed: this one did)
     kernel_note: str = ""           # why the compile in another process failed, when it did
+    search_on_machine: bool = False  # the search bots began on the bytecode machine (kernel_ready: its own)
     teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
     team_wins: dict = field(default_factory=dict)  # team -> wins (a win of a team counts once)
     team_names: list = field(default_factory=list)
@@ -194,6 +195,8 @@ class SimulationResult:
                 out["kernel"].update(compiled_behind=self.compiled_behind, step_api_games=self.step_api_games)
             if self.machine_games is not None:
                 out["kernel"].update(compiled_behind=self.compiled_behind, machine_games=self.machine_games)
+            if self.search_on_machine:
+                out["kernel"]["search_on_machine"] = True
         if self.teams is not None:
             rows = []
             for t in sorted(set(self.teams)):
@@ -461,6 +464,10 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
     ``compiling(compiles)``, when given, is a context manager held while the kernel is made ready
     (``compiles``: numba compiles it, else it loads from the cache), e.g. a progress line. That
     time is not in ``result.seconds`` (nor in games per second): ``result.kernel_ready`` holds it.
+    With search bots and ``compile_behind=True`` (one process), a search module not in the cache yet
+    compiles in another process while the first decisions run on the bytecode machine (the same
+    decisions: :class:`~interpreter.fast.search.MachineSearch`), ``result.search_on_machine`` True and
+    ``kernel_note`` saying whether the compile finished; otherwise it is compiled before the games.
     ``compile_behind=True`` (random bots, not on Dask): a kernel not in the cache yet compiles
     in another process while the first games play here on the bytecode machine
     (:mod:`interpreter.fast.vm`; on the step API when the machine cannot run the spec), the same
@@ -500,10 +507,11 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             from ..fast.kernel import search_ready
             from ..fast.search import search_kernel_for
             from ..fast.typepass import NotTyped
-            shared = n_games > 1 and (jobs > 1 or backend == "dask")
-            try:  # (workers share one compile: several processes would each start one behind)
-                searched = search_kernel_for(game, compiled=shared)
-                if shared:
+            # compiled here first without compile_behind, and for workers (each would start a compile behind)
+            first = not compile_behind or (n_games > 1 and (jobs > 1 or backend == "dask"))
+            try:
+                searched = search_kernel_for(game, compiled=first)
+                if first:
                     from ..fast.steps import step_kernel_for
                     step_kernel_for(game, compiled=True)
             except NotTyped as exc:
@@ -512,9 +520,7 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             # search bots: every game in the kernel's step API, each search in the kernel
             # (interpreter.fast.search), made ready here first (one compile for every worker)
             result.kernel_ready = search_ready(searched, game, num_players, note, compiling)
-            if searched.behind is not None:
-                result.kernel_note = ("the search bots' first decisions ran on the bytecode machine (the same "
-                                      "decisions) while another process compiled the spec's search module")
+            result.search_on_machine = searched.behind is not None
             start = time.perf_counter()
             if n_games > 1 and (jobs > 1 or backend == "dask"):
                 _run_parallel(game, num_players, seed, n_games, jobs, backend, address,
@@ -526,6 +532,13 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
                         progress(i + 1)
             result.seconds = time.perf_counter() - start
             result.fast = True
+            if searched.behind is not None:
+                result.kernel_note = ("the search bots' first decisions ran on the bytecode machine (the same decisions) "
+                                      "while another process compiled the spec's search module" + (
+                                          ", the compiled search the later ones: it is in the cache now"
+                                          if searched.behind.done() else
+                                          "; the run ended before that compile (it stops when this process ends: a "
+                                          "longer run, or one with --compile-first, leaves it in the cache)"))
             return result
         if not result.fast_note:
             bulk = result if on_game is None else None

@@ -535,7 +535,8 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             if searched.behind is not None:
                 result.kernel_note = ("the search bots' first decisions ran on the bytecode machine (the same decisions) "
                                       "while another process compiled the spec's search module" + (
-                                          ", the compiled search the later ones: it is in the cache now"
+                                          "; that compile finished (the decisions after it used the compiled "
+                                          "search) and is in the cache now"
                                           if searched.behind.done() else
                                           "; the run ended before that compile (it stops when this process ends: a "
                                           "longer run, or one with --compile-first, leaves it in the cache)"))

@@ -85,10 +85,6 @@ def driver_source(source: str) -> str:
     head = ("from interpreter.fast.search import (begin, on_ask, prepare, sample, backup, best, MODE, REJECT, STAGE, "
             "ROOT, ITER, NITER, GREEDY, ROOTN, ATTEMPTS, REJECTS, PREFIX, ERRORS, ROLLOUT, rand_below, forced_turn, phase_mark)\n"
             "from interpreter.fast.searchrt import answer\nfrom interpreter.fast.searchdeal import prepare_deal, sample_world\n")
-    # The generator is compiled into the driver only, never cached alone: numba cannot compile a caller
-    # of a generator it loaded from its cache (KeyError in get_generator_impl), and a compile stopped
-    # between the two (a run that ended first) would leave the generator cached without the driver.
-    source = source.replace("@njit(cache=True, boundscheck=False)\ndef steps(", "@njit(boundscheck=False)\ndef steps(", 1)
     return source + "\n" + head + DRIVER.format(digest=_digest(), args=_ARGS, work=_WORK)
 
 

@@ -411,7 +411,11 @@ def _step_bodies(low) -> str:
     _check_called(low)
     arrays = [a for a in STATE_ARGS if a != "NP"]
     body = [f"{a} = raw({a})" for a in arrays] + _inline_phases(low, phases, flow, frozenset())
-    out = ["@njit(cache=True, boundscheck=False)", f"def steps({', '.join(STATE_ARGS)}):"] + _indent(body) + [""]
+    # (the search module's generator is compiled into its driver only, never cached alone: numba cannot
+    # compile a caller of a generator it loaded from its cache, KeyError in get_generator_impl, and a
+    # compile stopped between the two, a run that ended first, would leave it cached without the driver)
+    cached = "False" if low.search else "True"
+    out = [f"@njit(cache={cached}, boundscheck=False)", f"def steps({', '.join(STATE_ARGS)}):"] + _indent(body) + [""]
     out += _score_lines(low)
     out += ["@njit(cache=True, boundscheck=False)", f"def scores({', '.join(STATE_ARGS)}, SCORES):",
             "    for q in range(NP):", f"        SCORES[q] = score({', '.join(STATE_ARGS)}, q)", ""]

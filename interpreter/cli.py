@@ -68,7 +68,8 @@ def _add_length_arg(p) -> None:
 
 # every command's name (a test checks it against the parser): when argv names one, the others are
 # left out of the parser altogether
-CORE_COMMANDS = ("validate", "play", "simulate", "analyze", "test", "replay", "schema", "serve", "games", "lsp", "new")  # declared here
+CORE_COMMANDS = ("validate", "play", "simulate", "analyze", "test", "replay", "schema", "serve", "games", "lsp",
+                 "compile", "new")  # declared here
 
 
 COMMANDS = (*CORE_COMMANDS, "diagram", "doc", "diff")  # and interpreter.analysis.cli's
@@ -289,6 +290,14 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     ls = sub.add_parser("lsp", help="a language server for editors (stdio): spec and scenario files checked "
                         "as you type, completion, hover, rename (pip install -e '.[lsp]'; docs/editors.md)")
     ls.set_defaults(func=_Run("serve", "cmd_lsp"))
+
+    cp = sub.add_parser("compile", help="compile the kernels' machine code ahead (pip install -e '.[fast]'): the "
+                        "bytecode machine, once per installation, and the kernels of the specs given")
+    cp.add_argument("specs", nargs="*", metavar="SPEC", help="specs whose own kernels to compile too (their "
+                    "playout kernel, step kernel and search); one module serves every option value")
+    cp.add_argument("--option", action="append", metavar="KEY=VALUE", help="options of the specs (a variant "
+                    "the kernel types only with certain options)")
+    cp.set_defaults(func=_Run("compile", "cmd_compile"))
 
     nw = sub.add_parser("new", help="write a starter spec NAME.yaml and scenarios/NAME/ with one rule scenario")
     nw.add_argument("name", metavar="NAME", help="the game's file name without .yaml (may include folders)")

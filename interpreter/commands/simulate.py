@@ -32,8 +32,9 @@ def _compiling_line(progress, task):
     from contextlib import contextmanager
 
     @contextmanager
-    def compiling(compiles, behind=False):
-        progress.update(task, description="simulating while the kernel compiles" if behind else
+    def compiling(compiles, behind=False, machine=False):
+        progress.update(task, description="compiling the bytecode machine (once per installation)" if machine else
+                        "simulating while the kernel compiles" if behind else
                         "compiling the kernel (once per spec)" if compiles else "loading the kernel")
         try:
             yield
@@ -135,6 +136,9 @@ def cmd_simulate(args) -> int:
         console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
                       f"seed {args.seed}{timing}")
         kernel = _kernel_words(result) if result.kernel_ready is not None else ""
+        if result.machine_ready is not None and result.machine_ready.compiled:
+            kernel += (f"; the bytecode machine compiled first in {result.machine_ready.cpu:.1f} s CPU "
+                       f"({result.machine_ready.wall:.1f} s wall, once per installation), not counted")
         console.print(f"{summary['games_per_second']:.3g} games/s ({result.seconds:.2f} s{kernel}); "
                       f"mean game length {summary['mean_length']:.1f} actions")
         table = Table(box=None, padding=(0, 2), header_style="bold")

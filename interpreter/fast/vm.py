@@ -49,6 +49,15 @@ def machine_module():
     return _MODULE[0]
 
 
+def machine_compiled() -> bool:
+    """Whether the machine's own machine code is ready without a compile: compiled in this process
+    already, or in numba's cache (the first run of an installation compiles it, about 8 s of CPU)."""
+    from pathlib import Path
+    from .kernel import in_cache
+    module = machine_module()
+    return in_cache(module, Path(module.__file__), "run")
+
+
 class Machine:
     """A spec's bytecode on the machine: ``run`` as :meth:`interpreter.fast.kernel.Kernel.run`
     (the same games, scores, lengths and error codes)."""

@@ -111,6 +111,9 @@ class SimulationResult:
     compiled_behind: bool = False   # ... and that process compiled it (else it failed: this one did)
     kernel_note: str = ""           # why the compile in another process failed, when it did
     search_on_machine: bool = False  # the search bots began on the bytecode machine (kernel_ready: its own)
+    # the bytecode machine's own first compile (fast.prepare.Ready), once per installation, when this run
+    # paid it before its first games on the machine (not in `seconds`)
+    machine_ready: object = None
     teams: list | None = None       # the team of each seat, for a spec with teams: (else None)
     team_wins: dict = field(default_factory=dict)  # team -> wins (a win of a team counts once)
     team_names: list = field(default_factory=list)
@@ -197,6 +200,9 @@ class SimulationResult:
                 out["kernel"].update(compiled_behind=self.compiled_behind, machine_games=self.machine_games)
             if self.search_on_machine:
                 out["kernel"]["search_on_machine"] = True
+        if self.machine_ready is not None and self.machine_ready.compiled:
+            out.setdefault("kernel", {}).update(machine_compiled_cpu_seconds=self.machine_ready.cpu,
+                                                machine_compiled_seconds=self.machine_ready.wall)
         if self.teams is not None:
             rows = []
             for t in sorted(set(self.teams)):
@@ -365,16 +371,25 @@ def _games_while_compiling(game, n_games, num_players, seed, add, progress, sche
     from ..fast.behind import CompileBehind
     kernel = kernel_for(game)
     if kernel.compiled:
-        return 0, 0.0, None, "", False
+        return 0, 0.0, None, "", False, None
     try:
         behind = CompileBehind(game, kernel, cache_dir())
     except OSError:
-        return 0, 0.0, None, "", False
-    machine = _machine_of(game)
+        return 0, 0.0, None, "", False, None
+    machine, machine_cost = _machine_of(game), None
     if note is not None:
         note("compiling the kernel of this spec in another process (the first run only; the machine code is "
              "cached for later runs): the first games play on the " + (
                  "bytecode machine" if machine is not None else "step API") + " meanwhile, the same games")
+    if machine is not None:
+        from ..fast.prepare import made_ready
+        from ..fast.vm import machine_compiled
+        if not machine_compiled():  # (the installation's first run: timed apart, as a kernel's compile is)
+            if note is not None:
+                note("compiling the bytecode machine first (once per installation, about 8 s of CPU; `rulebook "
+                     "compile` does it ahead)")
+            with compiling(True, machine=True) if compiling is not None else nullcontext():
+                machine_cost = made_ready(lambda: machine.run(num_players, seed, 0))
     i, chunk = 0, 1
     start = time.perf_counter()
     with behind, (compiling(True, behind=True) if compiling is not None else nullcontext()):
@@ -395,7 +410,7 @@ def _games_while_compiling(game, n_games, num_players, seed, add, progress, sche
         ready = behind.outcome()
     if ready is not None:
         kernel.compiled = True
-    return i, seconds, ready, behind.failure, machine is not None
+    return i, seconds, ready, behind.failure, machine is not None, machine_cost
 
 
 def _fast_chunk(file, text, options, fingerprint, num_players, seed, indices, max_actions=None):
@@ -543,9 +558,9 @@ def simulate(game, n_games: int, num_players: int, seed: int = 0, progress=None,
             return result
         if not result.fast_note:
             bulk = result if on_game is None else None
-            first, before, behind, failure, on_machine = 0, 0.0, None, "", False
+            first, before, behind, failure, on_machine, result.machine_ready = 0, 0.0, None, "", False, None
             if compile_behind and n_games > 0 and backend == "process":
-                first, before, behind, failure, on_machine = _games_while_compiling(
+                first, before, behind, failure, on_machine, result.machine_ready = _games_while_compiling(
                     game, n_games, num_players, seed, add, progress, schedule, speeds, bots, note, compiling)
                 if first == n_games:
                     result.seconds = before

@@ -133,7 +133,7 @@ def cmd_simulate(args) -> int:
             timing = "; speeds " + ", ".join(f"seat {p}: {speeds.get(p, 1.0):g}" for p in range(args.players))
         elif args.schedule != "round-robin":
             timing = f"; {args.schedule} schedule"
-        console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} games, {args.players} players, "
+        console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} game{'s' * (result.games != 1)}, {args.players} players, "
                       f"seed {args.seed}{timing}")
         kernel = _kernel_words(result) if result.kernel_ready is not None else ""
         if result.machine_ready is not None and result.machine_ready.compiled:

@@ -75,7 +75,8 @@ def test_the_installations_first_run_compiles_the_machine_apart_from_its_games(t
 
 def test_compile_says_why_a_spec_is_not_compiled_and_fails(monkeypatch, capsys):
     """A spec whose kernel does not type: its line gives the reason (the spec then plays on the step
-    API) and the exit status is 1; without numba, the command says to install the fast extra."""
+    API) and the exit status is 1; with the machine off, the machine is not compiled; without numba,
+    the command says to install the fast extra."""
     from interpreter.fast import kernel, prepare
     from interpreter.fast.lowtypes import NotTyped
 
@@ -85,6 +86,10 @@ def test_compile_says_why_a_spec_is_not_compiled_and_fails(monkeypatch, capsys):
     monkeypatch.setattr(prepare, "spec_parts", lambda game: [("kernel (simulate --fast)", not_typed)])
     assert main(["compile", STARTER]) == 1
     assert "not compiled: a list in a player variable (line 12)" in capsys.readouterr().out.replace("\n", " ")
+    monkeypatch.setenv("RULEBOOK_MACHINE", "off")  # (nothing of the machine is compiled, and it says so)
+    monkeypatch.setattr(prepare, "machine_parts", None)
+    assert main(["compile"]) == 0
+    assert "the bytecode machine is off (RULEBOOK_MACHINE=off): not compiled" in capsys.readouterr().out
     monkeypatch.setattr(kernel, "unavailable", lambda: "numba is not installed (pip install -e '.[fast]')")
     assert main(["compile"]) == 1
     assert "rulebook compile needs the fast extra: numba is not installed" in capsys.readouterr().err

@@ -41,17 +41,21 @@ def cmd_compile(args) -> int:
     from ..starter import TEMPLATES
     from ..spec.loader import load_game
     console.print(f"kernel cache: {cache_folder()} (RULEBOOK_CACHE moves it)")
-    console.print("the bytecode machine, once for every spec:")
+    from ..fast.vm import enabled
     failed = False
-    for name, part in machine_parts(load_game(TEMPLATES / "game.yaml")):
-        failed |= _made_ready(name, part) is not None
+    if enabled():
+        console.print("the bytecode machine, once for every spec:")
+        for name, part in machine_parts(load_game(TEMPLATES / "game.yaml")):
+            failed |= _made_ready(name, part) is not None
+    else:
+        console.print("the bytecode machine is off (RULEBOOK_MACHINE=off): not compiled")
     for spec in args.specs:
         args.spec = spec
         game = _load(args)
         console.print(f"{_escape(spec)}:")
         for name, part in spec_parts(game):
             failed |= _made_ready(name, part) is not None
-    if not args.specs:
+    if not args.specs and enabled():
         console.print("A spec's first simulate --fast games, step API states and search decisions now play on the "
                       "bytecode machine at once, while its own kernel compiles in another process "
                       "(rulebook compile SPEC compiles a spec's kernels now).")

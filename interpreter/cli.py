@@ -292,11 +292,19 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     ls.set_defaults(func=_Run("serve", "cmd_lsp"))
 
     cp = sub.add_parser("compile", help="compile the kernels' machine code ahead (pip install -e '.[fast]'): the "
-                        "bytecode machine, once per installation, and the kernels of the specs given")
+                        "bytecode machine, once per installation, and the kernels of the specs given",
+                        description="Compile numba's machine code ahead, into the kernel cache folder (RULEBOOK_CACHE, "
+                        "by default ~/.cache/rulebook/kernels): the bytecode machine, once for every spec (a spec "
+                        "not seen before then plays its first --fast games, step API states and search decisions "
+                        "on it at once), and with SPECs their own kernels (simulate --fast's, the step API's, the "
+                        "search bots'). Each part is timed and said compiled or in the cache already. Exit status "
+                        "1 when a part could not be compiled (its line says why).")
     cp.add_argument("specs", nargs="*", metavar="SPEC", help="specs whose own kernels to compile too (their "
                     "playout kernel, step kernel and search); one module serves every option value")
-    cp.add_argument("--option", action="append", metavar="KEY=VALUE", help="options of the specs (a variant "
-                    "the kernel types only with certain options)")
+    cp.add_argument("--option", action="append", metavar="KEY=VALUE", help="options of the specs (each spec "
+                    "must have them; a variant the kernel types only with certain options)")
+    cp.add_argument("--players", "-p", type=int, default=None, help="the player count of the game and the "
+                    "decision played to make the kernels ready (default: the smallest the spec allows)")
     cp.set_defaults(func=_Run("compile", "cmd_compile"))
 
     nw = sub.add_parser("new", help="write a starter spec NAME.yaml and scenarios/NAME/ with one rule scenario")
@@ -313,11 +321,35 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     return p
 
 
+_INTERRUPTED: list = []  # Ctrl-C seen while a command ran (see _on_interrupt)
+
+
+def _on_interrupt(signum, frame):
+    """SIGINT: raise KeyboardInterrupt, as Python's own handler does, and remember it. Code that
+    catches the KeyboardInterrupt may fail after it with another error (numba, when Ctrl-C comes
+    while it writes machine code, raises RuntimeError "no compiled object yet"): that error is then
+    the interrupt's, told as "interrupted", not a traceback."""
+    _INTERRUPTED.append(signum)
+    raise KeyboardInterrupt
+
+
+def _watch_interrupts() -> None:
+    """Install :func:`_on_interrupt` in place of Python's SIGINT handler (only over that one, and
+    only in the main thread: an embedding program's own handler is kept)."""
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_interrupt)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``rulebook`` command; returns the exit status."""
     if argv is None:
         argv = sys.argv[1:]
     args = build_parser(argv).parse_args(argv)
+    _watch_interrupts()
+    del _INTERRUPTED[:]
     try:
         return args.func(args)
     except SpecError as exc:
@@ -335,6 +367,11 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception:
+        if not _INTERRUPTED:
+            raise
+        err_console.print("[yellow]interrupted[/yellow]")
+        return 130
 
 
 if __name__ == "__main__":

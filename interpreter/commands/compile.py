@@ -1,6 +1,7 @@
 """``rulebook compile``: the kernels' machine code compiled ahead (:mod:`interpreter.fast.prepare`)."""
 from __future__ import annotations
 
+import os
 from contextlib import nullcontext
 
 from ..errors import RulebookError
@@ -12,51 +13,79 @@ def _status(text: str):
     return err_console.status(text) if err_console.is_terminal else nullcontext()
 
 
-def _made_ready(name: str, part) -> str | None:
-    """Make one part ready under a status line and print a line saying what it cost; returns why it
-    could not be made ready (the spec does not type for it), or None."""
+def _made_ready(name: str, part, otherwise: str = "") -> bool:
+    """Make one part ready under a status line and print a line saying what it cost; returns whether
+    it is ready (else the line says why: the spec, or its module on the machine, does not type, or
+    the folder cannot be written; ``otherwise`` is said after the reason)."""
     from ..fast.prepare import NotTyped, made_ready
     try:
         with _status(f"compiling {name} (or loading it from the cache)"):
             ready = made_ready(part)
     except (NotTyped, RulebookError) as exc:
-        console.print(f"  {name:<44} [yellow]not compiled: {_escape(str(exc))}[/yellow]")
-        return str(exc)
+        console.print(f"  {name:<40} [yellow]not compiled: {_escape(str(exc))}{otherwise}[/yellow]")
+        return False
     if ready.compiled:
-        console.print(f"  {name:<44} compiled in {ready.cpu:.1f} s CPU ({ready.wall:.1f} s wall)")
+        console.print(f"  {name:<40} compiled in {ready.cpu:.1f} s CPU ({ready.wall:.1f} s wall)")
     else:
-        console.print(f"  {name:<44} nothing to compile (ready in {ready.cpu:.1f} s CPU)")
-    return None
+        console.print(f"  {name:<40} in the cache already (loaded in {ready.cpu:.1f} s CPU)")
+    return True
+
+
+def _cache_words(folder) -> str:
+    """Where the machine code goes, and why there when it is not the cache folder asked for."""
+    from ..cache import cache_dir
+    asked = os.environ.get("RULEBOOK_CACHE", "")
+    base = cache_dir()
+    if base is not None and folder.parent == base:
+        return f"kernel cache: {folder}" + ("" if asked else " (RULEBOOK_CACHE=FOLDER puts it elsewhere)")
+    if asked.lower() in ("off", "0", "no", "false"):
+        why = "the cache is off (RULEBOOK_CACHE=off), but numba needs a folder for the kernels' modules"
+    elif base is None:
+        why = (f"RULEBOOK_CACHE={asked} is not a folder this user can write" if asked else
+               "the user's cache folder (~/.cache/rulebook) cannot be written")
+    else:
+        why = f"{base / 'kernels'} cannot be written"
+    return (f"kernel cache: {folder} ({why}: a temporary folder, which a restart may clear; set RULEBOOK_CACHE "
+            f"to a folder you can write to keep the machine code)")
 
 
 def cmd_compile(args) -> int:
-    """``rulebook compile [SPEC ...]``: the bytecode machine (once per installation: every spec's first
+    """``rulebook compile [SPEC ...]``: the bytecode machine (once per cache folder: every spec's first
     ``--fast`` games, step API states and search decisions play on it), then each spec's own kernels.
-    Exit status 1 when a spec's kernel could not be compiled (the line says why: it then plays on the
-    step API), else 0. Raises RulebookError when numba is missing."""
+    Every spec is loaded first (a mistake in one is told before any compile). Exit status 1 when a part
+    could not be compiled (its line says why), else 0. Raises RulebookError when numba is missing, or
+    for ``--option``/``--players`` without a spec."""
     from ..fast.kernel import unavailable
     if (missing := unavailable()) is not None:
         raise RulebookError(f"rulebook compile needs the fast extra: {missing}")
-    from ..fast.prepare import cache_folder, machine_parts, spec_parts
-    from ..starter import TEMPLATES
-    from ..spec.loader import load_game
-    console.print(f"kernel cache: {cache_folder()} (RULEBOOK_CACHE moves it)")
-    from ..fast.vm import enabled
-    failed = False
-    if enabled():
-        console.print("the bytecode machine, once for every spec:")
-        for name, part in machine_parts(load_game(TEMPLATES / "game.yaml")):
-            failed |= _made_ready(name, part) is not None
-    else:
-        console.print("the bytecode machine is off (RULEBOOK_MACHINE=off): not compiled")
+    if not args.specs and (args.option or args.players is not None):
+        raise RulebookError("--option and --players apply to the specs given: name them, e.g. rulebook compile "
+                            "specs/skull_king.yaml --option loot=true")
+    games = []
     for spec in args.specs:
         args.spec = spec
-        game = _load(args)
-        console.print(f"{_escape(spec)}:")
-        for name, part in spec_parts(game):
-            failed |= _made_ready(name, part) is not None
-    if not args.specs and enabled():
+        games.append((spec, _load(args)))
+    from ..fast.prepare import cache_folder, machine_parts, spec_parts
+    from ..fast.vm import enabled
+    console.print(_cache_words(cache_folder()))
+    ready = True
+    if enabled():
+        from ..spec.loader import load_game
+        from ..starter import TEMPLATES
+        console.print("the bytecode machine, once for every spec:")
+        for name, part in machine_parts(load_game(TEMPLATES / "game.yaml")):
+            ready &= _made_ready(name, part)
+    else:
+        console.print("the bytecode machine is off (RULEBOOK_MACHINE=off): not compiled")
+    for spec, game in games:
+        n = args.players if args.players is not None else game.min_players
+        if not game.min_players <= n <= game.max_players:
+            raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
+        console.print(f"{_escape(spec)} (its kernels serve every player count and option value):")
+        for name, part in spec_parts(game, n):
+            ready &= _made_ready(name, part, "; the spec plays on the step API instead")
+    if ready and not games and enabled():
         console.print("A spec's first simulate --fast games, step API states and search decisions now play on the "
                       "bytecode machine at once, while its own kernel compiles in another process "
                       "(rulebook compile SPEC compiles a spec's kernels now).")
-    return 1 if failed else 0
+    return 0 if ready else 1

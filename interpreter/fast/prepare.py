@@ -79,46 +79,47 @@ def _random_game(state) -> None:
     state.scores()
 
 
-def _decide(sk, game) -> None:
+def _decide(sk, game, num_players: int) -> None:
     """One decision of the search kernel ``sk`` at the start of a game of ``game`` (one iteration)."""
-    n = game.min_players
-    sk.decide(0, n, [], game.new_state(n, seed=0).current_players()[0], 1, 1)
+    sk.decide(0, num_players, [], game.new_state(num_players, seed=0).current_players()[0], 1, 1)
 
 
 def machine_parts(game) -> list:
-    """``[(name, part)]``: the bytecode machine's three uses made ready with ``game`` (any spec the
-    machine runs: its code is the same for every spec): a ``simulate --fast`` game, a step API game
-    and a search decision, each on the machine (no compile of ``game``'s own kernels starts)."""
+    """``[(name, part)]``: the bytecode machine's uses made ready with ``game`` (any spec the machine
+    runs: its code is the same for every spec): a ``simulate --fast`` game and a step API game (one
+    loop: compiled with the first), and a search decision, each on the machine (no compile of
+    ``game``'s own kernels starts)."""
     from . import vm
     from .search import MachineSearch, driver_source
     from .steps import FastState, StepKernel
     from .typepass import lower_search, lower_steps
 
-    def steps():
+    def games():
+        vm.machine_for(game).run(game.min_players, 0, 1)
         source, info = lower_steps(game)
         _random_game(FastState(StepKernel(game, source, info, vm.machine_steps(source)), game.min_players, 0))
 
     def search():
         source, info = lower_search(game)
-        _decide(MachineSearch(game, driver_source(source), info), game)
-    return [("the bytecode machine (simulate --fast)", lambda: vm.machine_for(game).run(game.min_players, 0, 1)),
-            ("the step API on the machine", steps),
-            ("the search bots on the machine", search)]
+        _decide(MachineSearch(game, driver_source(source), info), game, game.min_players)
+    return [("the machine's games (--fast, step API)", games), ("the search bots on the machine", search)]
 
 
-def spec_parts(game) -> list:
+def spec_parts(game, num_players: int) -> list:
     """``[(name, part)]``: ``game``'s own kernels made ready (compiled here, or loaded from the cache):
-    the playout kernel, the step kernel and the search kernel."""
+    the playout kernel, the step kernel and the search kernel (a game, and a decision, of
+    ``num_players``: the code serves every player count)."""
     from .kernel import kernel_for
     from .search import search_kernel_for
     from .steps import fast_state, step_kernel_for
 
     def steps():
         step_kernel_for(game, compiled=True)
-        _random_game(fast_state(game, game.min_players, 0))
+        _random_game(fast_state(game, num_players, 0))
     return [("kernel (simulate --fast)", lambda: kernel_for(game).ready()),
             ("step kernel (new_state(..., fast=True))", steps),
-            ("search (ismcts and greedy bots)", lambda: _decide(search_kernel_for(game, compiled=True), game))]
+            ("search (ismcts and greedy bots)",
+             lambda: _decide(search_kernel_for(game, compiled=True), game, num_players))]
 
 
 __all__ = ["NotTyped", "Ready", "cache_folder", "machine_parts", "made_ready", "spec_parts"]

@@ -378,16 +378,16 @@ def _games_while_compiling(game, n_games, num_players, seed, add, progress, sche
         return 0, 0.0, None, "", False, None
     machine, machine_cost = _machine_of(game), None
     if note is not None:
-        note("compiling the kernel of this spec in another process (the first run only; the machine code is "
-             "cached for later runs): the first games play on the " + (
+        note("compiling the kernel of this spec in another process (until its machine code is cached: a run "
+             "that ends first stops the compile): the first games play on the " + (
                  "bytecode machine" if machine is not None else "step API") + " meanwhile, the same games")
     if machine is not None:
         from ..fast.prepare import made_ready
         from ..fast.vm import machine_compiled
         if not machine_compiled():  # (the installation's first run: timed apart, as a kernel's compile is)
             if note is not None:
-                note("compiling the bytecode machine first (once per installation, about 8 s of CPU; `rulebook "
-                     "compile` does it ahead)")
+                note("compiling the bytecode machine first (once per installation: 7-22 s of CPU, the most on a new "
+                     "installation, whose own numba functions compile too; `rulebook compile` does it ahead)")
             with compiling(True, machine=True) if compiling is not None else nullcontext():
                 machine_cost = made_ready(lambda: machine.run(num_players, seed, 0))
     i, chunk = 0, 1

@@ -106,6 +106,8 @@ def test_compile_checks_every_spec_and_the_cache_before_it_compiles(monkeypatch,
     monkeypatch.setattr(prepare, "machine_parts", lambda game: compiled.append(game) or [])
     assert main(["compile", STARTER, str(tmp_path / "missing.yaml")]) == 1
     assert "missing.yaml" in capsys.readouterr().err and compiled == []
+    assert main(["compile", STARTER, "-p", "99"]) == 1
+    assert "players, not 99" in capsys.readouterr().err and compiled == []
     assert main(["compile", "--option", "loot=true"]) == 1
     assert "--option and --players apply to the specs given" in capsys.readouterr().err
     monkeypatch.setenv("RULEBOOK_CACHE", str(tmp_path / "a-file"))

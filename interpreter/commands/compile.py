@@ -16,12 +16,13 @@ def _status(text: str):
 def _made_ready(name: str, part, otherwise: str = "") -> bool:
     """Make one part ready under a status line and print a line saying what it cost; returns whether
     it is ready (else the line says why: the spec, or its module on the machine, does not type, or
-    the folder cannot be written; ``otherwise`` is said after the reason)."""
+    the folder cannot be written; ``otherwise`` is said after the reason). Raises RulebookError for a
+    position the spec cannot start (told before any compile by :func:`cmd_compile`)."""
     from ..fast.prepare import NotTyped, made_ready
     try:
         with _status(f"compiling {name} (or loading it from the cache)"):
             ready = made_ready(part)
-    except (NotTyped, RulebookError) as exc:
+    except NotTyped as exc:
         console.print(f"  {name:<40} [yellow]not compiled: {_escape(str(exc))}{otherwise}[/yellow]")
         return False
     if ready.compiled:
@@ -62,9 +63,14 @@ def cmd_compile(args) -> int:
         raise RulebookError("--option and --players apply to the specs given: name them, e.g. rulebook compile "
                             "specs/skull_king.yaml --option loot=true")
     games = []
-    for spec in args.specs:
+    for spec in args.specs:  # (every mistake before any compile: the spec, its options at that player count)
         args.spec = spec
-        games.append((spec, _load(args)))
+        game = _load(args)
+        n = args.players if args.players is not None else game.min_players
+        if not game.min_players <= n <= game.max_players:
+            raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
+        game.new_state(n, seed=0)
+        games.append((spec, game, n))
     from ..fast.prepare import cache_folder, machine_parts, spec_parts
     from ..fast.vm import enabled
     console.print(_cache_words(cache_folder()))
@@ -77,10 +83,7 @@ def cmd_compile(args) -> int:
             ready &= _made_ready(name, part)
     else:
         console.print("the bytecode machine is off (RULEBOOK_MACHINE=off): not compiled")
-    for spec, game in games:
-        n = args.players if args.players is not None else game.min_players
-        if not game.min_players <= n <= game.max_players:
-            raise RulebookError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {n}")
+    for spec, game, n in games:
         console.print(f"{_escape(spec)} (its kernels serve every player count and option value):")
         for name, part in spec_parts(game, n):
             ready &= _made_ready(name, part, "; the spec plays on the step API instead")

@@ -133,8 +133,8 @@ def cmd_simulate(args) -> int:
             timing = "; speeds " + ", ".join(f"seat {p}: {speeds.get(p, 1.0):g}" for p in range(args.players))
         elif args.schedule != "round-robin":
             timing = f"; {args.schedule} schedule"
-        console.print(f"[bold]{_escape(game.name)}[/bold]: {result.games} game{'s' * (result.games != 1)}, {args.players} players, "
-                      f"seed {args.seed}{timing}")
+        games = f"{result.games} game" + "s" * (result.games != 1)
+        console.print(f"[bold]{_escape(game.name)}[/bold]: {games}, {args.players} players, seed {args.seed}{timing}")
         kernel = _kernel_words(result) if result.kernel_ready is not None else ""
         if result.machine_ready is not None and result.machine_ready.compiled:
             kernel += (f"; the bytecode machine compiled first in {result.machine_ready.cpu:.1f} s CPU "

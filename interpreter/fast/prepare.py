@@ -5,8 +5,9 @@ Numba compiles a function at its first call and caches the machine code in the k
 
 - **the bytecode machine** (:mod:`interpreter.fast.vm`), once for every spec: a spec not seen before
   plays its first ``simulate --fast`` games, step API states and search decisions on it at once while
-  its own kernel compiles in another process. Its first compile (about 8 s of CPU, 13 s with the
-  search's driver) is otherwise paid by the first run that needs it;
+  its own kernel compiles in another process. Its first compile (7–22 s of CPU, about 40 s with the
+  search's driver on a new installation, whose own numba functions compile too) is otherwise paid by
+  the first run that needs it;
 - **a spec's kernels**: the playout kernel of ``simulate --fast``, the step kernel of
   ``new_state(..., fast=True)`` and the search of the ``ismcts``/``greedy`` bots, once per spec
   (tens of seconds each for a large spec), whatever its option values.

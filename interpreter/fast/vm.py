@@ -51,7 +51,7 @@ def machine_module():
 
 def machine_compiled() -> bool:
     """Whether the machine's own machine code is ready without a compile: compiled in this process
-    already, or in numba's cache (the first run of an installation compiles it, about 8 s of CPU)."""
+    already, or in numba's cache (the first run of an installation compiles it: 7-22 s of CPU)."""
     from pathlib import Path
     from .kernel import in_cache
     module = machine_module()

@@ -534,6 +534,26 @@ def test_bulk_tally_is_one_by_one(monkeypatch):
     assert not a.complete
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.one_of(st.integers(-300, 300), st.integers(-2 ** 40, 2 ** 40)), max_size=40), max_size=4),
+       st.sampled_from([3, 100_000]))
+def test_bulk_tally_is_one_by_one_for_any_numbers(chunks, cap):
+    """Tally.add_many, chunk by chunk, counts as add does, whatever the numbers: its int64 sums (numbers
+    up to 2²⁰), its object sums (larger ones), its counts by bincount (a small span, all values kept)
+    and by first appearance (the cap of remembered values reached) agree with the one-by-one tally."""
+    from interpreter.sim import simulate as sim
+    import pytest
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sim, "MAX_DISTINCT", cap)
+        a, b = sim._Tally(), sim._Tally()
+        for chunk in chunks:
+            a.add_many(np.array(chunk, dtype=np.int64))
+            for x in chunk:
+                b.add(x)
+    assert (a.n, a.total, a.squares, a.low, a.high, a.counts, a.complete) == \
+        (b.n, b.total, b.squares, b.low, b.high, b.counts, b.complete)
+
+
 def test_bulk_team_wins_are_one_by_one():
     """SimulationResult.add_many counts a team's win once for the team, as add does."""
     from fractions import Fraction

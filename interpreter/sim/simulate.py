@@ -54,13 +54,23 @@ class _Tally:
         import numpy as np
         if not len(xs):
             return
-        big = xs.astype(object)  # exact sums of squares whatever the size of the numbers
-        self.n += len(xs)
-        self.total += int(big.sum())
-        self.squares += int((big * big).sum())
         lo, hi = int(xs.min()), int(xs.max())
+        self.n += len(xs)
+        if max(-lo, hi) <= 1 << 20 and len(xs) <= 1 << 22:  # (n * x² < 2⁶²: int64 sums are exact)
+            self.total += int(xs.sum())
+            self.squares += int((xs * xs).sum())
+        else:
+            big = xs.astype(object)  # exact sums of squares whatever the size of the numbers
+            self.total += int(big.sum())
+            self.squares += int((big * big).sum())
         self.low = lo if self.low is None or lo < self.low else self.low
         self.high = hi if self.high is None or hi > self.high else self.high
+        if hi - lo < 1 << 16 and len(self.counts) + hi - lo < MAX_DISTINCT:  # every value is kept: no order
+            per = np.bincount(xs - lo)
+            for k in np.flatnonzero(per):
+                x = lo + int(k)
+                self.counts[x] = self.counts.get(x, 0) + int(per[k])
+            return
         values, first, counts = np.unique(xs, return_index=True, return_counts=True)
         for k in np.argsort(first, kind="stable"):  # new values in the order they first came, as add
             x, c = int(values[k]), int(counts[k])

@@ -61,7 +61,7 @@ def cmd_compile(args) -> int:
         raise RulebookError(f"rulebook compile needs the fast extra: {missing}")
     if not args.specs and (args.option or args.players is not None):
         raise RulebookError("--option and --players apply to the specs given: name them, e.g. rulebook compile "
-                            "specs/skull_king.yaml --option loot=true")
+                            "my_game.yaml --option KEY=VALUE")
     games = []
     for spec in args.specs:  # (every mistake before any compile: the spec, its options at that player count)
         args.spec = spec
